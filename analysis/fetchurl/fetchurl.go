@@ -1,0 +1,190 @@
+// Package fetchurl decides what host a fetch URL names and whether an
+// allowlist admits it. It is the single definition shared by the static
+// checker (analysis rules) and the sandbox's broker (runner): the two must
+// never disagree on what a host is.
+//
+// The rules (DESIGN.md §3): https only; the host is compared exactly,
+// lower-cased, with the port when it is not 443; userinfo, trailing dots,
+// non-ASCII (IDN) hosts, empty labels and IP literals that are not listed
+// verbatim are refused. Lookalikes (api.x.org.evil.com, evil.com#api.x.org)
+// fail because the comparison is exact on the parsed host.
+package fetchurl
+
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// Reason says why a URL or a domain was refused. The strings are stable:
+// they appear in audit logs and in JSON output.
+type Reason string
+
+const (
+	BadURL      Reason = "bad-url"   // does not parse, or is not absolute
+	NotHTTPS    Reason = "not-https" // scheme other than https
+	UserInfo    Reason = "userinfo"  // user:pass@ in the authority
+	BadHost     Reason = "bad-host"  // empty, empty label, bad character, bad port
+	TrailingDot Reason = "trailing-dot"
+	IDN         Reason = "idn"         // non-ASCII host
+	IPLiteral   Reason = "ip-literal"  // IP address not listed verbatim
+	NotAllowed  Reason = "not-allowed" // well-formed, but not in the allowlist
+)
+
+// Refusal is a refused URL or domain with a sentence for people.
+type Refusal struct {
+	Reason  Reason
+	Message string
+}
+
+func (r *Refusal) Error() string { return r.Message }
+
+func refuse(reason Reason, format string, args ...any) *Refusal {
+	return &Refusal{Reason: reason, Message: fmt.Sprintf(format, args...)}
+}
+
+// Target is a parsed fetch URL.
+type Target struct {
+	URL *url.URL
+	// Host is the key compared with the allowlist: the lower-cased host
+	// name, followed by ":port" when a port other than 443 is given.
+	Host string
+	// IsIP is set when the host is an IP literal.
+	IsIP bool
+}
+
+// Parse parses a fetch URL and checks everything but the allowlist.
+// A URL with another scheme still yields its Target (Host set when it has
+// one) together with a NotHTTPS refusal, so callers can offer a rewrite.
+func Parse(raw string) (Target, *Refusal) {
+	if strings.ContainsAny(raw, "\\\x00\t\r\n ") {
+		return Target{}, refuse(BadURL, "URL %q contains a backslash, space or control character", raw)
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return Target{}, refuse(BadURL, "URL %q does not parse: %v", raw, unwrapURLError(err))
+	}
+	if !u.IsAbs() || u.Opaque != "" {
+		return Target{}, refuse(BadURL, "URL %q is not an absolute https:// URL", raw)
+	}
+	if u.User != nil {
+		return Target{URL: u}, refuse(UserInfo, "URL %q carries user information before '@'; the host it really names is %q", raw, u.Hostname())
+	}
+	host, isIP, r := normalizeHost(u.Hostname(), u.Port(), u.Host)
+	t := Target{URL: u, Host: host, IsIP: isIP}
+	if r != nil {
+		return t, r
+	}
+	if !strings.EqualFold(u.Scheme, "https") {
+		return t, refuse(NotHTTPS, "URL %q uses %s://; only https:// is allowed", raw, strings.ToLower(u.Scheme))
+	}
+	return t, nil
+}
+
+// NormalizeDomain checks a capabilities.fetch entry ("api.x.org",
+// "api.x.org:8443", "127.0.0.1:8443") and returns its comparison key.
+func NormalizeDomain(d string) (string, *Refusal) {
+	if d == "" {
+		return "", refuse(BadHost, "the domain is empty")
+	}
+	if strings.Contains(d, "://") || strings.ContainsAny(d, "/?#@\\ ") {
+		return "", refuse(BadHost, "%q is not a bare domain: write the host only, like \"api.example.com\"", d)
+	}
+	name, port := d, ""
+	if h, p, err := net.SplitHostPort(d); err == nil {
+		name, port = h, p
+	} else if strings.HasPrefix(d, "[") && strings.HasSuffix(d, "]") {
+		name = d[1 : len(d)-1]
+	}
+	key, _, r := normalizeHost(name, port, d)
+	return key, r
+}
+
+// normalizeHost validates a host name and port and builds the comparison
+// key. authority is used only in messages.
+func normalizeHost(name, port, authority string) (string, bool, *Refusal) {
+	if name == "" {
+		return "", false, refuse(BadHost, "%q has no host", authority)
+	}
+	if port != "" {
+		n, err := strconv.Atoi(port)
+		if err != nil || n < 1 || n > 65535 {
+			return "", false, refuse(BadHost, "%q has an invalid port %q", authority, port)
+		}
+		port = strconv.Itoa(n)
+	}
+	if ip := net.ParseIP(name); ip != nil {
+		key := ip.String()
+		if strings.Contains(key, ":") {
+			key = "[" + key + "]"
+		}
+		if port != "" && port != "443" {
+			key += ":" + port
+		}
+		return key, true, nil
+	}
+	for i := 0; i < len(name); i++ {
+		if name[i] >= 0x80 {
+			return "", false, refuse(IDN, "host %q is not ASCII; internationalized (lookalike-prone) host names are refused", name)
+		}
+	}
+	lower := strings.ToLower(name)
+	if strings.HasSuffix(lower, ".") {
+		return "", false, refuse(TrailingDot, "host %q ends with a dot", name)
+	}
+	for _, label := range strings.Split(lower, ".") {
+		if label == "" {
+			return "", false, refuse(BadHost, "host %q has an empty label", name)
+		}
+		for i := 0; i < len(label); i++ {
+			c := label[i]
+			if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+				return "", false, refuse(BadHost, "host %q contains %q", name, string(c))
+			}
+		}
+	}
+	if port != "" && port != "443" {
+		lower += ":" + port
+	}
+	return lower, false, nil
+}
+
+// Allowlist is a set of normalized capabilities.fetch domains.
+type Allowlist map[string]bool
+
+// NewAllowlist normalizes domains; entries that do not normalize are
+// skipped (the manifest rules report them).
+func NewAllowlist(domains []string) Allowlist {
+	a := make(Allowlist, len(domains))
+	for _, d := range domains {
+		if key, r := NormalizeDomain(d); r == nil {
+			a[key] = true
+		}
+	}
+	return a
+}
+
+// Check parses raw and checks it against the allowlist: the one decision
+// the broker enforces and the checker predicts.
+func (a Allowlist) Check(raw string) (Target, *Refusal) {
+	t, r := Parse(raw)
+	if r != nil {
+		return t, r
+	}
+	if !a[t.Host] {
+		if t.IsIP {
+			return t, refuse(IPLiteral, "IP address %s is not in capabilities.fetch", t.Host)
+		}
+		return t, refuse(NotAllowed, "host %s is not in capabilities.fetch", t.Host)
+	}
+	return t, nil
+}
+
+func unwrapURLError(err error) error {
+	if ue, ok := err.(*url.Error); ok {
+		return ue.Err
+	}
+	return err
+}

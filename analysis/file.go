@@ -1,0 +1,102 @@
+package analysis
+
+import (
+	"sort"
+	"unicode/utf8"
+)
+
+// Span is a half-open byte range [Start, End) in a file. Everything inside
+// analysis speaks byte offsets; lines and UTF-16 columns are computed only
+// by File.Position, at the edge.
+type Span struct{ Start, End int }
+
+// Position is a 0-based line and a 0-based column counted in UTF-16 code
+// units (what LSP uses). Col8 is the same column in bytes.
+type Position struct {
+	Line int
+	Col  int
+	Col8 int
+}
+
+// File is the text of one file of the plugin, as read from disk or from an
+// editor overlay.
+type File struct {
+	Path string // slash path relative to the plugin directory
+	Text []byte
+	// lineStarts[i] is the byte offset of line i; built on first use.
+	lineStarts []int
+}
+
+// NewFile returns a File for path holding text.
+func NewFile(path string, text []byte) *File { return &File{Path: path, Text: text} }
+
+func (f *File) lines() []int {
+	if f.lineStarts == nil {
+		starts := []int{0}
+		for i, b := range f.Text {
+			if b == '\n' {
+				starts = append(starts, i+1)
+			}
+		}
+		f.lineStarts = starts
+	}
+	return f.lineStarts
+}
+
+// Position converts a byte offset to a line and UTF-16 column. Offsets
+// outside the file are clamped; an offset inside a UTF-8 sequence counts
+// the whole rune before it.
+func (f *File) Position(off int) Position {
+	if off < 0 {
+		off = 0
+	}
+	if off > len(f.Text) {
+		off = len(f.Text)
+	}
+	ls := f.lines()
+	line := sort.Search(len(ls), func(i int) bool { return ls[i] > off }) - 1
+	start := ls[line]
+	return Position{Line: line, Col: utf16Len(f.Text[start:off]), Col8: off - start}
+}
+
+// Offset converts a line and UTF-16 column back to a byte offset, clamping
+// to the line's end (excluding the newline) and to the file.
+func (f *File) Offset(line, col16 int) int {
+	ls := f.lines()
+	if line < 0 {
+		return 0
+	}
+	if line >= len(ls) {
+		return len(f.Text)
+	}
+	end := len(f.Text)
+	if line+1 < len(ls) {
+		end = ls[line+1] - 1
+	}
+	off := ls[line]
+	for n := 0; off < end && n < col16; {
+		r, size := utf8.DecodeRune(f.Text[off:end])
+		if r >= 0x10000 {
+			n += 2
+		} else {
+			n++
+		}
+		off += size
+	}
+	return off
+}
+
+// utf16Len counts UTF-16 code units in b; invalid bytes count one each.
+func utf16Len(b []byte) int {
+	n := 0
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if r >= 0x10000 {
+			n += 2
+		} else {
+			n++
+		}
+		b = b[size:]
+	}
+	return n
+}

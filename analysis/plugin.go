@@ -1,0 +1,244 @@
+package analysis
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
+)
+
+// ManifestName and FixturesName are the files a plugin directory holds at
+// its root.
+const (
+	ManifestName = "plugin.json"
+	FixturesName = "fixtures.json"
+)
+
+// FS is where a plugin's files are read from: the disk, or the disk under
+// an editor's unsaved buffers. Paths are absolute OS paths.
+type FS interface {
+	ReadFile(name string) ([]byte, error)
+	Lstat(name string) (fs.FileInfo, error)
+	// EvalSymlinks resolves every symlink in name (filepath.EvalSymlinks).
+	EvalSymlinks(name string) (string, error)
+}
+
+// OSFS reads the real file system.
+type OSFS struct{}
+
+func (OSFS) ReadFile(name string) ([]byte, error)     { return os.ReadFile(name) }
+func (OSFS) Lstat(name string) (fs.FileInfo, error)   { return os.Lstat(name) }
+func (OSFS) EvalSymlinks(name string) (string, error) { return filepath.EvalSymlinks(name) }
+
+// Plugin is one loaded plugin directory. Loading never fails once the
+// directory has a plugin.json: a broken manifest yields a partial Manifest
+// plus SyntaxError.
+type Plugin struct {
+	Dir          string // absolute, cleaned
+	FS           FS
+	ManifestFile *File
+	Manifest     *Manifest
+	SyntaxError  *jsonpos.SyntaxError // manifest syntax error, if any
+
+	// Fixtures is fixtures.json (nil when absent) with its parse result.
+	FixturesFile  *File
+	FixturesRoot  *jsonpos.Node
+	FixturesError *jsonpos.SyntaxError
+
+	files map[string]*File
+}
+
+// Load reads dir/plugin.json and dir/fixtures.json through fsys.
+func Load(fsys FS, dir string) (*Plugin, error) {
+	if fsys == nil {
+		fsys = OSFS{}
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	p := &Plugin{Dir: abs, FS: fsys, files: map[string]*File{}}
+	mf, err := p.ReadFile(ManifestName)
+	if err != nil {
+		return nil, fmt.Errorf("%s: not a plugin directory: %w", dir, err)
+	}
+	p.ManifestFile = mf
+	root, serr := jsonpos.Parse(mf.Text)
+	p.Manifest = NewManifest(root)
+	p.SyntaxError = serr
+	if ff, err := p.ReadFile(FixturesName); err == nil {
+		p.FixturesFile = ff
+		p.FixturesRoot, p.FixturesError = jsonpos.Parse(ff.Text)
+	}
+	return p, nil
+}
+
+// LoadBytes builds a plugin from manifest text alone (tests, benchmarks,
+// fuzzing); other files are read from fsys under dir.
+func LoadBytes(fsys FS, dir string, manifest []byte) *Plugin {
+	if fsys == nil {
+		fsys = OSFS{}
+	}
+	abs, _ := filepath.Abs(dir)
+	p := &Plugin{Dir: abs, FS: fsys, files: map[string]*File{}}
+	p.ManifestFile = NewFile(ManifestName, manifest)
+	p.files[ManifestName] = p.ManifestFile
+	root, serr := jsonpos.Parse(manifest)
+	p.Manifest = NewManifest(root)
+	p.SyntaxError = serr
+	return p
+}
+
+// ErrOutside is returned for paths that leave the plugin directory.
+var ErrOutside = errors.New("path leaves the plugin directory")
+
+// Clean checks a manifest path (relative, slash-separated, no "..", not
+// absolute) and returns it cleaned.
+func Clean(rel string) (string, error) {
+	if rel == "" {
+		return "", errors.New("empty path")
+	}
+	if strings.HasPrefix(rel, "/") || strings.Contains(rel, "\\") || filepath.IsAbs(rel) || (len(rel) > 1 && rel[1] == ':') {
+		return "", fmt.Errorf("%q is absolute: %w", rel, ErrOutside)
+	}
+	c := path.Clean(rel)
+	if c == ".." || strings.HasPrefix(c, "../") {
+		return "", fmt.Errorf("%q: %w", rel, ErrOutside)
+	}
+	for _, seg := range strings.Split(rel, "/") {
+		if seg == ".." {
+			return "", fmt.Errorf("%q contains '..': %w", rel, ErrOutside)
+		}
+	}
+	return c, nil
+}
+
+// Abs returns the OS path of a plugin-relative slash path.
+func (p *Plugin) Abs(rel string) string { return filepath.Join(p.Dir, filepath.FromSlash(rel)) }
+
+// Rel returns the plugin-relative slash path of an OS path, and false when
+// the path is not inside the plugin directory.
+func (p *Plugin) Rel(abs string) (string, bool) {
+	r, err := filepath.Rel(p.Dir, abs)
+	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return filepath.ToSlash(r), true
+}
+
+// ReadFile returns the file at a plugin-relative path, read once per
+// Plugin. It refuses paths that leave the directory, lexically or through
+// a symlink.
+func (p *Plugin) ReadFile(rel string) (*File, error) {
+	c, err := Clean(rel)
+	if err != nil {
+		return nil, err
+	}
+	if f, ok := p.files[c]; ok {
+		return f, nil
+	}
+	if err := p.CheckInside(c); err != nil {
+		return nil, err
+	}
+	b, err := p.FS.ReadFile(p.Abs(c))
+	if err != nil {
+		return nil, err
+	}
+	f := NewFile(c, b)
+	p.files[c] = f
+	return f, nil
+}
+
+// Exists reports whether a regular file is at rel (inside the directory).
+func (p *Plugin) Exists(rel string) bool {
+	c, err := Clean(rel)
+	if err != nil {
+		return false
+	}
+	if _, ok := p.files[c]; ok {
+		return true
+	}
+	fi, err := p.FS.Lstat(p.Abs(c))
+	if err != nil {
+		return false
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		return p.CheckInside(c) == nil
+	}
+	return fi.Mode().IsRegular()
+}
+
+// CheckInside resolves symlinks along rel and fails with ErrOutside when
+// the target is not inside the plugin directory. A path that does not
+// exist is inside (nothing to follow).
+func (p *Plugin) CheckInside(rel string) error {
+	real, err := p.FS.EvalSymlinks(p.Abs(rel))
+	if err != nil {
+		return nil
+	}
+	dir, err := p.FS.EvalSymlinks(p.Dir)
+	if err != nil {
+		dir = p.Dir
+	}
+	r, err := filepath.Rel(dir, real)
+	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return fmt.Errorf("%q resolves to %s: %w", rel, real, ErrOutside)
+	}
+	return nil
+}
+
+// PageExtensions are tried in order for a page path without extension.
+var PageExtensions = []string{".ts", ".js"}
+
+// ResolvePage maps a tool's page ("code/lookup-book") to the file that
+// holds it: <page>.ts, then <page>.js, or the exact path when it already
+// has an extension. ok is false when no such file exists; rel is then the
+// first candidate.
+func (p *Plugin) ResolvePage(page string) (rel string, ok bool) {
+	c, err := Clean(page)
+	if err != nil {
+		return page, false
+	}
+	if ext := path.Ext(c); ext != "" {
+		return c, p.Exists(c)
+	}
+	for _, ext := range PageExtensions {
+		if p.Exists(c + ext) {
+			return c + ext, true
+		}
+	}
+	return c + PageExtensions[0], false
+}
+
+// FindPlugins returns every directory at or below root that holds a
+// plugin.json, skipping hidden directories and node_modules, and not
+// descending into a plugin once found. Results are sorted.
+func FindPlugins(root string) ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == root {
+				return err
+			}
+			return nil
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		name := d.Name()
+		if p != root && (strings.HasPrefix(name, ".") || name == "node_modules") {
+			return filepath.SkipDir
+		}
+		if fi, err := os.Stat(filepath.Join(p, ManifestName)); err == nil && fi.Mode().IsRegular() {
+			out = append(out, p)
+			return filepath.SkipDir
+		}
+		return nil
+	})
+	return out, err
+}
