@@ -1,0 +1,98 @@
+// Package runner runs a function tool in a fresh QuickJS-WASM sandbox with
+// the plugin's host API and the Go-side fetch broker, against fixtures or
+// the network, and returns a Record of what happened. It never imports lsp.
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+)
+
+// Request is one tool run.
+type Request struct {
+	Plugin *analysis.Plugin
+	Tool   string          // the tool's name in the manifest (without "fn.")
+	Input  json.RawMessage // the tool's single argument; nil means null
+	// FixturesPath overrides <plugin>/fixtures.json.
+	FixturesPath string
+	// Providers is "fake" (default: fixtures) or "real" (network, through
+	// the same broker).
+	Providers string
+	// Timeout is the wall deadline of the run (default 30 s).
+	Timeout time.Duration
+	// Progress, when set, receives short human messages while the run goes
+	// on ("compiling", "fetch https://…").
+	Progress func(msg string)
+}
+
+// Record is the result of a run (DESIGN.md §5): what `plugin-lsp run`
+// prints and what the LSP command plugin.runTool returns.
+type Record struct {
+	Claim      string          `json:"claim"` // fn.<tool>:<callId>
+	OK         bool            `json:"ok"`
+	Result     json.RawMessage `json:"result"`
+	Error      *RunError       `json:"error"`
+	Logs       []LogEntry      `json:"logs"`
+	Fetches    []FetchEntry    `json:"fetches"`
+	DurationMs float64         `json:"durationMs"`
+	Usage      Usage           `json:"usage"`
+}
+
+// RunError is a thrown error or a stopped run. Stack frames are mapped to
+// the page's .ts lines.
+type RunError struct {
+	Name    string `json:"name"`
+	Message string `json:"message"`
+	Stack   string `json:"stack"`
+	// File, Line, Column (1-based) locate the top mapped frame, when known.
+	File   string `json:"file,omitempty"`
+	Line   int    `json:"line,omitempty"`
+	Column int    `json:"column,omitempty"`
+}
+
+// LogEntry is one console.* call.
+type LogEntry struct {
+	Level   string `json:"level"` // log, info, warn, error, debug
+	Message string `json:"message"`
+}
+
+// FetchEntry is one http.fetch call as the broker's audit log saw it.
+type FetchEntry struct {
+	Method      string   `json:"method"`
+	URL         string   `json:"url"`
+	Status      int      `json:"status,omitempty"`
+	Bytes       int64    `json:"bytes,omitempty"`
+	Ms          float64  `json:"ms"`
+	Source      string   `json:"source"` // "fixture" | "network"
+	Credentials []string `json:"credentials"`
+	// Refused is the fetchurl.Reason (or "limit", "no-fixture", …) when the
+	// broker refused the call; Error says why in words.
+	Refused string `json:"refused,omitempty"`
+	Error   string `json:"error,omitempty"`
+	// Host is the normalized host (fetchurl.Target.Host), when the URL parsed.
+	Host string `json:"host,omitempty"`
+	// MaxBytes and TimeoutMs are the caps that applied to this call.
+	MaxBytes  int64 `json:"maxBytes,omitempty"`
+	TimeoutMs int64 `json:"timeoutMs,omitempty"`
+}
+
+// Usage is what the run consumed, each figure beside its cap.
+type Usage struct {
+	MemoryPeakBytes int64 `json:"memoryPeakBytes"`
+	MemoryCapBytes  int64 `json:"memoryCapBytes"`
+	FetchCount      int   `json:"fetchCount"`
+	FetchCap        int   `json:"fetchCap"`
+	FetchBytes      int64 `json:"fetchBytes"`
+	LogBytes        int64 `json:"logBytes"`
+	LogCapBytes     int64 `json:"logCapBytes"`
+	TimeoutMs       int64 `json:"timeoutMs"`
+}
+
+// ToolRunner is what the layers above (cmd, lsp) need from the runner; the
+// lsp tests use a fake.
+type ToolRunner interface {
+	Run(ctx context.Context, req Request) (*Record, error)
+}
