@@ -1,0 +1,57 @@
+// Command plugin-lsp is the language server, checker and sandbox runner for
+// agent-plugin authors. This package only parses flags and wires packages
+// together; the work is in analysis, runner and lsp.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+const usage = `usage: plugin-lsp <command> [arguments]
+
+commands:
+  serve                      language server over stdio (the default)
+  check [--format text|json|sarif] DIR...
+                             check plugins; exit 1 on any error
+  review [--format text|json] DIR
+                             print the install review card
+  run [--fixtures F] [--input JSON] [--timeout D] [--providers fake|real] DIR TOOL
+                             run a function tool in the sandbox
+  version                    print the version
+`
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+func main() {
+	os.Exit(dispatch(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// dispatch runs one subcommand and returns the exit code: 0 success, 1 the
+// command's own failure (errors found, tool threw), 2 bad usage.
+func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cmd := "serve"
+	if len(args) > 0 {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "serve":
+		return cmdServe(args, stdin, stdout, stderr)
+	case "check":
+		return cmdCheck(args, stdout, stderr)
+	case "review":
+		return cmdReview(args, stdout, stderr)
+	case "run":
+		return cmdRun(args, stdout, stderr)
+	case "version", "--version":
+		fmt.Fprintln(stdout, "plugin-lsp", version)
+		return 0
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "plugin-lsp: unknown command %q\n\n%s", cmd, usage)
+	return 2
+}
