@@ -7,9 +7,11 @@ import "github.com/plugin-lsp/plugin-lsp/analysis"
 
 // All returns every rule. Callers must not modify the rules.
 func All() []*analysis.Rule {
-	return []*analysis.Rule{
-		ManifestSyntax,
-	}
+	var all []*analysis.Rule
+	all = append(all, manifestRules()...)
+	all = append(all, nativeRules()...)
+	all = append(all, pageRules()...)
+	return all
 }
 
 // ByCode returns the rule with the given code, or nil.

@@ -1,0 +1,8 @@
+package rules
+
+import "github.com/plugin-lsp/plugin-lsp/analysis"
+
+// pageRules are the checks of function-tool pages against the manifest.
+func pageRules() []*analysis.Rule {
+	return []*analysis.Rule{}
+}
