@@ -1,0 +1,602 @@
+// Package broker is the Go side of a function tool's http.fetch
+// (DESIGN.md §3): it decides whether a request may leave the sandbox, adds
+// the credentials the sandbox must never see, applies the per-capability
+// size and time caps, never follows redirects, counts fetches and keeps
+// the run's audit log.
+//
+// Every URL and host decision is made by analysis/fetchurl, the one
+// definition shared with the static checker, so what `check` predicts is
+// what the broker enforces.
+//
+// Architecture invariants: a refused request never reaches a Provider (so
+// it opens no socket); secret values never appear in an Entry, in an
+// error returned to the tool, or in a response handed back to the tool.
+// The package never imports runner or lsp.
+package broker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/textproto"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/fetchurl"
+)
+
+// Limits (DESIGN.md §2).
+const (
+	DefaultMaxBytes   = analysis.DefaultFetchMaxBytes
+	CeilingMaxBytes   = analysis.MaxFetchMaxBytes
+	DefaultTimeoutMs  = analysis.DefaultFetchTimeoutMs
+	CeilingTimeoutMs  = analysis.MaxFetchTimeoutMs
+	DefaultMaxFetches = 64
+	// MaxURLBytes bounds the URL a tool may pass: longer URLs are refused
+	// before anything else looks at them.
+	MaxURLBytes = 8 << 10
+	// MaxRequestBodyBytes bounds the body a tool may send.
+	MaxRequestBodyBytes = CeilingMaxBytes
+	// MaxRequestHeaderBytes bounds the headers a tool may send (names and
+	// values together).
+	MaxRequestHeaderBytes = 64 << 10
+)
+
+// Capability is one capabilities.fetch entry. Zero caps mean the defaults
+// (1 MiB, 10 s); caps above the ceilings (16 MiB, 60 s) are clamped.
+type Capability struct {
+	Domain    string
+	MaxBytes  int64
+	TimeoutMs int64
+}
+
+// Credential is one capabilities.credentials entry: the secret Name lands
+// in Header, formatted by Format ("Bearer {{secret}}"; empty means
+// "{{secret}}"), on requests to Domains (empty: every allowed domain).
+type Credential struct {
+	Name, Header, Format string
+	Domains              []string
+}
+
+// Secrets resolves dev secrets host-side (see Fixtures.SecretStore).
+type Secrets interface {
+	Lookup(name string) (string, bool)
+}
+
+// Request is what the tool asked for. Method defaults to GET.
+type Request struct {
+	Method, URL string
+	Header      http.Header
+	Body        []byte
+}
+
+// Response is what comes back to the tool. URL is the URL that answered
+// (always the requested one: redirects are not followed).
+type Response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+	URL    string
+}
+
+// Source says where a response came from.
+type Source string
+
+const (
+	SourceFixture Source = "fixture"
+	SourceNetwork Source = "network"
+)
+
+// Provider answers a request the broker has already allowed and decorated
+// with credentials. limits holds the effective caps (never zero): a
+// provider must not read more than MaxBytes+1 body bytes. The context
+// carries the per-capability timeout.
+type Provider interface {
+	RoundTrip(ctx context.Context, req *Request, limits Capability) (*Response, Source, error)
+}
+
+// Config configures one Broker (one run).
+type Config struct {
+	Fetch       []Capability
+	Credentials []Credential
+	Secrets     Secrets
+	Provider    Provider
+	MaxFetches  int // default 64
+}
+
+// Entry is one http.fetch call as the audit log saw it. It has exactly the
+// fields and JSON tags of runner.FetchEntry (runner/record.go).
+type Entry struct {
+	Method      string   `json:"method"`
+	URL         string   `json:"url"`
+	Status      int      `json:"status,omitempty"`
+	Bytes       int64    `json:"bytes,omitempty"`
+	Ms          float64  `json:"ms"`
+	Source      string   `json:"source"` // "fixture" | "network"
+	Credentials []string `json:"credentials"`
+	// Refused is the fetchurl.Reason (or one of the broker's own reasons:
+	// "limit", "no-fixture", "bad-method", …) when the broker refused the
+	// call; Error says why in words.
+	Refused string `json:"refused,omitempty"`
+	Error   string `json:"error,omitempty"`
+	// Host is the normalized host (fetchurl.Target.Host), when the URL parsed.
+	Host string `json:"host,omitempty"`
+	// MaxBytes and TimeoutMs are the caps that applied to this call.
+	MaxBytes  int64 `json:"maxBytes,omitempty"`
+	TimeoutMs int64 `json:"timeoutMs,omitempty"`
+}
+
+// Reasons of the broker's own refusals and failures (fetchurl's reasons
+// are used as they are for URL and host refusals).
+const (
+	ReasonLimit       = "limit"          // more than MaxFetches calls in the run
+	ReasonNoFixture   = "no-fixture"     // fake provider: no fixture answers
+	ReasonBadMethod   = "bad-method"     // not GET/HEAD/POST/PUT/PATCH/DELETE/OPTIONS
+	ReasonBadHeader   = "bad-header"     // invalid header name or value from the tool
+	ReasonTooLarge    = "too-large"      // request or response over its cap
+	ReasonNoSecret    = "no-secret"      // a credential in scope has no dev secret
+	ReasonBadSecret   = "bad-secret"     // the secret cannot go into a header
+	ReasonCredential  = "bad-credential" // the credential's header or format is unusable
+	ReasonTimeout     = "timeout"        // fetchTimeoutMs elapsed
+	ReasonCancelled   = "cancelled"      // the run ended (deadline) during the call
+	ReasonNetwork     = "network"        // the provider failed
+	ReasonNoProvider  = "no-provider"    // the broker was built without a provider
+	ReasonInvalidResp = "bad-response"   // the provider broke its contract
+)
+
+// Error is what Fetch returns: safe to show to the tool (it never holds a
+// secret value). Refused is set when the request never left the broker.
+type Error struct {
+	Reason  string
+	Message string
+	Refused bool
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// Stats summarizes a run's fetches for its usage record.
+type Stats struct {
+	Calls   int   // every Fetch call, refused or not
+	Sent    int   // calls handed to the provider
+	Bytes   int64 // response body bytes received
+	Dropped int   // calls over the limit not written to the audit log
+}
+
+// Broker enforces one run's fetch rules. It is safe for concurrent use.
+type Broker struct {
+	caps       map[string]Capability // normalized host → effective caps
+	allow      fetchurl.Allowlist
+	creds      []credential
+	provider   Provider
+	maxFetches int
+	redactor   *strings.Replacer // nil when there is no secret to hide
+	secretList []string          // secret values, longest first
+
+	mu      sync.Mutex
+	audit   []Entry
+	calls   int
+	sent    int
+	bytes   int64
+	dropped int
+}
+
+type credential struct {
+	name    string
+	header  string // canonical header key
+	format  string
+	domains map[string]bool // nil: every allowed domain
+	value   string
+	found   bool
+	problem string // why this credential cannot be used, "" when fine
+	reason  string
+}
+
+const secretMarker = "{{secret}}"
+
+// New builds a broker for one run. Capabilities whose domain does not
+// normalize are ignored (the manifest rules report them); the first entry
+// for a host wins. Credential secrets are resolved once, here.
+func New(cfg Config) *Broker {
+	b := &Broker{
+		caps:       make(map[string]Capability, len(cfg.Fetch)),
+		provider:   cfg.Provider,
+		maxFetches: cfg.MaxFetches,
+	}
+	if b.maxFetches <= 0 {
+		b.maxFetches = DefaultMaxFetches
+	}
+	for _, c := range cfg.Fetch {
+		key, r := fetchurl.NormalizeDomain(c.Domain)
+		if r != nil {
+			continue
+		}
+		if _, dup := b.caps[key]; dup {
+			continue
+		}
+		b.caps[key] = effective(c, key)
+	}
+	b.allow = make(fetchurl.Allowlist, len(b.caps))
+	for k := range b.caps {
+		b.allow[k] = true
+	}
+	var pairs []string
+	for _, c := range cfg.Credentials {
+		cr := credential{name: c.Name, format: c.Format}
+		if cr.format == "" {
+			cr.format = secretMarker
+		}
+		if c.Domains != nil {
+			cr.domains = map[string]bool{}
+			for _, d := range c.Domains {
+				if key, r := fetchurl.NormalizeDomain(d); r == nil {
+					cr.domains[key] = true
+				}
+			}
+		}
+		switch {
+		case !validHeaderName(c.Header):
+			cr.problem, cr.reason = fmt.Sprintf("credential %q has an invalid header name %q", c.Name, c.Header), ReasonCredential
+		case strings.Count(cr.format, secretMarker) != 1:
+			cr.problem, cr.reason = fmt.Sprintf("credential %q: into.format must hold {{secret}} exactly once", c.Name), ReasonCredential
+		case !validHeaderValue(strings.Replace(cr.format, secretMarker, "", 1)):
+			cr.problem, cr.reason = fmt.Sprintf("credential %q: into.format holds a control character", c.Name), ReasonCredential
+		default:
+			cr.header = textproto.CanonicalMIMEHeaderKey(c.Header)
+		}
+		if cfg.Secrets != nil && c.Name != "" {
+			cr.value, cr.found = cfg.Secrets.Lookup(c.Name)
+			if cr.value == "" {
+				cr.found = false
+			}
+		}
+		if cr.found {
+			pairs = append(pairs, cr.value, "••••("+c.Name+")")
+			if cr.problem == "" && !validHeaderValue(cr.value) {
+				cr.problem, cr.reason = fmt.Sprintf("the secret of credential %q holds a control character and cannot go into a header", c.Name), ReasonBadSecret
+			}
+		} else if cr.problem == "" {
+			cr.problem, cr.reason = fmt.Sprintf("credential %q has no dev secret: add it to \"secrets\" in fixtures.json or set %s", c.Name, EnvName(c.Name)), ReasonNoSecret
+		}
+		b.creds = append(b.creds, cr)
+	}
+	if len(pairs) > 0 {
+		// Longest secret first, so that a secret containing another is
+		// replaced whole (strings.Replacer tries pairs in argument order).
+		idx := make([]int, len(pairs)/2)
+		for i := range idx {
+			idx[i] = i * 2
+		}
+		sort.SliceStable(idx, func(a, c int) bool { return len(pairs[idx[a]]) > len(pairs[idx[c]]) })
+		sorted := make([]string, 0, len(pairs))
+		for _, i := range idx {
+			sorted = append(sorted, pairs[i], pairs[i+1])
+			b.secretList = append(b.secretList, pairs[i])
+		}
+		b.redactor = strings.NewReplacer(sorted...)
+	}
+	return b
+}
+
+// effective applies defaults and ceilings to a capability.
+func effective(c Capability, key string) Capability {
+	c.Domain = key
+	if c.MaxBytes <= 0 {
+		c.MaxBytes = DefaultMaxBytes
+	}
+	if c.MaxBytes > CeilingMaxBytes {
+		c.MaxBytes = CeilingMaxBytes
+	}
+	if c.TimeoutMs <= 0 {
+		c.TimeoutMs = DefaultTimeoutMs
+	}
+	if c.TimeoutMs > CeilingTimeoutMs {
+		c.TimeoutMs = CeilingTimeoutMs
+	}
+	return c
+}
+
+// EnvName is the environment variable holding the dev secret name:
+// PLUGIN_SECRET_ + the name upper-cased, non-alphanumerics turned to '_'.
+func EnvName(name string) string {
+	var sb strings.Builder
+	sb.WriteString("PLUGIN_SECRET_")
+	for _, r := range name {
+		switch {
+		case r >= 'a' && r <= 'z':
+			sb.WriteRune(r - 'a' + 'A')
+		case r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+			sb.WriteRune(r)
+		default:
+			sb.WriteByte('_')
+		}
+	}
+	return sb.String()
+}
+
+// Redact replaces every secret value known to the broker (the secrets of
+// its credentials, injected or not) with "••••(<name>)".
+func (b *Broker) Redact(s string) string {
+	if b.redactor == nil || s == "" {
+		return s
+	}
+	return b.redactor.Replace(s)
+}
+
+// redactBytes is Redact for response bodies; it copies only when a secret
+// is present.
+func (b *Broker) redactBytes(p []byte) []byte {
+	if b.redactor == nil {
+		return p
+	}
+	for _, v := range b.secretList {
+		if strings.Contains(string(p), v) {
+			return []byte(b.redactor.Replace(string(p)))
+		}
+	}
+	return p
+}
+
+// Audit returns a copy of the audit log, in call order.
+func (b *Broker) Audit() []Entry {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := make([]Entry, len(b.audit))
+	copy(out, b.audit)
+	for i := range out {
+		out[i].Credentials = append([]string{}, out[i].Credentials...)
+	}
+	return out
+}
+
+// Stats returns the run's fetch figures.
+func (b *Broker) Stats() Stats {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return Stats{Calls: b.calls, Sent: b.sent, Bytes: b.bytes, Dropped: b.dropped}
+}
+
+// MaxFetches is the per-run fetch cap in force.
+func (b *Broker) MaxFetches() int { return b.maxFetches }
+
+var allowedMethods = map[string]bool{
+	"GET": true, "HEAD": true, "POST": true, "PUT": true, "PATCH": true, "DELETE": true, "OPTIONS": true,
+}
+
+// forbiddenHeaders are dropped from the tool's request, as the fetch
+// standard does: the transport owns them.
+var forbiddenHeaders = map[string]bool{
+	"Host": true, "Connection": true, "Content-Length": true, "Transfer-Encoding": true,
+	"Keep-Alive": true, "Te": true, "Trailer": true, "Upgrade": true,
+	"Proxy-Authorization": true, "Proxy-Connection": true, "Expect": true,
+}
+
+// Fetch decides, decorates, forwards and records one request. See the
+// package documentation for the rules. The returned error is an *Error.
+func (b *Broker) Fetch(ctx context.Context, req Request) (*Response, error) {
+	start := time.Now()
+	method := strings.ToUpper(strings.TrimSpace(req.Method))
+	if method == "" {
+		method = "GET"
+	}
+	rawURL := req.URL
+	if len(rawURL) > MaxURLBytes {
+		rawURL = rawURL[:MaxURLBytes] + "…"
+	}
+	e := Entry{Method: clip(method, 16), URL: b.Redact(rawURL), Credentials: []string{}}
+
+	// Reserve the audit slot first so the log stays in call order even
+	// when calls finish out of order.
+	b.mu.Lock()
+	b.calls++
+	slot := -1
+	overLimit := b.calls > b.maxFetches
+	if !overLimit || b.calls == b.maxFetches+1 {
+		slot = len(b.audit)
+		b.audit = append(b.audit, e)
+	} else {
+		b.dropped++
+	}
+	b.mu.Unlock()
+
+	finish := func(resp *Response, err *Error) (*Response, error) {
+		e.Ms = float64(time.Since(start).Microseconds()) / 1000
+		if err != nil {
+			err.Message = b.Redact(err.Message)
+			e.Error = err.Message
+			if err.Refused {
+				e.Refused = err.Reason
+			}
+		}
+		if slot >= 0 {
+			b.mu.Lock()
+			b.audit[slot] = e
+			b.mu.Unlock()
+		}
+		if err != nil {
+			return nil, err
+		}
+		return resp, nil
+	}
+	refuse := func(reason, format string, args ...any) (*Response, error) {
+		return finish(nil, &Error{Reason: reason, Message: fmt.Sprintf(format, args...), Refused: true})
+	}
+
+	if overLimit {
+		return refuse(ReasonLimit, "fetch refused: the run already made %d fetches (at most %d per run)", b.maxFetches, b.maxFetches)
+	}
+	if len(req.URL) > MaxURLBytes {
+		return refuse(string(fetchurl.BadURL), "fetch refused: the URL is longer than %d bytes", MaxURLBytes)
+	}
+	if !allowedMethods[method] {
+		return refuse(ReasonBadMethod, "fetch refused: method %q is not one of GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS", e.Method)
+	}
+
+	// The one host decision, shared with the checker.
+	t, r := b.allow.Check(req.URL)
+	e.Host = t.Host
+	if r != nil {
+		return refuse(string(r.Reason), "fetch refused: %s", r.Message)
+	}
+	limits := b.caps[t.Host]
+	e.MaxBytes, e.TimeoutMs = limits.MaxBytes, limits.TimeoutMs
+
+	if len(req.Body) > MaxRequestBodyBytes {
+		return refuse(ReasonTooLarge, "fetch refused: the request body is %d bytes, more than %d", len(req.Body), MaxRequestBodyBytes)
+	}
+	header, msg := cleanHeader(req.Header)
+	if msg != "" {
+		return refuse(ReasonBadHeader, "fetch refused: %s", msg)
+	}
+
+	// Credentials in scope, resolved host-side. A header of the same name
+	// set by the tool is overwritten; if two credentials share a header,
+	// the later one is what is sent.
+	sentBy := map[string]int{} // header → index in e.Credentials
+	for i := range b.creds {
+		c := &b.creds[i]
+		if c.domains != nil && !c.domains[t.Host] {
+			continue
+		}
+		if c.problem != "" {
+			return refuse(c.reason, "fetch refused: %s", c.problem)
+		}
+		header[c.header] = []string{strings.Replace(c.format, secretMarker, c.value, 1)}
+		if j, ok := sentBy[c.header]; ok {
+			e.Credentials = append(e.Credentials[:j], e.Credentials[j+1:]...)
+			for h, k := range sentBy {
+				if k > j {
+					sentBy[h] = k - 1
+				}
+			}
+		}
+		sentBy[c.header] = len(e.Credentials)
+		e.Credentials = append(e.Credentials, c.name)
+	}
+
+	if b.provider == nil {
+		return finish(nil, &Error{Reason: ReasonNoProvider, Message: "fetch failed: no provider is configured for this run"})
+	}
+	out := &Request{Method: method, URL: req.URL, Header: header, Body: req.Body}
+	b.mu.Lock()
+	b.sent++
+	b.mu.Unlock()
+
+	cctx, cancel := context.WithTimeout(ctx, time.Duration(limits.TimeoutMs)*time.Millisecond)
+	resp, src, err := safeRoundTrip(cctx, b.provider, out, limits)
+	timedOut := cctx.Err() != nil && ctx.Err() == nil
+	cancel()
+	e.Source = string(src)
+	if err != nil {
+		var nf *NoFixtureError
+		switch {
+		case errors.As(err, &nf):
+			return finish(nil, &Error{Reason: ReasonNoFixture, Message: nf.Error(), Refused: true})
+		case ctx.Err() != nil:
+			return finish(nil, &Error{Reason: ReasonCancelled, Message: fmt.Sprintf("fetch %s stopped: the run ended (%v)", t.URL.Redacted(), context.Cause(ctx))})
+		case timedOut || errors.Is(err, context.DeadlineExceeded):
+			return finish(nil, &Error{Reason: ReasonTimeout, Message: fmt.Sprintf("fetch %s timed out after %d ms (fetchTimeoutMs of %s)", t.URL.Redacted(), limits.TimeoutMs, t.Host)})
+		}
+		var be *Error
+		if errors.As(err, &be) {
+			return finish(nil, &Error{Reason: be.Reason, Message: be.Message})
+		}
+		return finish(nil, &Error{Reason: ReasonNetwork, Message: fmt.Sprintf("fetch %s failed: %v", t.URL.Redacted(), err)})
+	}
+	if resp == nil || resp.Status < 100 || resp.Status > 999 {
+		return finish(nil, &Error{Reason: ReasonInvalidResp, Message: fmt.Sprintf("fetch %s failed: the provider returned no valid response", t.URL.Redacted())})
+	}
+	e.Status = resp.Status
+	e.Bytes = int64(len(resp.Body))
+	b.mu.Lock()
+	b.bytes += e.Bytes
+	b.mu.Unlock()
+	if e.Bytes > limits.MaxBytes {
+		return finish(nil, tooLarge(t.URL.Redacted(), t.Host, limits.MaxBytes))
+	}
+	// The tool must never see a secret, even one the server echoes back.
+	clean := &Response{Status: resp.Status, Header: make(http.Header, len(resp.Header)), Body: b.redactBytes(resp.Body), URL: req.URL}
+	for k, vs := range resp.Header {
+		cvs := make([]string, len(vs))
+		for i, v := range vs {
+			cvs[i] = b.Redact(v)
+		}
+		clean.Header[k] = cvs
+	}
+	return finish(clean, nil)
+}
+
+func tooLarge(url, host string, max int64) *Error {
+	return &Error{Reason: ReasonTooLarge, Message: fmt.Sprintf("fetch %s failed: the response body is larger than %d bytes (fetchMaxBytes of %s)", url, max, host)}
+}
+
+// safeRoundTrip calls the provider and turns a panic into an error: a
+// broken provider must not take the run (or the process) down.
+func safeRoundTrip(ctx context.Context, p Provider, req *Request, limits Capability) (resp *Response, src Source, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			resp, err = nil, fmt.Errorf("provider failed: %v", v)
+		}
+	}()
+	return p.RoundTrip(ctx, req, limits)
+}
+
+// cleanHeader copies the tool's header under canonical keys, drops the
+// headers the transport owns and refuses invalid names and values.
+func cleanHeader(h http.Header) (http.Header, string) {
+	out := make(http.Header, len(h)+1)
+	total := 0
+	for k, vs := range h {
+		if !validHeaderName(k) {
+			return nil, fmt.Sprintf("header name %q is not valid", clip(k, 64))
+		}
+		ck := textproto.CanonicalMIMEHeaderKey(k)
+		if forbiddenHeaders[ck] || strings.HasPrefix(ck, "Proxy-") {
+			continue
+		}
+		for _, v := range vs {
+			if !validHeaderValue(v) {
+				return nil, fmt.Sprintf("the value of header %q holds a control character", ck)
+			}
+			total += len(k) + len(v)
+			out[ck] = append(out[ck], v)
+		}
+	}
+	if total > MaxRequestHeaderBytes {
+		return nil, fmt.Sprintf("the request headers are %d bytes, more than %d", total, MaxRequestHeaderBytes)
+	}
+	return out, ""
+}
+
+func validHeaderName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0) {
+			return false
+		}
+	}
+	return true
+}
+
+func validHeaderValue(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 && c != '\t' || c == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

@@ -1,0 +1,102 @@
+package broker
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"time"
+)
+
+// NetworkOptions configures the network provider. Both fields exist for
+// tests (a loopback TLS server): production leaves them zero.
+type NetworkOptions struct {
+	// DialContext replaces the dialer (e.g. to map an allowlisted host
+	// name to a loopback test server).
+	DialContext func(ctx context.Context, network, addr string) (net.Conn, error)
+	// RootCAs replaces the system roots.
+	RootCAs *x509.CertPool
+}
+
+// MaxResponseHeaderBytes bounds a response's headers.
+const MaxResponseHeaderBytes = 64 << 10
+
+// NewNetworkProvider returns the "real" provider: net/http over TLS, no
+// proxy from the environment, redirects never followed, the body read up
+// to the capability's cap (one byte more is an error, never a silent cut).
+func NewNetworkProvider(opts NetworkOptions) Provider {
+	dial := opts.DialContext
+	if dial == nil {
+		d := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
+		dial = d.DialContext
+	}
+	tr := &http.Transport{
+		Proxy:                  nil, // no ambient HTTPS_PROXY: the request goes where the broker allowed
+		DialContext:            dial,
+		TLSClientConfig:        &tls.Config{RootCAs: opts.RootCAs, MinVersion: tls.VersionTLS12},
+		ForceAttemptHTTP2:      true,
+		MaxIdleConns:           16,
+		IdleConnTimeout:        30 * time.Second,
+		TLSHandshakeTimeout:    10 * time.Second,
+		MaxResponseHeaderBytes: MaxResponseHeaderBytes,
+	}
+	return &networkProvider{client: &http.Client{
+		Transport: tr,
+		CheckRedirect: func(*http.Request, []*http.Request) error {
+			return http.ErrUseLastResponse
+		},
+	}}
+}
+
+type networkProvider struct{ client *http.Client }
+
+func (p *networkProvider) RoundTrip(ctx context.Context, req *Request, limits Capability) (*Response, Source, error) {
+	var body io.Reader
+	if req.Body != nil {
+		body = bytes.NewReader(req.Body)
+	}
+	hreq, err := http.NewRequestWithContext(ctx, req.Method, req.URL, body)
+	if err != nil {
+		return nil, SourceNetwork, err
+	}
+	if hreq.URL.Scheme != "https" {
+		// The broker allows https only; this is a second lock on the door.
+		return nil, SourceNetwork, errors.New("only https is allowed")
+	}
+	for k, vs := range req.Header {
+		hreq.Header[k] = append([]string(nil), vs...)
+	}
+	resp, err := p.client.Do(hreq)
+	if err != nil {
+		return nil, SourceNetwork, unwrapClientError(err)
+	}
+	defer resp.Body.Close()
+	max := limits.MaxBytes
+	if max <= 0 {
+		max = DefaultMaxBytes
+	}
+	data, err := io.ReadAll(io.LimitReader(resp.Body, max+1))
+	if err != nil {
+		return nil, SourceNetwork, fmt.Errorf("reading the response body: %w", unwrapClientError(err))
+	}
+	if int64(len(data)) > max {
+		return nil, SourceNetwork, tooLarge(hreq.URL.Redacted(), hreq.URL.Host, max)
+	}
+	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: data, URL: req.URL}, SourceNetwork, nil
+}
+
+// unwrapClientError drops net/http's `Get "url": ` wrapper (the broker
+// names the URL itself) but keeps context errors recognizable.
+func unwrapClientError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) && ue.Err != nil {
+		return ue.Err
+	}
+	return err
+}
