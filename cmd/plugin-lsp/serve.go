@@ -1,12 +1,63 @@
 package main
 
 import (
+	"context"
+	"flag"
 	"fmt"
 	"io"
+	"os"
+
+	"go.lsp.dev/jsonrpc2"
+
+	"github.com/plugin-lsp/plugin-lsp/lsp"
 )
 
-// cmdServe is replaced by the language server (issue 5).
+// cmdServe runs the language server over stdin/stdout.
 func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "plugin-lsp serve: not built yet")
-	return 2
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	docsURL := fs.String("docs-url", "", "base URL of the rule docs (default: docs/rules.md of this checkout as a file:// URL, when found)")
+	debounce := fs.Duration("debounce", lsp.DefaultDebounce, "delay between an edit and its check")
+	_ = fs.Bool("stdio", true, "serve over stdin/stdout (the only transport; accepted for clients that pass it)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *docsURL == "" {
+		exe, _ := os.Executable()
+		wd, _ := os.Getwd()
+		*docsURL = lsp.FindRulesDoc(exe, wd)
+	}
+	if *debounce == 0 {
+		*debounce = -1 // no delay
+	}
+	srv := lsp.New(lsp.Options{
+		Runner:   newToolRunner(),
+		DocsURL:  *docsURL,
+		Debounce: *debounce,
+		Log:      stderr,
+		Version:  version,
+		Review:   reviewCard,
+	})
+	stream := jsonrpc2.NewStream(stdioConn{stdin, stdout})
+	code := srv.Serve(context.Background(), stream)
+	if code != 0 {
+		fmt.Fprintln(stderr, "plugin-lsp: connection closed without shutdown")
+	}
+	return code
+}
+
+// stdioConn joins stdin and stdout into the stream the server reads and
+// writes.
+type stdioConn struct {
+	r io.Reader
+	w io.Writer
+}
+
+func (c stdioConn) Read(p []byte) (int, error)  { return c.r.Read(p) }
+func (c stdioConn) Write(p []byte) (int, error) { return c.w.Write(p) }
+func (c stdioConn) Close() error {
+	if cl, ok := c.r.(io.Closer); ok {
+		return cl.Close()
+	}
+	return nil
 }

@@ -1,0 +1,173 @@
+package lsp
+
+import (
+	"path/filepath"
+	"sort"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+)
+
+// This file is the edge: byte spans and plugin-relative paths in, UTF-16
+// ranges and URIs out (and back).
+
+// pathOf returns the cleaned OS path of a file URI, or "" for other schemes.
+func pathOf(u uri.URI) string {
+	if u.Scheme() != "file" {
+		return ""
+	}
+	p := u.FsPath()
+	if p == "" {
+		return ""
+	}
+	return filepath.Clean(p)
+}
+
+// uriFor returns the URI of an OS path: the one the client used when the
+// document is open (clients compare URIs as strings), else a file URI.
+// Callers hold s.mu or pass docs from a snapshot.
+func uriFor(docs map[string]*document, path string) uri.URI {
+	if d, ok := docs[path]; ok {
+		return uri.URI(d.uri)
+	}
+	return uri.File(path)
+}
+
+// toPosition converts a byte offset in f to an LSP position.
+func toPosition(f *analysis.File, off int) protocol.Position {
+	p := f.Position(off)
+	return protocol.Position{Line: uint32(p.Line), Character: uint32(p.Col)}
+}
+
+// toRange converts a byte span in f to an LSP range. A nil file (one that
+// could not be read) yields the empty range at the start.
+func toRange(f *analysis.File, sp analysis.Span) protocol.Range {
+	if f == nil {
+		return protocol.Range{}
+	}
+	if sp.End < sp.Start {
+		sp.End = sp.Start
+	}
+	return protocol.Range{Start: toPosition(f, sp.Start), End: toPosition(f, sp.End)}
+}
+
+// fromPosition converts an LSP position in f to a byte offset.
+func fromPosition(f *analysis.File, p protocol.Position) int {
+	return f.Offset(int(p.Line), int(p.Character))
+}
+
+// fromRange converts an LSP range in f to a byte span.
+func fromRange(f *analysis.File, r protocol.Range) analysis.Span {
+	s, e := fromPosition(f, r.Start), fromPosition(f, r.End)
+	if e < s {
+		e = s
+	}
+	return analysis.Span{Start: s, End: e}
+}
+
+// fileOf returns the plugin's file at rel as the check saw it, or nil.
+func fileOf(p *analysis.Plugin, rel string) *analysis.File {
+	if p == nil {
+		return nil
+	}
+	f, err := p.ReadFile(rel)
+	if err != nil {
+		return nil
+	}
+	return f
+}
+
+// severity maps analysis severities (the same numbers as LSP).
+func severity(s analysis.Severity) protocol.DiagnosticSeverity {
+	switch s {
+	case analysis.Error:
+		return protocol.DiagnosticSeverityError
+	case analysis.Warning:
+		return protocol.DiagnosticSeverityWarning
+	case analysis.Info:
+		return protocol.DiagnosticSeverityInformation
+	}
+	return protocol.DiagnosticSeverityHint
+}
+
+// workspaceEdit turns analysis edits into an LSP workspace edit. Files to
+// create become CreateFile operations followed by the insertion of their
+// content; both require documentChanges, which is also used whenever the
+// client supports it, with the open documents' versions.
+func (sn *snapshot) workspaceEdit(edits []analysis.Edit, useDocChanges bool) *protocol.WorkspaceEdit {
+	type group struct {
+		path   string
+		create bool
+		edits  []analysis.Edit
+	}
+	var order []string
+	groups := map[string]*group{}
+	for _, e := range edits {
+		g, ok := groups[e.File]
+		if !ok {
+			g = &group{path: sn.plugin.Abs(e.File)}
+			groups[e.File] = g
+			order = append(order, e.File)
+		}
+		if e.Create {
+			g.create = true
+		}
+		g.edits = append(g.edits, e)
+	}
+	for _, g := range groups {
+		if g.create {
+			useDocChanges = true
+		}
+	}
+	we := &protocol.WorkspaceEdit{}
+	if !useDocChanges {
+		we.Changes = map[uri.URI][]protocol.TextEdit{}
+	}
+	for _, rel := range order {
+		g := groups[rel]
+		u := uriFor(sn.docs, g.path)
+		var f *analysis.File
+		if !g.create {
+			f = fileOf(sn.plugin, rel)
+			if f == nil {
+				f = analysis.NewFile(rel, nil)
+			}
+		}
+		// Apply from the end so that clients applying sequentially agree.
+		es := append([]analysis.Edit(nil), g.edits...)
+		sort.SliceStable(es, func(i, j int) bool { return es[i].Span.Start > es[j].Span.Start })
+		tes := make([]protocol.TextEdit, 0, len(es))
+		for _, e := range es {
+			r := protocol.Range{}
+			if f != nil {
+				r = toRange(f, e.Span)
+			}
+			tes = append(tes, protocol.TextEdit{Range: r, NewText: e.NewText})
+		}
+		if !useDocChanges {
+			we.Changes[u] = tes
+			continue
+		}
+		if g.create {
+			we.DocumentChanges = append(we.DocumentChanges, &protocol.CreateFile{
+				Kind: "create", URI: u,
+				Options: &protocol.CreateFileOptions{IgnoreIfExists: ptr(true)},
+			})
+		}
+		elems := make([]protocol.TextDocumentEditElement, 0, len(tes))
+		for i := range tes {
+			elems = append(elems, &tes[i])
+		}
+		id := protocol.OptionalVersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}}
+		if d, ok := sn.docs[g.path]; ok && !g.create {
+			v := d.version
+			id.Version = &v
+		}
+		we.DocumentChanges = append(we.DocumentChanges, &protocol.TextDocumentEdit{TextDocument: id, Edits: elems})
+	}
+	return we
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -1,0 +1,284 @@
+package lsp
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"maps"
+	"sort"
+	"time"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/rules"
+)
+
+// schedule bumps the plugin's generation and (re)arms its debounced check;
+// the previous pending or running check is cancelled. Callers hold s.mu.
+func (s *Server) schedule(ps *pluginState) {
+	ps.gen++
+	if ps.timer != nil {
+		ps.timer.Stop()
+	}
+	if ps.cancel != nil {
+		ps.cancel()
+	}
+	if s.ctx == nil {
+		return
+	}
+	ctx, cancel := context.WithCancel(s.ctx)
+	ps.cancel = cancel
+	gen := ps.gen
+	ps.timer = time.AfterFunc(s.debounce(), func() {
+		s.safeGo("diagnostics", func() { s.checkAndPublish(ctx, ps, gen) })
+	})
+}
+
+// debounce is the delay before a check. Callers hold s.mu.
+func (s *Server) debounce() time.Duration {
+	if s.config.DebounceMs != nil {
+		if *s.config.DebounceMs <= 0 {
+			return 0
+		}
+		return time.Duration(*s.config.DebounceMs) * time.Millisecond
+	}
+	if s.opts.Debounce < 0 {
+		return 0
+	}
+	return s.opts.Debounce
+}
+
+// checkAndPublish runs the check of generation gen and pushes (or, for
+// pull clients, announces) the result, unless a newer edit came first.
+func (s *Server) checkAndPublish(ctx context.Context, ps *pluginState, gen uint64) {
+	if ctx.Err() != nil {
+		return
+	}
+	sn := s.check(ps)
+	if ctx.Err() != nil || sn.gen != gen {
+		return // a newer edit will publish
+	}
+	s.mu.Lock()
+	pull := s.caps.pullDiagnostics
+	refresh := s.caps.diagnosticRefresh
+	lensRefresh := s.caps.codeLensRefresh
+	s.mu.Unlock()
+	if pull {
+		if refresh {
+			_ = s.client.DiagnosticRefresh(ctx)
+		}
+	} else {
+		s.publish(ctx, ps, sn)
+	}
+	_ = lensRefresh
+}
+
+// check returns an up-to-date snapshot of the plugin, running the rules
+// when the files changed since the last one. Checks of one plugin are
+// serialized; analysis results per file are memoized in s.cache.
+func (s *Server) check(ps *pluginState) *snapshot {
+	ps.checkMu.Lock()
+	defer ps.checkMu.Unlock()
+	s.mu.Lock()
+	if ps.snap != nil && ps.snap.gen == ps.gen {
+		sn := ps.snap
+		s.mu.Unlock()
+		return sn
+	}
+	gen := ps.gen
+	files := make(map[string][]byte, len(s.docs))
+	docs := make(map[string]*document, len(s.docs))
+	for p, d := range s.docs {
+		files[p] = d.text
+		c := *d
+		docs[p] = &c
+	}
+	cfg := s.analysisConfig()
+	runs := maps.Clone(ps.runs)
+	s.mu.Unlock()
+
+	sn := &snapshot{gen: gen, docs: docs, runs: runs}
+	if p, err := analysis.Load(newOverlayFS(files), ps.dir); err == nil {
+		sn.plugin = p
+		sn.diags = analysis.Run(p, rules.All(), cfg, s.cache)
+		sn.diags = append(sn.diags, learntDiagnostics(p, runs, sn.diags)...)
+		analysis.SortDiagnostics(sn.diags)
+	}
+	s.mu.Lock()
+	if ps.snap == nil || ps.snap.gen <= gen {
+		ps.snap = sn
+	}
+	s.mu.Unlock()
+	return sn
+}
+
+// analysisConfig builds the analysis config from the settings. Callers
+// hold s.mu.
+func (s *Server) analysisConfig() *analysis.Config {
+	cfg := analysis.DefaultConfig()
+	if len(s.config.Builtins) > 0 {
+		cfg.Builtins = cfg.Builtins.Extend(s.config.Builtins...)
+	}
+	return cfg
+}
+
+// fileDiagnostics converts the snapshot's diagnostics of one plugin file.
+// The result is never nil (clients want [], not null).
+func (s *Server) fileDiagnostics(sn *snapshot, rel string) []protocol.Diagnostic {
+	out := []protocol.Diagnostic{}
+	if sn.plugin == nil {
+		return out
+	}
+	for i := range sn.diags {
+		if sn.diags[i].File == rel {
+			out = append(out, s.toDiagnostic(sn, &sn.diags[i]))
+		}
+	}
+	return out
+}
+
+// toDiagnostic converts one analysis diagnostic.
+func (s *Server) toDiagnostic(sn *snapshot, d *analysis.Diagnostic) protocol.Diagnostic {
+	f := fileOf(sn.plugin, d.File)
+	pd := protocol.Diagnostic{
+		Range:    toRange(f, d.Span),
+		Severity: severity(d.Severity),
+		Source:   protocol.NewOptional("plugin-lsp"),
+		Message:  protocol.String(d.Message),
+	}
+	if d.Code != "" {
+		pd.Code = protocol.String(d.Code)
+		if s.opts.DocsURL != "" {
+			if h, err := uri.Parse(s.opts.DocsURL + "#" + d.Code); err == nil {
+				pd.CodeDescription = protocol.CodeDescription{Href: h}
+			}
+		}
+	}
+	var tags []protocol.DiagnosticTag
+	for _, t := range d.Tags {
+		switch t {
+		case analysis.Unnecessary:
+			tags = append(tags, protocol.DiagnosticTagUnnecessary)
+		case analysis.Deprecated:
+			tags = append(tags, protocol.DiagnosticTagDeprecated)
+		}
+	}
+	if len(tags) > 0 {
+		pd.Tags = protocol.NewDiagnosticTags(tags...)
+	}
+	for _, r := range d.Related {
+		rf := fileOf(sn.plugin, r.File)
+		pd.RelatedInformation = append(pd.RelatedInformation, protocol.DiagnosticRelatedInformation{
+			Location: protocol.Location{URI: uriFor(sn.docs, sn.plugin.Abs(r.File)), Range: toRange(rf, r.Span)},
+			Message:  r.Message,
+		})
+	}
+	return pd
+}
+
+// publish pushes the diagnostics of every file of the plugin that has
+// some, that had some before, or that is open, skipping files whose
+// diagnostics did not change since the last push.
+func (s *Server) publish(ctx context.Context, ps *pluginState, sn *snapshot) {
+	ps.pubMu.Lock()
+	defer ps.pubMu.Unlock()
+	files := map[string]bool{} // plugin-relative
+	if sn.plugin != nil {
+		for _, d := range sn.diags {
+			files[d.File] = true
+		}
+	}
+	for p := range sn.docs {
+		if rel, ok := relTo(ps.dir, p); ok {
+			files[rel] = true
+		}
+	}
+	byURI := map[uri.URI]string{}
+	for rel := range files {
+		byURI[uriFor(sn.docs, absIn(ps.dir, rel))] = rel
+	}
+	for u := range ps.published {
+		if _, ok := byURI[uri.URI(u)]; !ok {
+			byURI[uri.URI(u)] = "" // had diagnostics, file no longer reported
+		}
+	}
+	keys := make([]string, 0, len(byURI))
+	for u := range byURI {
+		keys = append(keys, string(u))
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		rel := byURI[uri.URI(k)]
+		var diags []protocol.Diagnostic
+		if rel != "" {
+			diags = s.fileDiagnostics(sn, rel)
+		} else {
+			diags = []protocol.Diagnostic{}
+		}
+		h := hashDiagnostics(diags)
+		if prev, ok := ps.published[k]; ok && prev == h {
+			continue
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		params := &protocol.PublishDiagnosticsParams{URI: uri.URI(k), Diagnostics: diags}
+		if d, ok := sn.docs[absIn(ps.dir, rel)]; ok && rel != "" {
+			params.Version = protocol.NewOptional(d.version)
+		}
+		if err := s.client.PublishDiagnostics(ctx, params); err != nil {
+			return
+		}
+		if len(diags) == 0 {
+			if _, open := sn.docs[absIn(ps.dir, rel)]; !open || rel == "" {
+				delete(ps.published, k)
+			} else {
+				ps.published[k] = h
+			}
+		} else {
+			ps.published[k] = h
+		}
+		if s.onPublish != nil {
+			s.onPublish(k, len(diags))
+		}
+	}
+}
+
+// hashDiagnostics is the identity of a published list.
+func hashDiagnostics(ds []protocol.Diagnostic) string {
+	b, err := protocol.Marshal(ds)
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// Diagnostic answers a pull request (textDocument/diagnostic) for one file.
+func (s *Server) Diagnostic(ctx context.Context, params *protocol.DocumentDiagnosticParams) (protocol.DocumentDiagnosticReport, error) {
+	path := pathOf(params.TextDocument.URI)
+	s.mu.Lock()
+	ps := s.pluginFor(path)
+	s.mu.Unlock()
+	full := &protocol.RelatedFullDocumentDiagnosticReport{}
+	full.Kind = string(protocol.DocumentDiagnosticReportKindFull)
+	full.Items = []protocol.Diagnostic{}
+	if ps == nil {
+		return full, nil
+	}
+	sn := s.check(ps)
+	rel, _ := relTo(ps.dir, path)
+	items := s.fileDiagnostics(sn, rel)
+	id := hashDiagnostics(items)
+	if params.PreviousResultID != nil && *params.PreviousResultID == id {
+		un := &protocol.RelatedUnchangedDocumentDiagnosticReport{}
+		un.Kind = string(protocol.DocumentDiagnosticReportKindUnchanged)
+		un.ResultID = id
+		return un, nil
+	}
+	full.Items = items
+	full.ResultID = &id
+	return full, nil
+}

@@ -1,0 +1,203 @@
+package lsp
+
+import (
+	"context"
+
+	"go.lsp.dev/protocol"
+)
+
+// Commands the server executes (workspace/executeCommand).
+const (
+	CommandRunTool    = "plugin.runTool"
+	CommandReviewCard = "plugin.reviewCard"
+)
+
+func b(v bool) *bool { return &v }
+
+// Initialize records the client's capabilities and workspace folders and
+// answers with the server's capabilities.
+func (s *Server) Initialize(ctx context.Context, params *protocol.InitializeParams) (*protocol.InitializeResult, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.state != stateNew {
+		return nil, errInvalidRequest("initialize was already called")
+	}
+	s.caps = readCaps(&params.Capabilities)
+	if folders, ok := params.WorkspaceFolders.Get(); ok && len(folders) > 0 {
+		for _, f := range folders {
+			if p := pathOf(f.URI); p != "" {
+				s.addRoot(p)
+			}
+		}
+	} else if params.RootURI != nil {
+		if p := pathOf(*params.RootURI); p != "" {
+			s.addRoot(p)
+		}
+	}
+	if len(params.InitializationOptions) > 0 {
+		if st, err := parseSettings(params.InitializationOptions); err == nil {
+			s.config = st
+		}
+	}
+	s.state = stateInitialized
+
+	commands := []string{CommandRunTool}
+	if s.opts.Review != nil {
+		commands = append(commands, CommandReviewCard)
+	}
+	change := protocol.TextDocumentSyncKindFull
+	caps := protocol.ServerCapabilities{
+		TextDocumentSync: &protocol.TextDocumentSyncOptions{
+			OpenClose: b(true), Change: &change, Save: protocol.Boolean(false),
+		},
+		HoverProvider:          protocol.Boolean(true),
+		DefinitionProvider:     protocol.Boolean(true),
+		DocumentSymbolProvider: protocol.Boolean(true),
+		CodeActionProvider: &protocol.CodeActionOptions{
+			CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix, protocol.CodeActionKindSource},
+		},
+		CodeLensProvider:       &protocol.CodeLensOptions{},
+		ExecuteCommandProvider: protocol.ExecuteCommandOptions{Commands: commands},
+		CompletionProvider:     &protocol.CompletionOptions{TriggerCharacters: []string{"\"", ".", "/"}},
+		InlayHintProvider:      protocol.Boolean(true),
+		DiagnosticProvider:     &protocol.DiagnosticOptions{Identifier: ptr("plugin-lsp"), InterFileDependencies: true},
+		Workspace: &protocol.WorkspaceOptions{WorkspaceFolders: &protocol.WorkspaceFoldersServerCapabilities{
+			Supported: b(true), ChangeNotifications: protocol.Boolean(true),
+		}},
+	}
+	return &protocol.InitializeResult{
+		Capabilities: caps,
+		ServerInfo:   protocol.ServerInfo{Name: "plugin-lsp", Version: protocol.NewOptional(s.version())},
+	}, nil
+}
+
+func (s *Server) version() string {
+	if s.opts.Version == "" {
+		return "dev"
+	}
+	return s.opts.Version
+}
+
+func readCaps(c *protocol.ClientCapabilities) clientCaps {
+	var cc clientCaps
+	if w := c.Workspace; w != nil {
+		cc.configuration = w.Configuration != nil && *w.Configuration
+		if w.Diagnostics != nil && w.Diagnostics.RefreshSupport != nil {
+			cc.diagnosticRefresh = *w.Diagnostics.RefreshSupport
+		}
+		if w.CodeLens != nil && w.CodeLens.RefreshSupport != nil {
+			cc.codeLensRefresh = *w.CodeLens.RefreshSupport
+		}
+		if w.InlayHint != nil && w.InlayHint.RefreshSupport != nil {
+			cc.inlayHintRefresh = *w.InlayHint.RefreshSupport
+		}
+		if we := w.WorkspaceEdit; we != nil {
+			cc.documentChanges = we.DocumentChanges != nil && *we.DocumentChanges
+			for _, k := range we.ResourceOperations {
+				if string(k) == "create" {
+					cc.resourceCreate = true
+				}
+			}
+		}
+		if w.DidChangeWatchedFiles != nil && w.DidChangeWatchedFiles.DynamicRegistration != nil {
+			cc.watchRegistration = *w.DidChangeWatchedFiles.DynamicRegistration
+		}
+	}
+	if w := c.Window; w != nil && w.WorkDoneProgress != nil {
+		cc.workDoneProgress = *w.WorkDoneProgress
+	}
+	if t := c.TextDocument; t != nil {
+		cc.pullDiagnostics = t.Diagnostic != nil
+		if t.Hover != nil {
+			for _, k := range t.Hover.ContentFormat {
+				if k == protocol.MarkupKindMarkdown {
+					cc.markdown = true
+				}
+			}
+		}
+	}
+	return cc
+}
+
+// Initialized fetches the settings, asks to be told about file changes,
+// and checks every plugin of the workspace.
+func (s *Server) Initialized(ctx context.Context, params *protocol.InitializedParams) error {
+	s.safeGo("initialized", func() {
+		s.mu.Lock()
+		watch := s.caps.watchRegistration
+		s.mu.Unlock()
+		if watch {
+			opts, err := protocol.Marshal(&protocol.DidChangeWatchedFilesRegistrationOptions{
+				Watchers: []protocol.FileSystemWatcher{{GlobPattern: protocol.Pattern("**/*.{json,ts,js,mjs,cjs,mts}")}},
+			})
+			if err == nil {
+				_ = s.client.RegisterCapability(s.ctx, &protocol.RegistrationParams{Registrations: []protocol.Registration{{
+					ID: "plugin-lsp-watch", Method: protocol.MethodWorkspaceDidChangeWatchedFiles, RegisterOptions: opts,
+				}}})
+			}
+		}
+		s.fetchSettings(s.ctx) // re-checks every plugin
+		s.mu.Lock()
+		s.touchAll()
+		s.mu.Unlock()
+	})
+	return nil
+}
+
+// Shutdown stops pending checks; the server then refuses requests until
+// exit.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	s.state = stateShutdown
+	s.mu.Unlock()
+	s.stopChecks()
+	return nil
+}
+
+// Exit ends the session: exit code 0 after shutdown, 1 without it.
+func (s *Server) Exit(ctx context.Context) error {
+	s.mu.Lock()
+	code := 1
+	if s.state == stateShutdown {
+		code = 0
+	}
+	s.mu.Unlock()
+	s.exitOnce.Do(func() { s.exitCode = code; close(s.exited) })
+	return nil
+}
+
+// DidChangeWorkspaceFolders adds and removes plugin roots.
+func (s *Server) DidChangeWorkspaceFolders(ctx context.Context, params *protocol.DidChangeWorkspaceFoldersParams) error {
+	s.mu.Lock()
+	var gone []*pluginState
+	for _, f := range params.Event.Removed {
+		if p := pathOf(f.URI); p != "" {
+			gone = append(gone, s.removeRoot(p)...)
+		}
+	}
+	for _, f := range params.Event.Added {
+		if p := pathOf(f.URI); p != "" {
+			for _, ps := range s.addRoot(p) {
+				s.schedule(ps)
+			}
+		}
+	}
+	pull := s.caps.pullDiagnostics
+	s.mu.Unlock()
+	if !pull {
+		for _, ps := range gone {
+			s.safeGo("clear diagnostics", func() { s.clearPublished(ps) })
+		}
+	}
+	return nil
+}
+
+// clearPublished empties every diagnostic list pushed for a plugin.
+func (s *Server) clearPublished(ps *pluginState) {
+	ps.pubMu.Lock()
+	defer ps.pubMu.Unlock()
+	for u := range ps.published {
+		_ = s.client.PublishDiagnostics(s.ctx, &protocol.PublishDiagnosticsParams{URI: uriOf(u), Diagnostics: []protocol.Diagnostic{}})
+		delete(ps.published, u)
+	}
+}

@@ -1,0 +1,250 @@
+// Package lsp is the language server: protocol glue between an LSP client
+// and the analysis and runner packages. It is the only package that imports
+// go.lsp.dev/protocol. Everything below it speaks byte offsets and
+// plugin-relative paths; conversion to URIs and UTF-16 positions happens
+// here (convert.go).
+//
+// One file per request family (gopls-style): lifecycle.go, text_sync.go,
+// diagnostics.go, code_action.go, command.go, code_lens.go, inlay_hint.go,
+// hover.go, completion.go, definition.go, symbols.go. Methods the server does
+// not implement fall through to protocol.UnimplementedServer (nyi.go).
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/runner"
+)
+
+// Options configure a Server. All fields are optional.
+type Options struct {
+	// Runner runs tools for plugin.runTool and the code lenses. Nil means
+	// the command answers with an error saying the sandbox is unavailable.
+	Runner runner.ToolRunner
+	// DocsURL is the base of rule documentation links; a diagnostic's
+	// codeDescription is DocsURL + "#" + code. Empty omits codeDescription.
+	DocsURL string
+	// Debounce is the default delay between an edit and its check (the
+	// client setting pluginLsp.debounceMs overrides it). Zero means 100 ms.
+	Debounce time.Duration
+	// Review builds the review card model for plugin.reviewCard; nil leaves
+	// the command out.
+	Review func(p *analysis.Plugin) (any, error)
+	// Log receives internal messages (panics, dropped errors); nil discards.
+	Log io.Writer
+	// Version is reported in serverInfo.
+	Version string
+}
+
+// DefaultDebounce is the delay between an edit and the check it triggers.
+const DefaultDebounce = 100 * time.Millisecond
+
+type lifecycle int
+
+const (
+	stateNew lifecycle = iota
+	stateInitialized
+	stateShutdown
+)
+
+// Server is one language-server session. Create it with New and run it with
+// Serve; it serves exactly one connection.
+type Server struct {
+	nyi
+
+	opts Options
+
+	conn   jsonrpc2.Conn
+	client protocol.Client
+	// ctx lives as long as the connection; checks and runs derive from it.
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	mu      sync.Mutex
+	state   lifecycle
+	caps    clientCaps
+	config  Settings
+	roots   []string             // workspace folders (OS paths)
+	docs    map[string]*document // open documents by OS path
+	plugins map[string]*pluginState
+
+	// cache memoizes per-file analyses across checks (content-hashed).
+	cache *analysis.Cache
+
+	exitOnce sync.Once
+	exited   chan struct{}
+	exitCode int
+
+	// observers are test hooks called after each publish.
+	onPublish func(uri string, n int)
+}
+
+// clientCaps are the client capabilities the server acts on.
+type clientCaps struct {
+	configuration     bool
+	workDoneProgress  bool
+	pullDiagnostics   bool
+	diagnosticRefresh bool
+	codeLensRefresh   bool
+	inlayHintRefresh  bool
+	documentChanges   bool
+	resourceCreate    bool
+	markdown          bool
+	watchRegistration bool
+}
+
+// New returns a server with opts.
+func New(opts Options) *Server {
+	if opts.Debounce <= 0 {
+		opts.Debounce = DefaultDebounce
+	}
+	s := &Server{
+		opts:    opts,
+		docs:    map[string]*document{},
+		plugins: map[string]*pluginState{},
+		cache:   analysis.NewCache(),
+		exited:  make(chan struct{}),
+		config:  defaultSettings(),
+	}
+	s.nyi.s = s
+	return s
+}
+
+// Serve runs the server over stream until the client sends exit or the
+// stream closes. It returns the process exit code the LSP spec asks for:
+// 0 after shutdown+exit, 1 otherwise.
+func (s *Server) Serve(ctx context.Context, stream jsonrpc2.Stream) int {
+	s.ctx, s.cancel = context.WithCancel(ctx)
+	defer s.cancel()
+	conn := jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(codec{}))
+	s.conn = conn
+	s.client = protocol.ClientDispatcher(conn)
+	conn.Go(protocol.WithClient(s.ctx, s.client), protocol.CancelHandler(s.handle(protocol.ServerHandler(s, nil))))
+	select {
+	case <-conn.Done():
+		s.exitOnce.Do(func() { s.exitCode = 1; close(s.exited) })
+	case <-s.exited:
+		conn.Close()
+	}
+	s.cancel()
+	s.stopChecks()
+	return s.exitCode
+}
+
+// codec marshals payloads with the protocol package's union-aware codec.
+type codec struct{}
+
+func (codec) Marshal(v any) ([]byte, error) {
+	switch m := v.(type) {
+	case jsonrpc2.RawMessage:
+		if m == nil {
+			return []byte("null"), nil
+		}
+		return m, nil
+	}
+	return protocol.Marshal(v)
+}
+
+func (codec) Unmarshal(data []byte, v any) error {
+	if p, ok := v.(*jsonrpc2.RawMessage); ok {
+		*p = append(jsonrpc2.RawMessage(nil), data...)
+		return nil
+	}
+	return protocol.Unmarshal(data, v)
+}
+
+// errNotInitialized answers requests that arrive before initialize.
+var errNotInitialized = jsonrpc2.NewError(jsonrpc2.Code(protocol.ErrorCodesServerNotInitialized), "server not initialized")
+
+// errShutdown answers requests that arrive after shutdown.
+var errShutdown = jsonrpc2.NewError(jsonrpc2.InvalidRequest, "server is shutting down")
+
+// handle wraps every incoming message: lifecycle checks, concurrency,
+// panic recovery, and the rule that a failed notification is logged, never
+// allowed to tear the connection down.
+func (s *Server) handle(next jsonrpc2.Handler) jsonrpc2.Handler {
+	return func(ctx context.Context, req *jsonrpc2.Request) (result any, err error) {
+		method := req.Method()
+		isCall := req.IsCall()
+		s.mu.Lock()
+		state := s.state
+		s.mu.Unlock()
+		switch {
+		case method == protocol.MethodExit:
+		case state == stateNew && method != protocol.MethodInitialize:
+			if isCall {
+				return nil, errNotInitialized
+			}
+			return nil, nil // notifications before initialize are dropped
+		case state == stateShutdown && isCall:
+			return nil, errShutdown
+		}
+		// Requests run concurrently so that one slow request (a tool run)
+		// never blocks the others; notifications run in order on the read
+		// loop, so text changes apply in the order they were sent.
+		if isCall && method != protocol.MethodInitialize && method != protocol.MethodShutdown {
+			method = string([]byte(method))
+			jsonrpc2.Async(ctx)
+		}
+		defer func() {
+			if e := recover(); e != nil {
+				msg := fmt.Sprintf("plugin-lsp: internal error in %s: %v", method, e)
+				s.logf("%s\n%s", msg, debug.Stack())
+				s.logClient(protocol.MessageTypeError, msg+" (please report this; the server keeps running)")
+				if isCall {
+					result, err = nil, jsonrpc2.NewError(jsonrpc2.InternalError, msg)
+				} else {
+					result, err = nil, nil
+				}
+			}
+		}()
+		result, err = next(ctx, req)
+		if !isCall && err != nil {
+			s.logf("notification %s failed: %v", method, err)
+			s.logClient(protocol.MessageTypeWarning, fmt.Sprintf("plugin-lsp: %s: %v", method, err))
+			return nil, nil
+		}
+		return result, err
+	}
+}
+
+// logf writes an internal message to Options.Log.
+func (s *Server) logf(format string, args ...any) {
+	if s.opts.Log != nil {
+		fmt.Fprintf(s.opts.Log, "plugin-lsp: "+format+"\n", args...)
+	}
+}
+
+// logClient sends window/logMessage; errors are ignored (the client may be
+// gone).
+func (s *Server) logClient(t protocol.MessageType, msg string) {
+	if s.client == nil {
+		return
+	}
+	_ = s.client.LogMessage(s.ctx, &protocol.LogMessageParams{Type: t, Message: msg})
+}
+
+// safeGo runs f on a goroutine that recovers and reports panics.
+func (s *Server) safeGo(what string, f func()) {
+	go func() {
+		defer func() {
+			if e := recover(); e != nil {
+				msg := fmt.Sprintf("plugin-lsp: internal error in %s: %v", what, e)
+				s.logf("%s\n%s", msg, debug.Stack())
+				s.logClient(protocol.MessageTypeError, msg)
+			}
+		}()
+		f()
+	}()
+}
+
+func errInvalidRequest(msg string) error { return jsonrpc2.NewError(jsonrpc2.InvalidRequest, msg) }

@@ -1,0 +1,103 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+)
+
+func uriOf(s string) uri.URI { return uri.URI(s) }
+
+// DidOpen puts the document in the overlay and schedules a check of its
+// plugin.
+func (s *Server) DidOpen(ctx context.Context, params *protocol.DidOpenTextDocumentParams) error {
+	path := pathOf(params.TextDocument.URI)
+	if path == "" {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.docs[path] = &document{
+		uri: string(params.TextDocument.URI), path: path,
+		version: params.TextDocument.Version, text: []byte(params.TextDocument.Text),
+	}
+	s.touch(path)
+	return nil
+}
+
+// DidChange applies the changes (full text, or ranges for clients that
+// send them anyway) and schedules a check.
+func (s *Server) DidChange(ctx context.Context, params *protocol.DidChangeTextDocumentParams) error {
+	path := pathOf(params.TextDocument.URI)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d, ok := s.docs[path]
+	if !ok {
+		return fmt.Errorf("didChange for %s, which is not open", params.TextDocument.URI)
+	}
+	text := d.text
+	for _, c := range params.ContentChanges {
+		switch c := c.(type) {
+		case *protocol.TextDocumentContentChangeWholeDocument:
+			text = []byte(c.Text)
+		case *protocol.TextDocumentContentChangePartial:
+			f := analysis.NewFile("", text)
+			sp := fromRange(f, c.Range)
+			nt := make([]byte, 0, len(text)-(sp.End-sp.Start)+len(c.Text))
+			nt = append(nt, text[:sp.Start]...)
+			nt = append(nt, c.Text...)
+			nt = append(nt, text[sp.End:]...)
+			text = nt
+		}
+	}
+	s.docs[path] = &document{uri: d.uri, path: path, version: params.TextDocument.Version, text: text}
+	s.touch(path)
+	return nil
+}
+
+// DidClose drops the document from the overlay: the disk is the truth
+// again.
+func (s *Server) DidClose(ctx context.Context, params *protocol.DidCloseTextDocumentParams) error {
+	path := pathOf(params.TextDocument.URI)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.docs[path]; !ok {
+		return nil
+	}
+	delete(s.docs, path)
+	s.touch(path)
+	return nil
+}
+
+// DidSave needs nothing: the overlay already holds the saved text.
+func (s *Server) DidSave(ctx context.Context, params *protocol.DidSaveTextDocumentParams) error {
+	return nil
+}
+
+// DidChangeWatchedFiles re-checks the plugins whose files changed on disk
+// (created pages, deleted modules, edits made outside the editor).
+func (s *Server) DidChangeWatchedFiles(ctx context.Context, params *protocol.DidChangeWatchedFilesParams) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, c := range params.Changes {
+		path := pathOf(c.URI)
+		if path == "" {
+			continue
+		}
+		if c.Type == protocol.FileChangeTypeDeleted {
+			if ps, ok := s.plugins[filepathDir(path)]; ok && isManifest(path) && !fileExists(path) {
+				s.schedule(ps)
+				continue
+			}
+		}
+		if isManifest(path) && c.Type == protocol.FileChangeTypeCreated {
+			s.ensurePlugin(filepathDir(path))
+		}
+		s.touch(path)
+	}
+	return nil
+}

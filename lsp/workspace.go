@@ -1,0 +1,213 @@
+package lsp
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/runner"
+)
+
+// pluginState is everything the server keeps about one plugin directory.
+// Fields marked (s.mu) are guarded by Server.mu; checkMu serializes checks.
+type pluginState struct {
+	dir string
+
+	checkMu sync.Mutex
+
+	gen       uint64              // (s.mu) bumped by every change to the plugin's files
+	timer     *time.Timer         // (s.mu) pending debounced check
+	cancel    context.CancelFunc  // (s.mu) cancels the pending/running check
+	snap      *snapshot           // (s.mu) last check
+	runs      map[string]*toolRun // (s.mu) last run of each tool
+	pubMu     sync.Mutex
+	published map[string]string // (pubMu) URI → hash of what was last pushed
+	pulled    map[string]string // (pubMu) URI → resultId last pulled
+}
+
+// toolRun is the outcome of the last run of a tool, shown by lenses,
+// inlay hints and hover, and the source of learnt fetch diagnostics.
+type toolRun struct {
+	record *runner.Record
+	err    string // the run could not start (no sandbox, bad input)
+	input  []byte
+	at     time.Time
+}
+
+// snapshot is the result of one check of a plugin: the files as they were
+// (overlay included) and every diagnostic.
+type snapshot struct {
+	gen    uint64
+	plugin *analysis.Plugin // nil when plugin.json is gone
+	docs   map[string]*document
+	diags  []analysis.Diagnostic
+	runs   map[string]*toolRun
+}
+
+// pluginFor returns the plugin that owns path: the nearest directory at or
+// above it holding a plugin.json (open buffer or disk). It registers newly
+// found plugins. Callers hold s.mu.
+func (s *Server) pluginFor(path string) *pluginState {
+	dir := filepath.Dir(path)
+	if filepath.Base(path) == analysis.ManifestName {
+		return s.ensurePlugin(dir)
+	}
+	for {
+		if ps, ok := s.plugins[dir]; ok {
+			return ps
+		}
+		m := filepath.Join(dir, analysis.ManifestName)
+		if _, open := s.docs[m]; open || fileExists(m) {
+			return s.ensurePlugin(dir)
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir || s.outsideRoots(parent) {
+			return nil
+		}
+		dir = parent
+	}
+}
+
+// outsideRoots reports whether dir is above every workspace folder, which
+// is where the search for an owning plugin stops. With no folders (a
+// single file opened) the search goes up to the file system root.
+func (s *Server) outsideRoots(dir string) bool {
+	if len(s.roots) == 0 {
+		return false
+	}
+	for _, r := range s.roots {
+		if dir == r || strings.HasPrefix(dir, r+string(filepath.Separator)) {
+			return false
+		}
+	}
+	return true
+}
+
+// ensurePlugin returns the state of dir, creating it. Callers hold s.mu.
+func (s *Server) ensurePlugin(dir string) *pluginState {
+	if ps, ok := s.plugins[dir]; ok {
+		return ps
+	}
+	ps := &pluginState{dir: dir, runs: map[string]*toolRun{}, published: map[string]string{}, pulled: map[string]string{}}
+	s.plugins[dir] = ps
+	return ps
+}
+
+// addRoot registers a workspace folder and every plugin below it.
+// Callers hold s.mu.
+func (s *Server) addRoot(root string) []*pluginState {
+	root = filepath.Clean(root)
+	for _, r := range s.roots {
+		if r == root {
+			return nil
+		}
+	}
+	s.roots = append(s.roots, root)
+	dirs, _ := analysis.FindPlugins(root)
+	var out []*pluginState
+	for _, d := range dirs {
+		out = append(out, s.ensurePlugin(filepath.Clean(d)))
+	}
+	return out
+}
+
+// removeRoot forgets a workspace folder and the plugins below it that no
+// open document belongs to. Callers hold s.mu.
+func (s *Server) removeRoot(root string) []*pluginState {
+	root = filepath.Clean(root)
+	keep := s.roots[:0]
+	for _, r := range s.roots {
+		if r != root {
+			keep = append(keep, r)
+		}
+	}
+	s.roots = keep
+	var gone []*pluginState
+	for dir, ps := range s.plugins {
+		if dir == root || strings.HasPrefix(dir, root+string(filepath.Separator)) {
+			if ps.timer != nil {
+				ps.timer.Stop()
+			}
+			if ps.cancel != nil {
+				ps.cancel()
+			}
+			delete(s.plugins, dir)
+			gone = append(gone, ps)
+		}
+	}
+	return gone
+}
+
+// sortedPlugins returns the plugins in directory order. Callers hold s.mu.
+func (s *Server) sortedPlugins() []*pluginState {
+	out := make([]*pluginState, 0, len(s.plugins))
+	for _, ps := range s.plugins {
+		out = append(out, ps)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].dir < out[j].dir })
+	return out
+}
+
+// touch records a change to path: every plugin it may affect gets a new
+// generation and a debounced check. Callers hold s.mu.
+func (s *Server) touch(path string) {
+	ps := s.pluginFor(path)
+	if ps == nil {
+		return
+	}
+	if filepath.Base(path) == analysis.ManifestName && !fileExists(path) {
+		if _, open := s.docs[path]; !open {
+			// plugin.json deleted: the check clears the diagnostics.
+		}
+	}
+	s.schedule(ps)
+}
+
+// touchAll re-checks every plugin (settings changed). Callers hold s.mu.
+func (s *Server) touchAll() {
+	for _, ps := range s.plugins {
+		s.schedule(ps)
+	}
+}
+
+// stopChecks cancels every pending check (the connection is closing).
+func (s *Server) stopChecks() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, ps := range s.plugins {
+		if ps.timer != nil {
+			ps.timer.Stop()
+		}
+		if ps.cancel != nil {
+			ps.cancel()
+		}
+	}
+}
+
+// isDir reports whether path is a directory on disk.
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
+}
+
+// relTo returns the slash path of path relative to dir, and false when it
+// is not inside dir.
+func relTo(dir, path string) (string, bool) {
+	r, err := filepath.Rel(dir, path)
+	if err != nil || r == "." || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return filepath.ToSlash(r), true
+}
+
+// absIn returns the OS path of a plugin-relative slash path.
+func absIn(dir, rel string) string { return filepath.Join(dir, filepath.FromSlash(rel)) }
+
+func filepathDir(p string) string { return filepath.Dir(p) }
+
+func isManifest(p string) bool { return filepath.Base(p) == analysis.ManifestName }
