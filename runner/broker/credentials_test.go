@@ -1,0 +1,262 @@
+package broker_test
+
+import (
+	"context"
+	"net/http"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/plugin-lsp/plugin-lsp/runner/broker"
+)
+
+const (
+	olSecret    = "dev-ol-4f9c2e7a1b"
+	coverSecret = "cov-77aa"
+)
+
+func credConfig(p broker.Provider, s broker.Secrets) broker.Config {
+	return broker.Config{
+		Fetch: []broker.Capability{{Domain: "api.openlibrary.org"}, {Domain: "covers.openlibrary.org"}, {Domain: "other.org"}},
+		Credentials: []broker.Credential{
+			{Name: "openlibrary_key", Header: "Authorization", Format: "Bearer {{secret}}", Domains: []string{"api.openlibrary.org"}},
+			{Name: "cover_key", Header: "x-cover-key", Domains: []string{"COVERS.openlibrary.org"}},
+		},
+		Secrets:  s,
+		Provider: p,
+	}
+}
+
+func TestCredentialsInjectedAndScoped(t *testing.T) {
+	p := &recordingProvider{}
+	b := broker.New(credConfig(p, mapSecrets{"openlibrary_key": olSecret, "cover_key": coverSecret}))
+	ctx := context.Background()
+	// The tool sets its own Authorization in lower case: overwritten.
+	tool := http.Header{"authorization": {"Bearer stolen?"}, "Accept": {"application/json"}}
+	if _, err := b.Fetch(ctx, broker.Request{URL: "https://api.openlibrary.org/isbn/1.json", Header: tool}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Fetch(ctx, broker.Request{URL: "https://covers.openlibrary.org/b/1.json"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Fetch(ctx, broker.Request{URL: "https://other.org/x", Header: http.Header{"Authorization": {"Basic mine"}}}); err != nil {
+		t.Fatal(err)
+	}
+	calls := p.calls()
+	wantHeaders := []http.Header{
+		{"Authorization": {"Bearer " + olSecret}, "Accept": {"application/json"}},
+		{"X-Cover-Key": {coverSecret}},
+		{"Authorization": {"Basic mine"}},
+	}
+	for i, want := range wantHeaders {
+		if !reflect.DeepEqual(calls[i].Header, want) {
+			t.Errorf("request %d sent headers %v, want %v", i, calls[i].Header, want)
+		}
+	}
+	if want := (http.Header{"authorization": {"Bearer stolen?"}, "Accept": {"application/json"}}); !reflect.DeepEqual(tool, want) {
+		t.Errorf("the tool's header map was modified: %v", tool)
+	}
+	gotNames := [][]string{}
+	for _, e := range b.Audit() {
+		gotNames = append(gotNames, e.Credentials)
+	}
+	if want := [][]string{{"openlibrary_key"}, {"cover_key"}, {}}; !reflect.DeepEqual(gotNames, want) {
+		t.Errorf("audit credential names %v, want %v", gotNames, want)
+	}
+	audit := mustJSON(t, b.Audit())
+	if strings.Contains(audit, olSecret) || strings.Contains(audit, coverSecret) {
+		t.Fatalf("a secret value is in the audit log: %s", audit)
+	}
+	if !strings.Contains(audit, `"credentials":[]`) {
+		t.Errorf("an entry without credentials should print \"credentials\":[]: %s", audit)
+	}
+}
+
+// A credential without domains applies to every allowed domain; when two
+// credentials set the same header, the later one is sent and named.
+func TestCredentialsUnscopedAndShared(t *testing.T) {
+	p := &recordingProvider{}
+	b := broker.New(broker.Config{
+		Fetch: []broker.Capability{{Domain: "a.org"}, {Domain: "b.org"}},
+		Credentials: []broker.Credential{
+			{Name: "first", Header: "X-Key", Format: "{{secret}}"},
+			{Name: "trace", Header: "X-Trace", Format: "t={{secret}};"},
+			{Name: "second", Header: "x-key", Format: "k {{secret}}", Domains: []string{"b.org"}},
+		},
+		Secrets:  mapSecrets{"first": "S1", "second": "S2", "trace": "S3"},
+		Provider: p,
+	})
+	for _, u := range []string{"https://a.org/", "https://b.org/"} {
+		if _, err := b.Fetch(context.Background(), broker.Request{URL: u}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	calls := p.calls()
+	if want := (http.Header{"X-Key": {"S1"}, "X-Trace": {"t=S3;"}}); !reflect.DeepEqual(calls[0].Header, want) {
+		t.Errorf("a.org got %v, want %v", calls[0].Header, want)
+	}
+	if want := (http.Header{"X-Key": {"k S2"}, "X-Trace": {"t=S3;"}}); !reflect.DeepEqual(calls[1].Header, want) {
+		t.Errorf("b.org got %v, want %v", calls[1].Header, want)
+	}
+	a := b.Audit()
+	if !reflect.DeepEqual(a[0].Credentials, []string{"first", "trace"}) || !reflect.DeepEqual(a[1].Credentials, []string{"trace", "second"}) {
+		t.Errorf("credential names %v / %v", a[0].Credentials, a[1].Credentials)
+	}
+}
+
+func TestCredentialProblemsRefuse(t *testing.T) {
+	cases := []struct {
+		name   string
+		cred   broker.Credential
+		secret string
+		reason string
+		says   string
+	}{
+		{"no secret", broker.Credential{Name: "openlibrary-key.v2", Header: "Authorization", Format: "Bearer {{secret}}"}, "", "no-secret", "PLUGIN_SECRET_OPENLIBRARY_KEY_V2"},
+		{"secret with newline", broker.Credential{Name: "k", Header: "Authorization", Format: "Bearer {{secret}}"}, "abc\r\nX-Evil: 1", "bad-secret", "control character"},
+		{"bad header name", broker.Credential{Name: "k", Header: "Bad Header", Format: "{{secret}}"}, "abc", "bad-credential", "invalid header name"},
+		{"empty header", broker.Credential{Name: "k", Header: "", Format: "{{secret}}"}, "abc", "bad-credential", "invalid header name"},
+		{"no placeholder", broker.Credential{Name: "k", Header: "X-Key", Format: "Bearer"}, "abc", "bad-credential", "exactly once"},
+		{"two placeholders", broker.Credential{Name: "k", Header: "X-Key", Format: "{{secret}}{{secret}}"}, "abc", "bad-credential", "exactly once"},
+		{"format CRLF", broker.Credential{Name: "k", Header: "X-Key", Format: "{{secret}}\r\nX: y"}, "abc", "bad-credential", "control character"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := &recordingProvider{}
+			sec := mapSecrets{}
+			if c.secret != "" {
+				sec[c.cred.Name] = c.secret
+			}
+			b := broker.New(broker.Config{Fetch: []broker.Capability{{Domain: "a.org"}}, Credentials: []broker.Credential{c.cred}, Secrets: sec, Provider: p})
+			_, err := b.Fetch(context.Background(), broker.Request{URL: "https://a.org/"})
+			be := brokerErr(t, err)
+			if be.Reason != c.reason || !be.Refused || !strings.Contains(be.Message, c.says) {
+				t.Errorf("got %q %q, want reason %q mentioning %q", be.Reason, be.Message, c.reason, c.says)
+			}
+			if c.secret != "" && strings.Contains(be.Message+mustJSON(t, b.Audit()), c.secret) {
+				t.Errorf("the secret leaked: %s", be.Message)
+			}
+			if len(p.calls()) != 0 {
+				t.Error("the request was sent")
+			}
+		})
+	}
+	// A broken credential scoped elsewhere does not block other domains.
+	p := &recordingProvider{}
+	b := broker.New(broker.Config{
+		Fetch:       []broker.Capability{{Domain: "a.org"}, {Domain: "b.org"}},
+		Credentials: []broker.Credential{{Name: "k", Header: "X-Key", Domains: []string{"b.org"}}},
+		Provider:    p,
+	})
+	if _, err := b.Fetch(context.Background(), broker.Request{URL: "https://a.org/"}); err != nil {
+		t.Errorf("a.org was refused because of b.org's credential: %v", err)
+	}
+}
+
+// The tool never sees a secret, even one the server sends back; errors
+// and the audit log never hold one either.
+func TestSecretEchoedBackIsRedacted(t *testing.T) {
+	p := &recordingProvider{respond: func(req *broker.Request) (*broker.Response, error) {
+		auth := req.Header.Get("Authorization")
+		return &broker.Response{Status: 200,
+			Header: http.Header{"X-Echo": {auth}, "Content-Type": {"application/json"}},
+			Body:   []byte(`{"youSent":"` + auth + `"}`), URL: req.URL}, nil
+	}}
+	b := broker.New(credConfig(p, mapSecrets{"openlibrary_key": olSecret}))
+	resp, err := b.Fetch(context.Background(), broker.Request{URL: "https://api.openlibrary.org/me"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(resp.Body), `{"youSent":"Bearer ••••(openlibrary_key)"}`; got != want {
+		t.Errorf("body %s, want %s", got, want)
+	}
+	if got := resp.Header.Get("X-Echo"); got != "Bearer ••••(openlibrary_key)" {
+		t.Errorf("echo header %q", got)
+	}
+	if p.calls()[0].Header.Get("Authorization") != "Bearer "+olSecret {
+		t.Error("the provider did not get the real secret")
+	}
+	// A provider error quoting the secret is redacted too.
+	p.respond = func(req *broker.Request) (*broker.Response, error) {
+		return nil, &testErr{"server said: bad token " + req.Header.Get("Authorization")}
+	}
+	_, err = b.Fetch(context.Background(), broker.Request{URL: "https://api.openlibrary.org/me"})
+	be := brokerErr(t, err)
+	if strings.Contains(be.Message, olSecret) || !strings.Contains(be.Message, "••••(openlibrary_key)") {
+		t.Errorf("error %q", be.Message)
+	}
+	if all := mustJSON(t, b.Audit()); strings.Contains(all, olSecret) {
+		t.Errorf("secret in audit: %s", all)
+	}
+}
+
+type testErr struct{ s string }
+
+func (e *testErr) Error() string { return e.s }
+
+func TestRedact(t *testing.T) {
+	b := broker.New(broker.Config{
+		Credentials: []broker.Credential{
+			{Name: "short", Header: "X-A"},
+			{Name: "long", Header: "X-B"},
+			{Name: "unused", Header: "X-C", Domains: []string{"nowhere.org"}},
+			{Name: "missing", Header: "X-D"},
+		},
+		Secrets: mapSecrets{"short": "abc", "long": "xxabcxx", "unused": "zzz9", "missing": ""},
+	})
+	cases := map[string]string{
+		"":                       "",
+		"nothing here":           "nothing here",
+		"Bearer abc":             "Bearer ••••(short)",
+		"k=xxabcxx;":             "k=••••(long);",
+		"abcabc":                 "••••(short)••••(short)",
+		"zzz9 is scoped away":    "••••(unused) is scoped away",
+		"line1\nabc\n\"xxabcxx\"": "line1\n••••(short)\n\"••••(long)\"",
+	}
+	for in, want := range cases {
+		if got := b.Redact(in); got != want {
+			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := broker.New(broker.Config{}).Redact("abc"); got != "abc" {
+		t.Errorf("a broker without secrets changed %q", got)
+	}
+}
+
+func TestSecretStore(t *testing.T) {
+	f := &broker.Fixtures{Secrets: map[string]string{"a": "from-fixtures", "empty": ""}}
+	env := map[string]string{
+		"PLUGIN_SECRET_A":            "from-env",
+		"PLUGIN_SECRET_B_KEY_V2":     "b-env",
+		"PLUGIN_SECRET_EMPTY":        "empty-env",
+		"PLUGIN_SECRET_UNICODE_____": "u",
+	}
+	s := f.SecretStore(func(k string) string { return env[k] })
+	cases := []struct {
+		name, value string
+		ok          bool
+	}{
+		{"a", "from-fixtures", true},
+		{"b-key.v2", "b-env", true},
+		{"B_KEY_V2", "b-env", true},
+		{"empty", "empty-env", true},
+		{"unicode-é€", "", false}, // é and € are one '_' each: UNICODE___
+		{"none", "", false},
+		{"", "", false},
+	}
+	for _, c := range cases {
+		if v, ok := s.Lookup(c.name); v != c.value || ok != c.ok {
+			t.Errorf("Lookup(%q) = %q, %v; want %q, %v", c.name, v, ok, c.value, c.ok)
+		}
+	}
+	if v, ok := f.SecretStore(nil).Lookup("b-key.v2"); ok || v != "" {
+		t.Error("a nil env was read")
+	}
+	var nilF *broker.Fixtures
+	if v, ok := nilF.SecretStore(func(string) string { return "e" }).Lookup("x"); !ok || v != "e" {
+		t.Error("nil fixtures should fall back to env")
+	}
+	if got := broker.EnvName("openlibrary_key"); got != "PLUGIN_SECRET_OPENLIBRARY_KEY" {
+		t.Errorf("EnvName = %q", got)
+	}
+}
