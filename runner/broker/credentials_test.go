@@ -205,12 +205,12 @@ func TestRedact(t *testing.T) {
 		Secrets: mapSecrets{"short": "abc", "long": "xxabcxx", "unused": "zzz9", "missing": ""},
 	})
 	cases := map[string]string{
-		"":                       "",
-		"nothing here":           "nothing here",
-		"Bearer abc":             "Bearer ••••(short)",
-		"k=xxabcxx;":             "k=••••(long);",
-		"abcabc":                 "••••(short)••••(short)",
-		"zzz9 is scoped away":    "••••(unused) is scoped away",
+		"":                        "",
+		"nothing here":            "nothing here",
+		"Bearer abc":              "Bearer ••••(short)",
+		"k=xxabcxx;":              "k=••••(long);",
+		"abcabc":                  "••••(short)••••(short)",
+		"zzz9 is scoped away":     "••••(unused) is scoped away",
 		"line1\nabc\n\"xxabcxx\"": "line1\n••••(short)\n\"••••(long)\"",
 	}
 	for in, want := range cases {
