@@ -1,0 +1,202 @@
+// Package esm reads what a compiled native tool module exports, without
+// running it: its module kind (ESM or CommonJS), its top-level export
+// names and its tools map, each entry with the byte span of its key and
+// the properties visible statically.
+//
+// Architecture invariant: this package is a leaf. It speaks byte offsets
+// into the module's bytes and plain structs, and imports nothing from
+// analysis; the rules in analysis/rules turn its results into
+// diagnostics.
+//
+// # Which export is the tools map
+//
+// The seed says a module's "tools (or default) export maps each tool name
+// to { description, inputJsonSchema?, requires?, needsApproval?,
+// execute(args, ctx) }". ReadExports reads it exactly so: the named export
+// `tools` when the module has one, otherwise the default export. Either
+// export *is* the map: `export default { tools: {…} }` is a map holding
+// one tool named "tools" (the rules point that mistake out). The map may
+// be written as
+//
+//	export const tools = { … }             export default { … }
+//	const tools = { … }; export { tools }  export default tools
+//	export { t as tools }                  export default Object.freeze({ … })
+//
+// Keys may be identifiers, strings, numbers, computed constant strings
+// (`["tg.send"]`, `[NAME]` where NAME is a top-level const string,
+// template literals and + of those), shorthand (`{ sendMessage }`), and
+// spreads of top-level const objects. Top-level `tools.x = …` and
+// `tools["x"] = …` add entries. Anything else that may add names (a
+// spread of an unknown value, a call, a non-constant computed key, a
+// re-export from another file) is recorded in ToolMap.Unknowable: the
+// names cannot be checked statically.
+//
+// # How the module is parsed
+//
+// goja's parser rejects import and export. The lexer blanks those
+// statements to spaces (newlines kept, so every byte offset stays
+// valid), turns `export default <expr>` into `var $default = <expr>` of
+// the same length and wraps the result in an async function (top-level
+// await), then goja parses it. When goja rejects the result, esbuild
+// decides: if esbuild accepts the module it is valid JavaScript our
+// parser cannot read (Unreadable), otherwise esbuild's errors are the
+// module's syntax errors.
+package esm
+
+// Span is a half-open byte range [Start, End) in the module's bytes.
+type Span struct{ Start, End int }
+
+// Kind is what sort of module the bytes are.
+type Kind int
+
+const (
+	// Script: neither ESM syntax nor CommonJS markers (exports nothing).
+	Script Kind = iota
+	// ESM: has import or export statements (or import.meta).
+	ESM
+	// CommonJS: no ESM syntax, and module.exports, exports.x or require().
+	CommonJS
+)
+
+func (k Kind) String() string {
+	switch k {
+	case ESM:
+		return "ESM"
+	case CommonJS:
+		return "CommonJS"
+	}
+	return "script"
+}
+
+// Module is what ReadExports found.
+type Module struct {
+	Kind Kind
+	// CommonJS lists the markers of CommonJS code (module.exports,
+	// exports.x, require(…)) whose names are not declared at the top level
+	// of the module; an ESM module with markers fails at runtime.
+	CommonJS []Mark
+	Imports  []Import
+	Exports  []Export
+	// Tools is the tools map (see the package doc); nil when the module
+	// has neither a tools nor a default export.
+	Tools *ToolMap
+	// AlwaysGate lists every mention of alwaysGate in code (an identifier,
+	// a property name or the string "alwaysGate"), comments excluded.
+	AlwaysGate []Span
+	// Errors are syntax errors; when there are any, Exports and Tools hold
+	// only what the lexer saw (Tools is nil).
+	Errors []SyntaxError
+	// Unreadable is set when the module is valid JavaScript that goja's
+	// parser cannot read (a newer syntax): nothing beyond the export names
+	// can be checked.
+	Unreadable *Unknown
+}
+
+// Mark is a piece of code proving something, with its text.
+type Mark struct {
+	Span Span
+	Text string // "module.exports", "exports.send", "require"
+}
+
+// Import is one import statement.
+type Import struct {
+	Span   Span     // the whole statement
+	From   string   // the module specifier
+	Locals []string // the local bindings it declares
+}
+
+// Export is one exported name.
+type Export struct {
+	Name string
+	// Span is the exported name where it is written (the identifier of
+	// `export const x`, the `default` keyword, the `as` name), or the
+	// `*` of `export * from`.
+	Span Span
+	// Local is the local binding exported ("" for an expression default
+	// or a re-export).
+	Local string
+	// From is the specifier of a re-export (`export { x } from "./y.js"`).
+	From string
+	// Star is set for `export * from "x"` (Name is "*") and
+	// `export * as ns from "x"` (Name is ns).
+	Star bool
+}
+
+// SyntaxError is one parse error at a byte offset.
+type SyntaxError struct {
+	Offset  int
+	Message string
+}
+
+// Unknown is a place that makes the tools map (or a property) unknowable,
+// with the reason ("spread of `base`", "call of `makeTools()`").
+type Unknown struct {
+	Span   Span
+	Reason string
+}
+
+// ToolMap is the map of tool names to definitions.
+type ToolMap struct {
+	// Export is "tools" or "default"; ExportSpan is where it is exported.
+	Export     string
+	ExportSpan Span
+	// Span is the map's expression (the object literal when known).
+	Span       Span
+	Entries    []*Tool
+	Unknowable []Unknown
+}
+
+// Lookup returns the entries named name (the last one wins at runtime).
+func (m *ToolMap) Lookup(name string) *Tool {
+	if m == nil {
+		return nil
+	}
+	var t *Tool
+	for _, e := range m.Entries {
+		if e.Name == name {
+			t = e
+		}
+	}
+	return t
+}
+
+// Tool is one entry of the tools map.
+type Tool struct {
+	Name     string
+	KeySpan  Span // the key as written (quotes or brackets' content included)
+	Computed bool
+	// Def is set when the value resolves to an object literal (directly,
+	// through a top-level const or Object.freeze); the fields below are
+	// read from it.
+	Def       bool
+	ValueSpan Span
+	// DefUnknowable lists spreads and calls inside the definition.
+	DefUnknowable []Unknown
+
+	Description    bool
+	InputSchema    bool
+	Execute        bool
+	Requires       []Str
+	RequiresKnown  bool // requires is absent or an array of string literals
+	RequiresSpan   Span // the requires value
+	NeedsApproval  *Approval
+	AlwaysGateSpan *Span // the alwaysGate key, when the definition has one
+}
+
+// Str is a string value with its span (quotes included).
+type Str struct {
+	Value string
+	Span  Span
+}
+
+// Approval is a needsApproval property.
+type Approval struct {
+	KeySpan   Span
+	ValueSpan Span
+	// Kind: "boolean", "function", "object", "array", "string", "other".
+	Kind  string
+	Value bool // the literal for "boolean"
+	// Names are the string keys of an object or the strings of an array:
+	// the tools the value tries to set a gate for.
+	Names []Str
+}
