@@ -1,0 +1,198 @@
+// Package sandbox runs one JavaScript page in a fresh QuickJS-WASM runtime
+// (github.com/fastschema/qjs v0.0.6) with zero ambient authority: no file
+// system, no environment, no qjs:std/qjs:os/qjs:bjson, no code from
+// strings, no timer outliving the call, a 128 MiB memory cap, a wall
+// deadline, and host methods that exist only when granted. docs/sandbox.md
+// lists every qjs pitfall and how it is closed here.
+//
+// The package knows nothing about plugins, fetch rules or fixtures: the
+// runner passes compiled JavaScript and Go host methods.
+package sandbox
+
+import (
+	_ "embed"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/fastschema/qjs"
+)
+
+//go:embed prelude.js
+var preludeJS string
+
+// Defaults.
+const (
+	DefaultMemoryCapBytes = 128 << 20
+	DefaultLogCapBytes    = 64 << 10
+	DefaultResultCapBytes = 4 << 20
+)
+
+// Options configure an Engine.
+type Options struct {
+	// CacheDir keeps wazero's compiled module on disk across processes
+	// (first run in a new process: ~0.1 s instead of ~1 s). Empty: memory only.
+	CacheDir string
+	// Spare is how many sandboxes are prepared ahead of time (default 1;
+	// negative: none).
+	Spare int
+	// LogCapBytes caps console output per run (default 64 KiB).
+	LogCapBytes int
+	// ResultCapBytes caps the JSON result per run (default 4 MiB).
+	ResultCapBytes int
+}
+
+// Engine prepares sandboxes and runs jobs in them. It is safe for
+// concurrent use; each Run gets its own fresh runtime.
+type Engine struct {
+	opts     Options
+	wasm     []byte // qjs.wasm with a declared 128 MiB memory maximum
+	tmp      string // private empty directory; the sandbox root is below it and never exists
+	root     string
+	spare    chan *sandbox
+	refill   chan struct{}
+	done     chan struct{}
+	wg       sync.WaitGroup
+	closeOne sync.Once
+}
+
+// qjsFirstNew serializes the process's first qjs.New: qjs caches the
+// wazero runtime config (CloseOnContextDone) from the first New of the
+// process, and compiles the module once per distinct wasm bytes.
+var qjsFirstNew sync.Mutex
+
+// NewEngine prepares the patched module and (when Spare > 0) the first
+// spare sandbox. The first qjs.New of the process happens here, with
+// CloseOnContextDone: a first New without it would disable deadlines for
+// good (qjs caches the runtime config).
+func NewEngine(opts Options) (*Engine, error) {
+	if opts.LogCapBytes <= 0 {
+		opts.LogCapBytes = DefaultLogCapBytes
+	}
+	if opts.ResultCapBytes <= 0 {
+		opts.ResultCapBytes = DefaultResultCapBytes
+	}
+	if opts.Spare == 0 {
+		opts.Spare = 1
+	}
+	if len(qjsWasm) == 0 {
+		return nil, errors.New("sandbox: qjs embedded wasm not found (qjs changed?)")
+	}
+	wasm, err := patchMemoryMax(qjsWasm, DefaultMemoryCapBytes/PageSize)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: patching qjs.wasm: %w", err)
+	}
+	tmp, err := os.MkdirTemp("", "plugin-lsp-sandbox-")
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	e := &Engine{
+		opts: opts,
+		wasm: wasm,
+		tmp:  tmp,
+		// A mount whose parent does not exist: every file system call in
+		// the sandbox fails with ENOENT; nothing of the host is visible.
+		root:   filepath.Join(tmp, "absent", "root"),
+		done:   make(chan struct{}),
+		refill: make(chan struct{}, 1),
+	}
+	qjsFirstNew.Lock()
+	sb, err := e.prepare()
+	qjsFirstNew.Unlock()
+	if err != nil {
+		os.RemoveAll(tmp)
+		return nil, err
+	}
+	if opts.Spare > 0 {
+		e.spare = make(chan *sandbox, opts.Spare)
+		e.spare <- sb
+		e.wg.Add(1)
+		go e.refiller()
+		e.kick()
+	} else {
+		sb.close()
+	}
+	return e, nil
+}
+
+// options are the qjs options of every runtime.
+func (e *Engine) options() qjs.Option {
+	return qjs.Option{
+		CWD:                e.root,
+		CloseOnContextDone: true,
+		CacheDir:           e.opts.CacheDir,
+		QuickJSWasmBytes:   e.wasm,
+		Stdout:             io.Discard,
+		Stderr:             io.Discard,
+	}
+}
+
+func (e *Engine) kick() {
+	select {
+	case e.refill <- struct{}{}:
+	default:
+	}
+}
+
+// refiller keeps the spare channel full so that a Run starts with a
+// runtime that already has the prelude loaded.
+func (e *Engine) refiller() {
+	defer e.wg.Done()
+	for {
+		select {
+		case <-e.done:
+			return
+		case <-e.refill:
+		}
+		for len(e.spare) < cap(e.spare) {
+			sb, err := e.prepare()
+			if err != nil {
+				break // Run prepares its own and reports the error
+			}
+			select {
+			case e.spare <- sb:
+			case <-e.done:
+				sb.close()
+				return
+			}
+		}
+	}
+}
+
+// get returns a prepared sandbox: a spare when one is ready, else a new one.
+func (e *Engine) get() (*sandbox, error) {
+	if e.spare != nil {
+		select {
+		case sb := <-e.spare:
+			e.kick()
+			return sb, nil
+		default:
+			e.kick()
+		}
+	}
+	return e.prepare()
+}
+
+// Close stops the refiller, closes the spare sandboxes and removes the
+// private directory. Runs in flight finish normally.
+func (e *Engine) Close() {
+	e.closeOne.Do(func() {
+		close(e.done)
+		e.wg.Wait()
+		if e.spare != nil {
+			for {
+				select {
+				case sb := <-e.spare:
+					sb.close()
+					continue
+				default:
+				}
+				break
+			}
+		}
+		os.RemoveAll(e.tmp)
+	})
+}

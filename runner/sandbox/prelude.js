@@ -1,0 +1,250 @@
+// The sandbox prelude: evaluated once in every fresh runtime, before any
+// page code. It takes the one Go bridge function out of the global object,
+// locks the realm down and defines __sb, the entry points the Go loop
+// evaluates. Everything the tool can reach is checked again in Go: this
+// file is a convenience layer, not the security boundary (see
+// docs/sandbox.md).
+(function (bridge) {
+  "use strict";
+  const G = globalThis;
+  const R = Reflect;
+  const apply = R.apply;
+  const stringify = JSON.stringify;
+  const parse = JSON.parse;
+  const O = Object;
+  const freeze = O.freeze;
+  const defineProperty = O.defineProperty;
+  const getOwnPropertyNames = O.getOwnPropertyNames;
+  const getPrototypeOf = O.getPrototypeOf;
+  const hasOwn = O.hasOwn;
+  const PromiseC = Promise;
+  const promiseThen = Promise.prototype.then;
+  const StringC = String;
+  const ErrorC = Error;
+  const TypeErrorC = TypeError;
+  const MapC = Map;
+  const mapGet = Map.prototype.get;
+  const mapSet = Map.prototype.set;
+  const mapDelete = Map.prototype.delete;
+  const arrayMap = Array.prototype.map;
+  const arrayJoin = Array.prototype.join;
+  const isArray = Array.isArray;
+
+  const call = (op, a, b) => bridge(op, a === undefined ? "" : a, b === undefined ? "" : b);
+
+  // 1. Globals: keep the ECMAScript built-ins, drop everything qjs adds
+  //    (std, os, bjson, print, scriptArgs, gc, navigator, its console and
+  //    os timers) and anything that can block (Atomics.wait).
+  const keep = new Set([
+    "Object", "Function", "Array", "Number", "parseFloat", "parseInt", "Infinity", "NaN",
+    "undefined", "Boolean", "String", "Symbol", "Date", "Promise", "RegExp", "Error",
+    "AggregateError", "EvalError", "RangeError", "ReferenceError", "SyntaxError", "TypeError",
+    "URIError", "InternalError", "JSON", "Math", "ArrayBuffer", "Uint8Array", "Int8Array",
+    "Uint16Array", "Int16Array", "Uint32Array", "Int32Array", "Float16Array", "Float32Array",
+    "Float64Array", "Uint8ClampedArray", "BigInt64Array", "BigUint64Array", "DataView", "Map",
+    "BigInt", "Set", "WeakMap", "WeakSet", "WeakRef", "FinalizationRegistry", "Proxy", "Reflect",
+    "decodeURI", "decodeURIComponent", "encodeURI", "encodeURIComponent", "escape", "unescape",
+    "isFinite", "isNaN", "globalThis", "Iterator", "queueMicrotask", "performance", "eval",
+    "DOMException", "structuredClone",
+  ]);
+  for (const name of getOwnPropertyNames(G)) {
+    if (!keep.has(name)) {
+      try { delete G[name]; } catch (e) { defineProperty(G, name, { value: undefined }); }
+    }
+  }
+
+  // 2. No code from strings: eval and the four function constructors throw,
+  //    which also closes import() built at run time (the compiler refuses
+  //    every import it can see).
+  const noCode = function () {
+    throw new TypeErrorC("code generation from strings is disabled in the sandbox");
+  };
+  const lock = (obj, name, value) =>
+    defineProperty(obj, name, { value, writable: false, enumerable: false, configurable: false });
+  const protos = [
+    getPrototypeOf(function () {}),
+    getPrototypeOf(async function () {}),
+    getPrototypeOf(function* () {}),
+    getPrototypeOf(async function* () {}),
+  ];
+  for (const p of protos) lock(p, "constructor", noCode);
+  lock(noCode, "prototype", protos[0]);
+  lock(G, "Function", noCode);
+  lock(G, "eval", function () { return noCode(); });
+
+  // 3. console: always there, writes only to the run log (capped in Go).
+  let logFull = false;
+  const fmt = (v) => {
+    if (typeof v === "string") return v;
+    try {
+      if (v instanceof ErrorC) return StringC(v.stack ? v.name + ": " + v.message + "\n" + v.stack : v);
+      const s = stringify(v);
+      return s === undefined ? StringC(v) : s;
+    } catch (e) {
+      try { return StringC(v); } catch (e2) { return "[unprintable]"; }
+    }
+  };
+  const logger = (level) => function (...args) {
+    if (logFull) return;
+    let msg;
+    try { msg = apply(arrayJoin, apply(arrayMap, args, [fmt]), [" "]); } catch (e) { msg = "[unprintable]"; }
+    if (call("log", level, msg) === "full") logFull = true;
+  };
+  const consoleObj = freeze({
+    log: logger("log"), info: logger("info"), warn: logger("warn"),
+    error: logger("error"), debug: logger("debug"), trace: logger("debug"),
+  });
+  lock(G, "console", consoleObj);
+
+  // 4. Timers live in this runtime only (it is closed when the call ends);
+  //    Go owns the clock and fires them, and the run's deadline ends them.
+  const timers = new MapC();
+  let nextTimer = 1;
+  const addTimer = (fn, ms, args, repeat) => {
+    if (typeof fn !== "function") throw new TypeErrorC("setTimeout needs a function (strings are not evaluated)");
+    const id = nextTimer++;
+    ms = +ms;
+    if (!(ms >= 0)) ms = 0;
+    apply(mapSet, timers, [id, { fn, ms, args, repeat }]);
+    call("timer", StringC(id), StringC(ms));
+    return id;
+  };
+  const clearTimer = (id) => {
+    id = +id;
+    if (apply(mapDelete, timers, [id])) call("clear", StringC(id));
+  };
+  lock(G, "setTimeout", function setTimeout(fn, ms, ...args) { return addTimer(fn, ms, args, false); });
+  lock(G, "setInterval", function setInterval(fn, ms, ...args) { return addTimer(fn, ms, args, true); });
+  lock(G, "clearTimeout", function clearTimeout(id) { clearTimer(id); });
+  lock(G, "clearInterval", function clearInterval(id) { clearTimer(id); });
+
+  // 5. Host calls: Go answers at once ({v} or {e}) or later ({p: id}),
+  //    delivered by __sb.deliver on this thread.
+  const pending = new MapC();
+  const hostError = (msg) => new ErrorC(msg);
+  const hostCall = (method, args) => new PromiseC((resolve, reject) => {
+    const r = parse(call("call", method, stringify(args)));
+    if (hasOwn(r, "p")) apply(mapSet, pending, [r.p, { resolve, reject }]);
+    else if (hasOwn(r, "e")) reject(hostError(r.e));
+    else resolve(r.v);
+  });
+  const plain = (v) => (v === undefined ? null : v);
+
+  const makeResponse = (r) => {
+    const body = typeof r.body === "string" ? r.body : "";
+    const headers = freeze(r.headers && typeof r.headers === "object" ? r.headers : {});
+    return freeze({
+      status: r.status,
+      ok: r.status >= 200 && r.status < 300,
+      statusText: r.statusText || "",
+      url: r.url || "",
+      headers,
+      text: () => PromiseC.resolve(body),
+      json: () => new PromiseC((resolve) => resolve(parse(body))),
+    });
+  };
+  const fetchInit = (init) => {
+    if (init === undefined || init === null) return {};
+    if (typeof init !== "object") throw new TypeErrorC("http.fetch: init must be an object");
+    const out = {};
+    if (init.method !== undefined) out.method = StringC(init.method);
+    if (init.headers !== undefined && init.headers !== null) {
+      const h = {};
+      for (const k of O.keys(init.headers)) h[StringC(k)] = StringC(init.headers[k]);
+      out.headers = h;
+    }
+    if (init.body !== undefined && init.body !== null) {
+      out.body = typeof init.body === "string" ? init.body : stringify(init.body);
+    }
+    return out;
+  };
+  const builders = {
+    "http.fetch": () => function fetch(url, init) {
+      // The URL is turned into a string exactly once, here: what Go checks
+      // is what Go fetches (no toString that answers differently later).
+      let u, i;
+      try { u = StringC(url); i = fetchInit(init); } catch (e) { return PromiseC.reject(e); }
+      return apply(promiseThen, hostCall("http.fetch", [u, i]), [makeResponse]);
+    },
+  };
+  const generic = (name) => function (...args) {
+    let a;
+    try { a = parse(stringify(apply(arrayMap, args, [plain]))); } catch (e) { return PromiseC.reject(e); }
+    return hostCall(name, a);
+  };
+
+  let installed = false, page = null;
+  const sb = freeze({
+    // install defines the granted host objects (frozen, non-writable).
+    install(methodsJSON) {
+      if (installed) return;
+      installed = true;
+      const groups = {};
+      for (const m of parse(methodsJSON)) {
+        const dot = m.indexOf(".");
+        const ns = m.slice(0, dot), fn = m.slice(dot + 1);
+        if (!groups[ns]) groups[ns] = {};
+        groups[ns][fn] = builders[m] ? builders[m]() : generic(m);
+      }
+      for (const ns of O.keys(groups)) lock(G, ns, freeze(groups[ns]));
+    },
+    // start calls the page's default export with the input Go hands over.
+    start() {
+      page = G.__page;
+      const report = (ok, v) => {
+        if (ok) {
+          let s;
+          try { s = stringify(v === undefined ? null : v); } catch (e) {
+            return report(false, new TypeErrorC("the tool returned a value that is not JSON: " + fmt(e && e.message)));
+          }
+          call("done", "ok", s === undefined ? "null" : s);
+          return;
+        }
+        let name = "Error", message = "", stack = "";
+        try {
+          if (v !== null && (typeof v === "object" || typeof v === "function")) {
+            name = StringC(v.name === undefined ? "Error" : v.name);
+            message = StringC(v.message === undefined ? fmt(v) : v.message);
+            stack = typeof v.stack === "string" ? v.stack : "";
+          } else {
+            name = "Thrown";
+            message = fmt(v);
+          }
+        } catch (e) { message = "[unprintable thrown value]"; }
+        call("done", "err", stringify({ name, message, stack }));
+      };
+      const fn = page && (typeof page === "function" ? page : page.default);
+      if (typeof fn !== "function") {
+        report(false, new TypeErrorC("the page has no default export function"));
+        return;
+      }
+      let r;
+      try { r = fn(parse(call("input"))); } catch (e) { report(false, e); return; }
+      try {
+        apply(promiseThen, PromiseC.resolve(r), [(v) => report(true, v), (e) => report(false, e)]);
+      } catch (e) { report(false, e); }
+    },
+    // deliver settles every host call Go has finished.
+    deliver() {
+      for (;;) {
+        const s = call("take");
+        if (s === "") return;
+        const r = parse(s);
+        const p = apply(mapGet, pending, [r.id]);
+        if (!p) continue;
+        apply(mapDelete, pending, [r.id]);
+        if (hasOwn(r, "e")) p.reject(hostError(r.e));
+        else p.resolve(r.v);
+      }
+    },
+    // fire runs the timer with this id (Go decides when).
+    fire(id) {
+      const t = apply(mapGet, timers, [id]);
+      if (!t) return;
+      if (t.repeat) call("timer", StringC(id), StringC(t.ms));
+      else apply(mapDelete, timers, [id]);
+      apply(t.fn, undefined, t.args);
+    },
+  });
+  lock(G, "__sb", sb);
+})

@@ -1,0 +1,592 @@
+package sandbox
+
+import (
+	"container/heap"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fastschema/qjs"
+)
+
+// HostFunc implements one host method. args are the JSON values the tool
+// passed. The error's text is shown to the tool as an Error message, so it
+// must not carry secrets or host detail.
+type HostFunc func(ctx context.Context, args []json.RawMessage) (json.RawMessage, error)
+
+// Method is one granted host method ("http.fetch", "collections.get").
+// Async methods run on their own goroutine, so that Promise.all calls run
+// in parallel; the others answer inline on the JS thread.
+type Method struct {
+	Name  string
+	Async bool
+	Fn    HostFunc
+}
+
+// Job is one call of a page's default export.
+type Job struct {
+	// Name is the script name that appears in stack traces ("page.js").
+	Name string
+	// Code is a script that sets globalThis.__page to the page's exports
+	// (esbuild's IIFE format with globalName __page).
+	Code string
+	// Input is the tool's argument (JSON; empty means null).
+	Input json.RawMessage
+	// Methods are the granted host methods; nil grants nothing.
+	Methods []Method
+	// Timeout is the wall deadline (default 30 s).
+	Timeout time.Duration
+}
+
+// Error kinds of a failed run.
+const (
+	KindThrown    = "thrown"    // the tool threw or its promise rejected
+	KindTimeout   = "timeout"   // the wall deadline passed
+	KindCanceled  = "canceled"  // the caller's context ended
+	KindMemory    = "memory"    // the 128 MiB cap was hit
+	KindStack     = "stack"     // stack overflow
+	KindUnsettled = "unsettled" // the promise can never settle
+	KindCompile   = "compile"   // the page did not evaluate
+	KindInternal  = "internal"  // the sandbox itself failed
+)
+
+// Error is why a run did not return a value.
+type Error struct {
+	Kind    string
+	Name    string
+	Message string
+	Stack   string // raw QuickJS frames, positions in the generated script
+}
+
+// Log is one console call.
+type Log struct {
+	Level   string
+	Message string
+}
+
+// Outcome is what one run produced.
+type Outcome struct {
+	OK              bool
+	Result          json.RawMessage
+	Err             *Error
+	Logs            []Log
+	LogBytes        int64
+	LogDropped      int
+	MemoryPeakBytes int64
+	Duration        time.Duration
+}
+
+// sandbox is one prepared runtime: prelude loaded, no page yet.
+type sandbox struct {
+	rt     *qjs.Runtime
+	ctx    context.Context
+	cancel context.CancelFunc
+	run    *runState // set while a job runs
+	mu     sync.Mutex
+}
+
+// runState is the Go side of one job: what the bridge reads and writes.
+type runState struct {
+	job     *Job
+	ctx     context.Context
+	methods map[string]Method
+	logCap  int
+	resCap  int
+
+	logs       []Log
+	logBytes   int64
+	logDropped int
+
+	done    bool
+	outcome Outcome
+
+	mu        sync.Mutex
+	nextID    int
+	inflight  int
+	completed []string // JSON {id, v|e}
+	wake      chan struct{}
+
+	timers timerHeap
+	seq    int
+}
+
+// prepare creates a runtime and loads the prelude.
+func (e *Engine) prepare() (sb *sandbox, err error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sb = &sandbox{ctx: ctx, cancel: cancel}
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("sandbox: preparing a runtime: %v", firstLine(fmt.Sprint(r)))
+		}
+		if err != nil {
+			sb.close()
+			sb = nil
+		}
+	}()
+	opts := e.options()
+	opts.Context = ctx
+	sb.rt, err = qjs.New(opts)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	c := sb.rt.Context()
+	c.SetFunc("__bridge", sb.bridge)
+	v, err := c.Eval("<prelude>", qjs.Code(preludeJS+"(globalThis.__bridge);"))
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: prelude: %w", err)
+	}
+	v.Free()
+	return sb, nil
+}
+
+// close frees the runtime and the wazero runtime qjs forgets to close.
+func (sb *sandbox) close() {
+	if sb == nil {
+		return
+	}
+	sb.cancel()
+	if sb.rt == nil {
+		return
+	}
+	func() {
+		defer func() { recover() }() // a closed or trapped module panics in Close
+		sb.rt.Close()
+	}()
+	func() {
+		defer func() { recover() }()
+		_ = closeWazeroRuntime(sb.rt)
+	}()
+	sb.rt = nil
+}
+
+// Run runs job in a fresh sandbox and closes it. It never panics: every
+// failure of the tool or of the runtime is an Outcome with Err set.
+func (e *Engine) Run(ctx context.Context, job Job) Outcome {
+	start := time.Now()
+	if job.Timeout <= 0 {
+		job.Timeout = 30 * time.Second
+	}
+	sb, err := e.get()
+	if err != nil {
+		return Outcome{Err: &Error{Kind: KindInternal, Name: "SandboxError", Message: err.Error()}, Duration: time.Since(start)}
+	}
+	defer sb.close()
+	runCtx, cancel := context.WithTimeout(ctx, job.Timeout)
+	defer cancel()
+	// The runtime's own context (fixed at qjs.New) ends with the run's.
+	stop := context.AfterFunc(runCtx, sb.cancel)
+	defer stop()
+	rs := &runState{
+		job: &job, ctx: runCtx, methods: map[string]Method{},
+		logCap: e.opts.LogCapBytes, resCap: e.opts.ResultCapBytes,
+		wake: make(chan struct{}, 1),
+	}
+	for _, m := range job.Methods {
+		rs.methods[m.Name] = m
+	}
+	sb.mu.Lock()
+	sb.run = rs
+	sb.mu.Unlock()
+	out := sb.drive(runCtx, rs)
+	cancel()  // host calls still in flight (a lost Promise.race) stop now
+	rs.wait() // and no host goroutine outlives the run
+	out.Logs, out.LogBytes, out.LogDropped = rs.logs, rs.logBytes, rs.logDropped
+	out.MemoryPeakBytes = sb.memorySize()
+	out.Duration = time.Since(start)
+	return out
+}
+
+func (sb *sandbox) memorySize() (n int64) {
+	defer func() { recover() }()
+	if m := sb.rt.Mem(); m != nil {
+		return int64(m.Size())
+	}
+	return 0
+}
+
+// drive evaluates the page, starts the call and runs the event loop: Go
+// waits for host results and timers, JS runs only inside Eval.
+func (sb *sandbox) drive(ctx context.Context, rs *runState) (out Outcome) {
+	defer func() {
+		if r := recover(); r != nil {
+			out = Outcome{Err: rs.panicError(r)}
+		}
+	}()
+	if len(rs.job.Code) == 0 {
+		return Outcome{Err: &Error{Kind: KindCompile, Name: "CompileError", Message: "the page is empty"}}
+	}
+	names := make([]string, 0, len(rs.job.Methods))
+	for _, m := range rs.job.Methods {
+		names = append(names, m.Name)
+	}
+	mj, _ := json.Marshal(names)
+	if err := sb.eval("<install>", "__sb.install("+strconv.Quote(string(mj))+")"); err != nil {
+		return Outcome{Err: rs.evalError(err, KindInternal)}
+	}
+	if err := sb.eval(rs.job.Name, rs.job.Code); err != nil {
+		return Outcome{Err: rs.evalError(err, KindCompile)}
+	}
+	if rs.done {
+		return rs.outcome
+	}
+	if err := sb.eval("<start>", "__sb.start()"); err != nil {
+		return Outcome{Err: rs.evalError(err, KindThrown)}
+	}
+	for !rs.done {
+		rs.mu.Lock()
+		nothingLeft := rs.inflight == 0 && len(rs.completed) == 0 && len(rs.timers) == 0
+		rs.mu.Unlock()
+		if nothingLeft {
+			return Outcome{Err: &Error{Kind: KindUnsettled, Name: "UnsettledError",
+				Message: "the tool's promise never settles: nothing is left that could settle it (no pending fetch or timer)"}}
+		}
+		var timerC <-chan time.Time
+		var tm *time.Timer
+		if len(rs.timers) > 0 {
+			d := time.Until(rs.timers[0].due)
+			if d < 0 {
+				d = 0
+			}
+			tm = time.NewTimer(d)
+			timerC = tm.C
+		}
+		select {
+		case <-ctx.Done():
+			if tm != nil {
+				tm.Stop()
+			}
+			return Outcome{Err: rs.ctxError()}
+		case <-rs.wake:
+			if tm != nil {
+				tm.Stop()
+			}
+			if err := sb.eval("<deliver>", "__sb.deliver()"); err != nil {
+				return Outcome{Err: rs.evalError(err, KindThrown)}
+			}
+		case <-timerC:
+			t := heap.Pop(&rs.timers).(*timer)
+			if err := sb.eval("<timer>", "__sb.fire("+strconv.Itoa(t.id)+")"); err != nil {
+				return Outcome{Err: rs.evalError(err, KindThrown)}
+			}
+		}
+	}
+	return rs.outcome
+}
+
+func (sb *sandbox) eval(name, code string) error {
+	v, err := sb.rt.Context().Eval(name, qjs.Code(code))
+	if err != nil {
+		return err
+	}
+	v.Free()
+	return nil
+}
+
+// wait blocks until every host goroutine of the run has returned (they
+// watch rs.ctx, which is cancelled when Run returns).
+func (rs *runState) wait() {
+	for {
+		rs.mu.Lock()
+		n := rs.inflight
+		rs.mu.Unlock()
+		if n == 0 {
+			return
+		}
+		<-rs.wake
+	}
+}
+
+func (rs *runState) ctxError() *Error {
+	if errors.Is(rs.ctx.Err(), context.DeadlineExceeded) {
+		return &Error{Kind: KindTimeout, Name: "TimeoutError",
+			Message: fmt.Sprintf("the run was stopped after %s (the wall deadline)", rs.job.Timeout)}
+	}
+	return &Error{Kind: KindCanceled, Name: "CanceledError", Message: "the run was cancelled"}
+}
+
+// panicError turns a panic out of qjs/wazero (module closed by the
+// deadline, wasm trap) into an Error. Go stacks never reach the tool or
+// the record.
+func (rs *runState) panicError(r any) *Error {
+	if rs.ctx.Err() != nil {
+		return rs.ctxError()
+	}
+	msg := fmt.Sprint(r)
+	switch {
+	case strings.Contains(msg, "out of bounds memory access") || strings.Contains(msg, "stack overflow") ||
+		strings.Contains(msg, "call stack exhausted"):
+		return &Error{Kind: KindStack, Name: "RangeError",
+			Message: "stack overflow: the sandbox's stack holds a few hundred nested calls (the runtime was stopped)"}
+	case strings.Contains(msg, "out of memory") || strings.Contains(msg, "failed to allocate"):
+		return &Error{Kind: KindMemory, Name: "InternalError",
+			Message: fmt.Sprintf("out of memory: the sandbox is capped at %d MiB", DefaultMemoryCapBytes>>20)}
+	case strings.Contains(msg, "unreachable"):
+		return &Error{Kind: KindStack, Name: "RangeError",
+			Message: "the runtime trapped (unreachable), most likely a stack overflow"}
+	}
+	return &Error{Kind: KindInternal, Name: "SandboxError", Message: "the sandbox stopped: " + firstLine(msg)}
+}
+
+// evalError turns an exception out of Eval ("Name: message\n    at …")
+// into an Error.
+func (rs *runState) evalError(err error, kind string) *Error {
+	if rs.ctx.Err() != nil {
+		return rs.ctxError()
+	}
+	text := err.Error()
+	head, stack, _ := strings.Cut(text, "\n")
+	name, message := "Error", head
+	if n, m, ok := strings.Cut(head, ": "); ok && isIdent(n) {
+		name, message = n, m
+	}
+	if name == "InternalError" && strings.Contains(message, "out of memory") {
+		kind = KindMemory
+	}
+	if name == "RangeError" && strings.Contains(message, "stack") {
+		kind = KindStack
+	}
+	return &Error{Kind: kind, Name: name, Message: message, Stack: stack}
+}
+
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r == '_' || r == '$' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}
+
+// bridge is the one Go function the prelude holds: bridge(op, a, b) → string.
+func (sb *sandbox) bridge(this *qjs.This) (v *qjs.Value, err error) {
+	c := this.Context()
+	defer func() {
+		// A Go panic here would become a JS error carrying the Go stack.
+		if r := recover(); r != nil {
+			v, err = nil, errors.New("host error")
+		}
+	}()
+	sb.mu.Lock()
+	rs := sb.run
+	sb.mu.Unlock()
+	args := this.Args()
+	arg := func(i int) string {
+		if i < len(args) {
+			return args[i].String()
+		}
+		return ""
+	}
+	op := arg(0)
+	if rs == nil {
+		return c.NewString(""), nil
+	}
+	switch op {
+	case "log":
+		return c.NewString(rs.log(arg(1), arg(2))), nil
+	case "input":
+		if len(rs.job.Input) == 0 {
+			return c.NewString("null"), nil
+		}
+		return c.NewString(string(rs.job.Input)), nil
+	case "done":
+		rs.finish(arg(1), arg(2))
+		return c.NewString(""), nil
+	case "call":
+		return c.NewString(rs.call(arg(1), arg(2))), nil
+	case "take":
+		rs.mu.Lock()
+		defer rs.mu.Unlock()
+		if len(rs.completed) == 0 {
+			return c.NewString(""), nil
+		}
+		s := rs.completed[0]
+		rs.completed = rs.completed[1:]
+		return c.NewString(s), nil
+	case "timer":
+		id, _ := strconv.Atoi(arg(1))
+		ms, _ := strconv.ParseFloat(arg(2), 64)
+		if ms > float64(rs.job.Timeout/time.Millisecond) {
+			ms = float64(rs.job.Timeout / time.Millisecond)
+		}
+		rs.seq++
+		heap.Push(&rs.timers, &timer{id: id, due: time.Now().Add(time.Duration(ms * float64(time.Millisecond))), seq: rs.seq})
+		return c.NewString(""), nil
+	case "clear":
+		id, _ := strconv.Atoi(arg(1))
+		rs.timers.remove(id)
+		return c.NewString(""), nil
+	}
+	return c.NewString(""), nil
+}
+
+func (rs *runState) log(level, msg string) string {
+	if rs.logBytes >= int64(rs.logCap) {
+		rs.logDropped++
+		return "full"
+	}
+	room := int64(rs.logCap) - rs.logBytes
+	if int64(len(msg)) > room {
+		msg = truncateUTF8(msg, int(room)) + "…"
+	}
+	rs.logBytes += int64(len(msg))
+	rs.logs = append(rs.logs, Log{Level: level, Message: msg})
+	if rs.logBytes >= int64(rs.logCap) {
+		return "full"
+	}
+	return ""
+}
+
+func truncateUTF8(s string, n int) string {
+	if n >= len(s) {
+		return s
+	}
+	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n]
+}
+
+func (rs *runState) finish(kind, payload string) {
+	if rs.done {
+		return
+	}
+	rs.done = true
+	if kind == "ok" {
+		if len(payload) > rs.resCap {
+			rs.outcome = Outcome{Err: &Error{Kind: KindThrown, Name: "RangeError",
+				Message: fmt.Sprintf("the result is %d bytes, over the %d-byte cap", len(payload), rs.resCap)}}
+			return
+		}
+		rs.outcome = Outcome{OK: true, Result: json.RawMessage(payload)}
+		return
+	}
+	var e struct{ Name, Message, Stack string }
+	if json.Unmarshal([]byte(payload), &e) != nil {
+		e.Name, e.Message = "Error", "the tool failed"
+	}
+	rs.outcome = Outcome{Err: &Error{Kind: KindThrown, Name: e.Name, Message: e.Message, Stack: e.Stack}}
+}
+
+// call starts a host method: inline methods answer {v}|{e} at once, async
+// ones answer {p: id} and finish on their own goroutine.
+func (rs *runState) call(name, argsJSON string) string {
+	m, ok := rs.methods[name]
+	if !ok || m.Fn == nil {
+		return errJSON(fmt.Sprintf("%s is not granted to this tool (capabilities.host)", name))
+	}
+	var args []json.RawMessage
+	if err := json.Unmarshal([]byte(argsJSON), &args); err != nil {
+		return errJSON(name + ": arguments are not JSON")
+	}
+	if !m.Async {
+		v, err := safeCall(rs.ctx, m.Fn, args)
+		return resultJSON(-1, v, err)
+	}
+	rs.mu.Lock()
+	rs.nextID++
+	id := rs.nextID
+	rs.inflight++
+	rs.mu.Unlock()
+	go func() {
+		v, err := safeCall(rs.ctx, m.Fn, args)
+		s := resultJSON(id, v, err)
+		rs.mu.Lock()
+		rs.inflight--
+		rs.completed = append(rs.completed, s)
+		rs.mu.Unlock()
+		select {
+		case rs.wake <- struct{}{}:
+		default:
+		}
+	}()
+	return `{"p":` + strconv.Itoa(id) + `}`
+}
+
+func safeCall(ctx context.Context, fn HostFunc, args []json.RawMessage) (v json.RawMessage, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			v, err = nil, errors.New("host method failed")
+		}
+	}()
+	return fn(ctx, args)
+}
+
+func errJSON(msg string) string {
+	b, _ := json.Marshal(map[string]string{"e": msg})
+	return string(b)
+}
+
+func resultJSON(id int, v json.RawMessage, err error) string {
+	var b []byte
+	switch {
+	case err != nil && id >= 0:
+		b, _ = json.Marshal(struct {
+			ID int    `json:"id"`
+			E  string `json:"e"`
+		}{id, err.Error()})
+	case err != nil:
+		b, _ = json.Marshal(struct {
+			E string `json:"e"`
+		}{err.Error()})
+	default:
+		if len(v) == 0 || !json.Valid(v) {
+			v = json.RawMessage("null")
+		}
+		if id >= 0 {
+			b, _ = json.Marshal(struct {
+				ID int             `json:"id"`
+				V  json.RawMessage `json:"v"`
+			}{id, v})
+		} else {
+			b, _ = json.Marshal(struct {
+				V json.RawMessage `json:"v"`
+			}{v})
+		}
+	}
+	return string(b)
+}
+
+type timer struct {
+	id  int
+	due time.Time
+	seq int
+}
+
+type timerHeap []*timer
+
+func (h timerHeap) Len() int { return len(h) }
+func (h timerHeap) Less(i, j int) bool {
+	if h[i].due.Equal(h[j].due) {
+		return h[i].seq < h[j].seq
+	}
+	return h[i].due.Before(h[j].due)
+}
+func (h timerHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *timerHeap) Push(x any)   { *h = append(*h, x.(*timer)) }
+func (h *timerHeap) Pop() any {
+	old := *h
+	t := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return t
+}
+func (h *timerHeap) remove(id int) {
+	for i, t := range *h {
+		if t.id == id {
+			heap.Remove(h, i)
+			return
+		}
+	}
+}
