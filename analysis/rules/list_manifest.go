@@ -6,5 +6,15 @@ import "github.com/plugin-lsp/plugin-lsp/analysis"
 func manifestRules() []*analysis.Rule {
 	return []*analysis.Rule{
 		ManifestSyntax,
+		ManifestSchema,
+		ToolPageMissing,
+		NativeModuleMissing,
+		NativeModuleOutside,
+		NameShadowsBuiltin,
+		NameDuplicate,
+		NativeSDKMissing,
+		CredentialFormat,
+		CredentialUnscoped,
+		FetchLimitRange,
 	}
 }

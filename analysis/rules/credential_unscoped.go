@@ -1,0 +1,101 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/jsonedit"
+)
+
+// CredentialUnscoped warns about a credential sent to every fetch domain.
+var CredentialUnscoped = &analysis.Rule{
+	Code:     "credential-unscoped",
+	Severity: analysis.Warning,
+	Title:    "credential is sent to every fetch domain",
+	Doc: "A credential without `domains` is injected into requests to every domain in `capabilities.fetch`. " +
+		"With more than one domain that usually leaks the secret to a service it was not issued for (the " +
+		"Open Library key sent to a CDN). Say which domains it is for.\n\n" +
+		"The fix proposes, first, the fetch domains whose name shares a word with the credential's name " +
+		"(`openlibrary_key` → `api.openlibrary.org`), or the first declared domain when none does; the other " +
+		"fixes scope it to one domain each.",
+	Lang: "json",
+	Before: "\"fetch\": [\"api.openlibrary.org\", \"covers.example-cdn.net\"],\n" +
+		"\"credentials\": [{ \"name\": \"openlibrary_key\", \"into\": { \"header\": \"Authorization\", \"format\": \"Bearer {{secret}}\" } }]",
+	After: "\"fetch\": [\"api.openlibrary.org\", \"covers.example-cdn.net\"],\n" +
+		"\"credentials\": [{ \"name\": \"openlibrary_key\", \"into\": { \"header\": \"Authorization\", \"format\": \"Bearer {{secret}}\" },\n" +
+		"                  \"domains\": [\"api.openlibrary.org\"] }]",
+	Fix: "Add `\"domains\": [...]` to the credential: the domains matching its name, or the first fetch domain.",
+	Run: func(pass *analysis.Pass) {
+		m := pass.Plugin.Manifest
+		domains := uniqueStrings(m.FetchDomains())
+		if len(domains) < 2 {
+			return
+		}
+		for _, c := range m.Credentials {
+			if c.Node == nil || c.Node.Kind.String() != "object" || c.Node.Get("domains") != nil {
+				continue
+			}
+			name, _ := analysis.Str(c.Name)
+			at := c.Name
+			if at == nil {
+				at = c.Node
+			}
+			d := analysis.Diagnostic{
+				File: analysis.ManifestName, Span: analysis.SpanOf(at),
+				Message: fmt.Sprintf("credential %q has no \"domains\", so it is sent to all %d fetch domains (%s); scope it to the ones it is for",
+					name, len(domains), strings.Join(domains, ", ")),
+			}
+			best := guessDomains(name, domains)
+			options := [][]string{best}
+			for _, dom := range domains {
+				if len(best) == 1 && best[0] == dom {
+					continue
+				}
+				options = append(options, []string{dom})
+			}
+			for _, opt := range options {
+				if len(d.Fixes) == 4 {
+					break
+				}
+				e, err := jsonedit.InsertMember(pass.Plugin.ManifestFile, c.Node, "domains", jsonStrings(opt))
+				if err != nil {
+					break
+				}
+				d.Fixes = append(d.Fixes, analysis.Fix{Title: "Send \"" + name + "\" only to " + strings.Join(opt, ", "), Edits: []analysis.Edit{e}})
+			}
+			pass.Report(d)
+		}
+	},
+}
+
+// guessDomains returns the domains sharing a word (of 3+ letters, other
+// than generic ones) with the credential name, or the first domain.
+func guessDomains(name string, domains []string) []string {
+	words := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(name), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	}) {
+		if len(w) >= 3 && !genericWords[w] {
+			words[w] = true
+		}
+	}
+	var out []string
+	for _, d := range domains {
+		for _, label := range strings.FieldsFunc(strings.ToLower(d), func(r rune) bool { return r == '.' || r == '-' || r == ':' }) {
+			if words[label] {
+				out = append(out, d)
+				break
+			}
+		}
+	}
+	if len(out) == 0 {
+		out = domains[:1]
+	}
+	return out
+}
+
+var genericWords = map[string]bool{
+	"key": true, "api": true, "token": true, "secret": true, "auth": true, "www": true,
+	"com": true, "org": true, "net": true, "dev": true, "bearer": true, "access": true,
+}

@@ -1,0 +1,109 @@
+package rules
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/jsonedit"
+	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
+)
+
+// NameShadowsBuiltin reports tool names that a first-party built-in (or the
+// fn. namespace) already owns.
+var NameShadowsBuiltin = &analysis.Rule{
+	Code:     "name-shadows-builtin",
+	Severity: analysis.Error,
+	Title:    "tool name is taken by a built-in tool",
+	Doc: "Plugin tools compose under the first-party built-ins: when a plugin declares a name a built-in " +
+		"already has, the built-in wins and the plugin's tool can never be called. The built-in names come " +
+		"from an embedded catalogue (`web.search`, `files.read`, `shell.exec`, …; see `analysis/builtins.json`), " +
+		"which a workspace can extend (`plugin-lsp check --builtins FILE`, or the editor setting).\n\n" +
+		"The prefix `fn.` is reserved for function tools, which register as `fn.<name>`: a native name " +
+		"starting with `fn.` is refused, and a function tool whose `fn.<name>` is in the catalogue is " +
+		"shadowed like any other.",
+	Lang:   "json",
+	Before: "\"nativeTools\": [{ \"module\": \"native/search.js\", \"names\": [\"web.search\"] }]",
+	After:  "\"nativeTools\": [{ \"module\": \"native/search.js\", \"names\": [\"books.search\"] }]",
+	Fix: "Rename to a free name: `<plugin>.<last part>` for a native name (then rename the export in the " +
+		"module too), `<name>2` for a function tool.",
+	Run: func(pass *analysis.Pass) {
+		m := pass.Plugin.Manifest
+		cat := pass.Config.Builtins
+		if cat == nil {
+			cat = analysis.DefaultCatalogue()
+		}
+		taken := map[string]bool{}
+		for _, t := range m.Tools {
+			if s, ok := analysis.Str(t.Name); ok {
+				taken[analysis.ReservedPrefix+s] = true
+			}
+		}
+		for _, nt := range m.NativeTools {
+			for _, n := range nt.Names {
+				if s, ok := analysis.Str(n); ok {
+					taken[s] = true
+				}
+			}
+		}
+		free := func(name string) bool {
+			return !taken[name] && !cat.Has(name) && !strings.HasPrefix(name, analysis.ReservedPrefix)
+		}
+		plugin, _ := analysis.Str(m.Name)
+		if plugin == "" {
+			plugin = "plugin"
+		}
+		for _, t := range m.Tools {
+			s, ok := analysis.Str(t.Name)
+			if !ok || s == "" || !cat.Has(analysis.ReservedPrefix+s) {
+				continue
+			}
+			var suggestion string
+			for i := 2; ; i++ {
+				c := s + strconv.Itoa(i)
+				if !taken[analysis.ReservedPrefix+c] && !cat.Has(analysis.ReservedPrefix+c) {
+					suggestion = c
+					break
+				}
+			}
+			report(pass, t.Name, fmt.Sprintf("function tool %q registers as %q, which is a built-in tool: built-ins win, so this tool can never be called", s, analysis.ReservedPrefix+s), suggestion)
+		}
+		for _, nt := range m.NativeTools {
+			for _, n := range nt.Names {
+				s, ok := analysis.Str(n)
+				if !ok || s == "" {
+					continue
+				}
+				var msg string
+				switch {
+				case strings.HasPrefix(s, analysis.ReservedPrefix):
+					msg = fmt.Sprintf("native tool %q uses the prefix %q, reserved for function tools: it can never be called", s, analysis.ReservedPrefix)
+				case cat.Has(s):
+					msg = fmt.Sprintf("native tool %q has the name of a built-in tool: built-ins win, so it can never be called", s)
+				default:
+					continue
+				}
+				last := s[strings.LastIndexByte(s, '.')+1:]
+				if last == "" {
+					last = "tool"
+				}
+				suggestion := plugin + "." + last
+				for i := 2; !free(suggestion); i++ {
+					suggestion = plugin + "." + last + strconv.Itoa(i)
+				}
+				report(pass, n, msg, suggestion)
+			}
+		}
+	},
+}
+
+func report(pass *analysis.Pass, n *jsonpos.Node, msg, suggestion string) {
+	d := analysis.Diagnostic{File: analysis.ManifestName, Span: analysis.SpanOf(n), Message: msg}
+	if suggestion != "" {
+		if e, err := jsonedit.Replace(pass.Plugin.ManifestFile, n, jsonString(suggestion)); err == nil {
+			d.Fixes = []analysis.Fix{{Title: "Rename to " + strconv.Quote(suggestion), Edits: []analysis.Edit{e}}}
+		}
+	}
+	pass.Report(d)
+}

@@ -1,0 +1,76 @@
+package rules
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+)
+
+// NativeModuleMissing reports a native module file that does not exist.
+var NativeModuleMissing = &analysis.Rule{
+	Code:     "native-module-missing",
+	Severity: analysis.Error,
+	Title:    "native module not found",
+	Doc: "`nativeTools[].module` must name a compiled ESM file (`.js`/`.mjs`) inside the plugin directory. " +
+		"The installer refuses a plugin whose module is missing. Build your module into that path (native " +
+		"modules are compiled; the source itself is not loaded).",
+	Lang:   "json",
+	Before: "\"nativeTools\": [{ \"module\": \"native/telegram.js\", \"names\": [\"tg.sendMessage\"] }]   // no native/telegram.js",
+	After:  "// native/telegram.js\nexport const tools = {\n  \"tg.sendMessage\": { description: \"…\", async execute(args, ctx) { … } },\n};",
+	Fix:    "Create an ESM module stub exporting `tools` with an entry `{ description, execute }` for each declared name.",
+	Run: func(pass *analysis.Pass) {
+		p := pass.Plugin
+		for _, nt := range p.Manifest.NativeTools {
+			mod, ok := analysis.Str(nt.Module)
+			if !ok || mod == "" {
+				continue
+			}
+			c, err := analysis.Clean(mod)
+			if err != nil || p.CheckInside(c) != nil {
+				continue // native-module-outside
+			}
+			if p.Exists(c) {
+				continue
+			}
+			d := analysis.Diagnostic{
+				File: analysis.ManifestName, Span: analysis.SpanOf(nt.Module),
+				Message: fmt.Sprintf("native module %q not found in the plugin directory", mod),
+			}
+			if ext := path.Ext(c); ext == ".js" || ext == ".mjs" {
+				var names []string
+				for _, n := range nt.Names {
+					if s, ok := analysis.Str(n); ok {
+						names = append(names, s)
+					}
+				}
+				d.Fixes = []analysis.Fix{{
+					Title: "Create " + c + " (a module stub)",
+					Edits: []analysis.Edit{{File: c, Create: true, NewText: moduleStub(names)}},
+				}}
+			}
+			pass.Report(d)
+		}
+	},
+}
+
+// moduleStub is the text of a new native module exporting names.
+func moduleStub(names []string) string {
+	var b strings.Builder
+	b.WriteString("// Native tool module (full-trust lane): compiled ESM, reviewed at install\n")
+	b.WriteString("// against the plugin's source-tree hash. Only the names listed in\n")
+	b.WriteString("// plugin.json nativeTools[].names register.\n")
+	b.WriteString("export const tools = {\n")
+	for _, n := range uniqueStrings(names) {
+		fmt.Fprintf(&b, "  %s: {\n", jsonString(n))
+		fmt.Fprintf(&b, "    description: %s,\n", jsonString("TODO: describe "+n))
+		b.WriteString("    inputJsonSchema: { type: \"object\", properties: {} },\n")
+		b.WriteString("    async execute(args, ctx) {\n")
+		fmt.Fprintf(&b, "      throw new Error(%s);\n", jsonString(n+" is not implemented yet"))
+		b.WriteString("    },\n")
+		b.WriteString("  },\n")
+	}
+	b.WriteString("};\n")
+	return b.String()
+}
