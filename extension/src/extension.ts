@@ -1,0 +1,332 @@
+// The VS Code client: starts `plugin-lsp serve` over stdio when a plugin is
+// around, forwards the pluginLsp.* settings, and adds the palette commands
+// (Run Tool…, Show Review Card, Restart Server) and the run preview panel.
+
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import * as vscode from "vscode";
+import {
+  ExecuteCommandRequest,
+  LanguageClient,
+  type LanguageClientOptions,
+  type ServerOptions,
+} from "vscode-languageclient/node";
+import { CLIENT_COMMANDS, DOCUMENT_SELECTOR, SERVER_COMMANDS, WATCH_GLOB, reviewCardMarkdown } from "./commands";
+import { readSettings, resolveServer, serverCommand, serverConfiguration } from "./launch";
+import { RunPanels, type ToolTarget } from "./panel";
+import { listTools } from "./prefill";
+import type { RunRecord, RunToolArgs } from "./record";
+
+const MANIFEST = "plugin.json";
+
+let state: ExtensionState | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  state = new ExtensionState(context);
+  context.subscriptions.push(state);
+  await state.activate();
+}
+
+export async function deactivate(): Promise<void> {
+  await state?.stopClient();
+  state = undefined;
+}
+
+class ExtensionState implements vscode.Disposable {
+  private client: LanguageClient | undefined;
+  private starting: Promise<LanguageClient | undefined> | undefined;
+  private readonly output = vscode.window.createOutputChannel("Plugin LSP");
+  private readonly panels: RunPanels;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(private readonly context: vscode.ExtensionContext) {
+    this.panels = new RunPanels(context, (target, input, token) => this.runTool(target, input, token));
+  }
+
+  async activate(): Promise<void> {
+    this.disposables.push(
+      this.output,
+      vscode.commands.registerCommand(CLIENT_COMMANDS.runTool, (arg?: unknown) => this.cmdRunTool(arg)),
+      vscode.commands.registerCommand(CLIENT_COMMANDS.showReviewCard, (arg?: unknown) => this.cmdReviewCard(arg)),
+      vscode.commands.registerCommand(CLIENT_COMMANDS.restartServer, () => this.restart()),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration("pluginLsp.serverPath") && this.client) void this.restart();
+      }),
+      vscode.workspace.onDidOpenTextDocument((doc) => {
+        if (isManifest(doc.uri)) void this.ensureClient();
+      }),
+    );
+    // Activated by onLanguage:json for any JSON file: start the server only
+    // when a plugin is actually here.
+    const manifestOpen = vscode.workspace.textDocuments.some((d) => isManifest(d.uri));
+    const inWorkspace = (await vscode.workspace.findFiles(`**/${MANIFEST}`, "**/node_modules/**", 1)).length > 0;
+    if (manifestOpen || inWorkspace) await this.ensureClient();
+  }
+
+  /** Starts the client once; later calls share the same start. */
+  ensureClient(): Promise<LanguageClient | undefined> {
+    if (this.client) return Promise.resolve(this.client);
+    if (!this.starting) {
+      this.starting = this.startClient().finally(() => {
+        this.starting = undefined;
+      });
+    }
+    return this.starting;
+  }
+
+  private async startClient(): Promise<LanguageClient | undefined> {
+    const config = vscode.workspace.getConfiguration("pluginLsp");
+    const settings = readSettings((key) => config.get(key));
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    const resolved = resolveServer(settings.serverPath, {
+      extensionPath: this.context.extensionPath,
+      platform: process.platform,
+      arch: process.arch,
+      envPath: process.env.PATH,
+      home: os.homedir(),
+      workspaceFolder: folder,
+      isFile: (p) => {
+        try {
+          return fs.statSync(p).isFile();
+        } catch {
+          return false;
+        }
+      },
+    });
+    if (!resolved.ok) {
+      this.output.appendLine(resolved.message);
+      const choice = await vscode.window.showErrorMessage(resolved.message, "Open Settings");
+      if (choice === "Open Settings") {
+        void vscode.commands.executeCommand("workbench.action.openSettings", "pluginLsp.serverPath");
+      }
+      return undefined;
+    }
+    this.output.appendLine(`Starting ${resolved.command} serve (${resolved.source})`);
+    const cmd = serverCommand(resolved.command);
+    const serverOptions: ServerOptions = {
+      run: { command: cmd.command, args: cmd.args, options: { cwd: folder } },
+      debug: { command: cmd.command, args: cmd.args, options: { cwd: folder } },
+    };
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: DOCUMENT_SELECTOR,
+      outputChannel: this.output,
+      initializationOptions: serverConfiguration(settings),
+      synchronize: {
+        configurationSection: "pluginLsp",
+        fileEvents: vscode.workspace.createFileSystemWatcher(WATCH_GLOB),
+      },
+      middleware: {
+        // Code lenses and other server-sent commands call plugin.runTool
+        // directly; show their result in the preview panel as well.
+        executeCommand: async (command, args, next) => {
+          if (command === SERVER_COMMANDS.runTool && args.length > 0) {
+            const a = args[0] as RunToolArgs;
+            const target = await this.targetFromArgs(a);
+            if (target) {
+              this.panels.show(target, a.input ?? null);
+              return undefined;
+            }
+          }
+          if (command === SERVER_COMMANDS.reviewCard) {
+            const result = await next(command, args);
+            await showReviewCard(result);
+            return result;
+          }
+          return next(command, args);
+        },
+      },
+    };
+    const client = new LanguageClient("pluginLsp", "Plugin LSP", serverOptions, clientOptions);
+    try {
+      await client.start();
+    } catch (e) {
+      const msg = `plugin-lsp serve failed to start: ${e instanceof Error ? e.message : String(e)}`;
+      this.output.appendLine(msg);
+      void vscode.window.showErrorMessage(msg);
+      return undefined;
+    }
+    this.client = client;
+    return client;
+  }
+
+  async stopClient(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    if (client) {
+      try {
+        await client.stop(2000);
+      } catch (e) {
+        this.output.appendLine(`stop: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+  }
+
+  private async restart(): Promise<void> {
+    await this.stopClient();
+    const client = await this.ensureClient();
+    if (client) void vscode.window.setStatusBarMessage("Plugin LSP: server restarted", 3000);
+  }
+
+  private async runTool(target: ToolTarget, input: unknown, token: vscode.CancellationToken): Promise<RunRecord> {
+    const client = await this.ensureClient();
+    if (!client) throw new Error("The plugin-lsp server is not running (see the Plugin LSP output).");
+    const args: RunToolArgs = { dir: target.dir.toString(), tool: target.tool, input };
+    const result = await client.sendRequest(
+      ExecuteCommandRequest.type,
+      { command: SERVER_COMMANDS.runTool, arguments: [args] },
+      token,
+    );
+    return result as RunRecord;
+  }
+
+  /** Run Tool…: pick a plugin and a tool (or take them from the argument), then open its panel. */
+  private async cmdRunTool(arg?: unknown): Promise<void> {
+    if (arg && typeof arg === "object" && typeof (arg as RunToolArgs).tool === "string") {
+      const a = arg as RunToolArgs;
+      const target = await this.targetFromArgs(a);
+      if (target) this.panels.show(target, a.input);
+      return;
+    }
+    const dir = await pickPluginDir();
+    if (!dir) return;
+    const manifest = await readManifest(dir);
+    if (!manifest) return;
+    if (manifest.tools.length === 0) {
+      void vscode.window.showInformationMessage(`${manifest.name} declares no function tools.`);
+      return;
+    }
+    const pick = await vscode.window.showQuickPick(
+      manifest.tools.map((t) => ({ label: t.name, description: `fn.${t.name}`, detail: t.description, tool: t })),
+      { placeHolder: `Run a tool of ${manifest.name}`, matchOnDetail: true },
+    );
+    if (!pick) return;
+    this.panels.show({ dir, plugin: manifest.name, tool: pick.tool.name, description: pick.tool.description, inputJsonSchema: pick.tool.inputJsonSchema });
+  }
+
+  private async cmdReviewCard(arg?: unknown): Promise<void> {
+    let dir: vscode.Uri | undefined;
+    if (arg instanceof vscode.Uri) dir = (await findPluginDir(arg)) ?? undefined;
+    dir ??= await pickPluginDir();
+    if (!dir) return;
+    const client = await this.ensureClient();
+    if (!client) return;
+    try {
+      const result = await client.sendRequest(ExecuteCommandRequest.type, {
+        command: SERVER_COMMANDS.reviewCard,
+        arguments: [{ dir: dir.toString() }],
+      });
+      await showReviewCard(result);
+    } catch (e) {
+      void vscode.window.showErrorMessage(`Review card: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  private async targetFromArgs(a: RunToolArgs): Promise<ToolTarget | undefined> {
+    const from = a.dir ?? a.uri;
+    let dir: vscode.Uri | undefined;
+    if (typeof from === "string" && from !== "") {
+      dir = (await findPluginDir(vscode.Uri.parse(from))) ?? undefined;
+    }
+    dir ??= await pickPluginDir();
+    if (!dir) return undefined;
+    const manifest = await readManifest(dir);
+    const tool = manifest?.tools.find((t) => t.name === a.tool);
+    return {
+      dir,
+      plugin: manifest?.name ?? path.basename(dir.fsPath),
+      tool: a.tool,
+      description: tool?.description ?? "",
+      inputJsonSchema: tool?.inputJsonSchema,
+    };
+  }
+
+  dispose(): void {
+    this.panels.dispose();
+    while (this.disposables.length > 0) this.disposables.pop()?.dispose();
+    void this.stopClient();
+  }
+}
+
+function isManifest(uri: vscode.Uri): boolean {
+  return uri.scheme === "file" && path.basename(uri.fsPath) === MANIFEST;
+}
+
+async function exists(uri: vscode.Uri): Promise<boolean> {
+  try {
+    await vscode.workspace.fs.stat(uri);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The plugin directory holding `uri` (a file or a directory): the nearest ancestor with plugin.json. */
+async function findPluginDir(uri: vscode.Uri): Promise<vscode.Uri | undefined> {
+  let dir = uri;
+  try {
+    const stat = await vscode.workspace.fs.stat(uri);
+    if (stat.type !== vscode.FileType.Directory) dir = vscode.Uri.joinPath(uri, "..");
+  } catch {
+    dir = vscode.Uri.joinPath(uri, "..");
+  }
+  for (let i = 0; i < 32; i++) {
+    if (await exists(vscode.Uri.joinPath(dir, MANIFEST))) return dir;
+    const parent = vscode.Uri.joinPath(dir, "..");
+    if (parent.toString() === dir.toString()) break;
+    dir = parent;
+  }
+  return undefined;
+}
+
+/** The active editor's plugin, else the only plugin in the workspace, else the author's pick. */
+async function pickPluginDir(): Promise<vscode.Uri | undefined> {
+  const active = vscode.window.activeTextEditor?.document.uri;
+  if (active && active.scheme === "file") {
+    const dir = await findPluginDir(active);
+    if (dir) return dir;
+  }
+  const manifests = await vscode.workspace.findFiles(`**/${MANIFEST}`, "**/node_modules/**", 200);
+  if (manifests.length === 0) {
+    void vscode.window.showWarningMessage("No plugin.json in this workspace.");
+    return undefined;
+  }
+  const dirs = manifests.map((m) => vscode.Uri.joinPath(m, "..")).sort((a, b) => a.fsPath.localeCompare(b.fsPath));
+  if (dirs.length === 1) return dirs[0];
+  const pick = await vscode.window.showQuickPick(
+    dirs.map((d) => ({ label: vscode.workspace.asRelativePath(d), dir: d })),
+    { placeHolder: "Which plugin?" },
+  );
+  return pick?.dir;
+}
+
+async function readManifest(dir: vscode.Uri): Promise<{ name: string; tools: ReturnType<typeof listTools>["tools"] } | undefined> {
+  const uri = vscode.Uri.joinPath(dir, MANIFEST);
+  let text: string;
+  try {
+    // An open editor's unsaved text wins over the file on disk.
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    text = open ? open.getText() : new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+  } catch (e) {
+    void vscode.window.showErrorMessage(`Cannot read ${uri.fsPath}: ${e instanceof Error ? e.message : String(e)}`);
+    return undefined;
+  }
+  const { tools, error } = listTools(text);
+  if (error) {
+    void vscode.window.showErrorMessage(`${error} (see the Problems view)`);
+    return undefined;
+  }
+  let name = path.basename(dir.fsPath);
+  try {
+    const m = JSON.parse(text) as { name?: unknown };
+    if (typeof m.name === "string" && m.name !== "") name = m.name;
+  } catch {
+    // listTools already reported it
+  }
+  return { name, tools };
+}
+
+async function showReviewCard(result: unknown): Promise<void> {
+  const doc = await vscode.workspace.openTextDocument({ language: "markdown", content: reviewCardMarkdown(result) });
+  await vscode.commands.executeCommand("markdown.showPreview", doc.uri);
+}

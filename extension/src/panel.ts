@@ -1,0 +1,165 @@
+// RunPanel is the preview webview of one plugin tool: the input box, and the
+// rendered record of its last run. The HTML comes from page.ts/render.ts;
+// this file only wires it to VS Code (messages, remembering the input,
+// opening .ts locations).
+
+import * as crypto from "crypto";
+import * as vscode from "vscode";
+import { buildPage, makeNonce } from "./page";
+import { parseInput, prefillInput, rememberKey, sampleFromSchema } from "./prefill";
+import type { RunRecord } from "./record";
+import { renderFailure, renderRecord } from "./render";
+
+export interface ToolTarget {
+  /** The plugin's version directory (holds plugin.json). */
+  dir: vscode.Uri;
+  plugin: string;
+  tool: string;
+  description: string;
+  inputJsonSchema: unknown;
+}
+
+/** Runs the tool on the server; rejects on transport errors. */
+export type RunFn = (target: ToolTarget, input: unknown, token: vscode.CancellationToken) => Promise<RunRecord>;
+
+export class RunPanels {
+  private readonly panels = new Map<string, RunPanel>();
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly run: RunFn,
+  ) {}
+
+  /** Shows (or reveals) the panel of a tool; with `input` given, runs it at once. */
+  show(target: ToolTarget, input?: unknown): RunPanel {
+    const key = `${target.dir.toString()}#${target.tool}`;
+    let panel = this.panels.get(key);
+    if (!panel) {
+      panel = new RunPanel(this.context, target, this.run, () => this.panels.delete(key));
+      this.panels.set(key, panel);
+    } else {
+      panel.reveal();
+    }
+    if (input !== undefined) {
+      void panel.runWith(JSON.stringify(input, null, 2));
+    }
+    return panel;
+  }
+
+  dispose(): void {
+    for (const p of [...this.panels.values()]) p.dispose();
+  }
+}
+
+export class RunPanel {
+  private readonly panel: vscode.WebviewPanel;
+  private readonly disposables: vscode.Disposable[] = [];
+  private inputText: string;
+  private resultHtml = "";
+  private running?: vscode.CancellationTokenSource;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly target: ToolTarget,
+    private readonly run: RunFn,
+    private readonly onDispose: () => void,
+  ) {
+    const remembered = context.workspaceState.get<string>(rememberKey(target.dir.toString(), target.tool));
+    this.inputText = prefillInput(target.inputJsonSchema, remembered);
+    this.panel = vscode.window.createWebviewPanel(
+      "pluginLsp.run",
+      `Run ${target.tool}`,
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false },
+      {
+        enableScripts: true,
+        retainContextWhenHidden: true,
+        // Only the extension's own dist/ is loadable; nothing from the workspace or the network.
+        localResourceRoots: [vscode.Uri.joinPath(context.extensionUri, "dist")],
+      },
+    );
+    this.panel.onDidDispose(() => this.dispose(), null, this.disposables);
+    this.panel.webview.onDidReceiveMessage((msg) => this.onMessage(msg), null, this.disposables);
+    this.render();
+  }
+
+  reveal(): void {
+    this.panel.reveal(undefined, false);
+  }
+
+  private render(): void {
+    const webview = this.panel.webview;
+    const scriptUri = webview.asWebviewUri(vscode.Uri.joinPath(this.context.extensionUri, "dist", "webview.js"));
+    webview.html = buildPage({
+      cspSource: webview.cspSource,
+      nonce: makeNonce((n) => new Uint8Array(crypto.randomBytes(n))),
+      scriptUri: scriptUri.toString(),
+      plugin: this.target.plugin,
+      tool: this.target.tool,
+      description: this.target.description,
+      inputText: this.inputText,
+      sampleText: JSON.stringify(sampleFromSchema(this.target.inputJsonSchema), null, 2) ?? "{}",
+      resultHtml: this.resultHtml,
+    });
+  }
+
+  private onMessage(msg: unknown): void {
+    if (!msg || typeof msg !== "object") return;
+    const m = msg as { type?: string; input?: unknown; file?: unknown; line?: unknown; column?: unknown };
+    if (m.type === "run" && typeof m.input === "string") {
+      void this.runWith(m.input);
+    } else if (m.type === "open" && typeof m.file === "string") {
+      void this.open(m.file, Number(m.line) || 1, Number(m.column) || 1);
+    }
+  }
+
+  /** Runs the tool with the input text, remembering it for this tool. */
+  async runWith(text: string): Promise<void> {
+    const parsed = parseInput(text);
+    if (!parsed.ok) {
+      void this.panel.webview.postMessage({ type: "inputError", message: parsed.message });
+      return;
+    }
+    this.inputText = text;
+    await this.context.workspaceState.update(rememberKey(this.target.dir.toString(), this.target.tool), text);
+    this.running?.cancel();
+    const cts = new vscode.CancellationTokenSource();
+    this.running = cts;
+    void this.panel.webview.postMessage({ type: "running" });
+    try {
+      const record = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Window, title: `Running fn.${this.target.tool}` },
+        () => this.run(this.target, parsed.value, cts.token),
+      );
+      this.resultHtml = renderRecord(record);
+    } catch (e) {
+      this.resultHtml = renderFailure(e instanceof Error ? e.message : String(e));
+    } finally {
+      if (this.running === cts) this.running = undefined;
+      cts.dispose();
+    }
+    void this.panel.webview.postMessage({ type: "result", html: this.resultHtml });
+  }
+
+  /** Opens a location reported by the run (plugin-relative, 1-based). */
+  private async open(file: string, line: number, column: number): Promise<void> {
+    const uri = file.startsWith("/") ? vscode.Uri.file(file) : vscode.Uri.joinPath(this.target.dir, ...file.split("/"));
+    try {
+      const doc = await vscode.workspace.openTextDocument(uri);
+      const pos = new vscode.Position(Math.max(line - 1, 0), Math.max(column - 1, 0));
+      await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, selection: new vscode.Range(pos, pos) });
+    } catch (e) {
+      void vscode.window.showErrorMessage(`Cannot open ${file}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  private disposed = false;
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.running?.cancel();
+    this.onDispose();
+    while (this.disposables.length > 0) this.disposables.pop()?.dispose();
+    this.panel.dispose();
+  }
+}

@@ -1,0 +1,65 @@
+// The run record returned by the server's `plugin.runTool` command and
+// printed by `plugin-lsp run` (runner/record.go is the contract). Every field
+// is optional here: the renderer must cope with a partial or hostile record.
+
+export interface RunError {
+  name?: string;
+  message?: string;
+  stack?: string;
+  /** Plugin-relative path of the top mapped frame (e.g. "code/lookup-book.ts"). */
+  file?: string;
+  /** 1-based. */
+  line?: number;
+  /** 1-based. */
+  column?: number;
+}
+
+export interface LogEntry {
+  level?: string;
+  message?: string;
+}
+
+export interface FetchEntry {
+  method?: string;
+  url?: string;
+  status?: number;
+  bytes?: number;
+  ms?: number;
+  source?: string;
+  credentials?: string[] | null;
+  refused?: string;
+  error?: string;
+  host?: string;
+  maxBytes?: number;
+  timeoutMs?: number;
+}
+
+export interface Usage {
+  memoryPeakBytes?: number;
+  memoryCapBytes?: number;
+  fetchCount?: number;
+  fetchCap?: number;
+  fetchBytes?: number;
+  logBytes?: number;
+  logCapBytes?: number;
+  timeoutMs?: number;
+}
+
+export interface RunRecord {
+  claim?: string;
+  ok?: boolean;
+  result?: unknown;
+  error?: RunError | null;
+  logs?: LogEntry[] | null;
+  fetches?: FetchEntry[] | null;
+  durationMs?: number;
+  usage?: Usage | null;
+}
+
+/** The single argument of the server command `plugin.runTool`. */
+export interface RunToolArgs {
+  dir?: string;
+  uri?: string;
+  tool: string;
+  input?: unknown;
+}

@@ -1,0 +1,401 @@
+// render turns a run record into the HTML shown in the preview panel. It is
+// pure (no vscode import) so Node tests cover it, and it escapes every piece
+// of text that came from the record: the tool, its fixtures and its error
+// messages are all author- or network-controlled. Clickable `.ts` locations
+// are elements with data-file/data-line/data-column attributes; the panel's
+// script turns a click on one into an "open" message.
+
+import type { FetchEntry, LogEntry, RunError, RunRecord, Usage } from "./record";
+
+const ESCAPES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
+
+/** Escapes text for use in HTML element content and quoted attribute values. */
+export function escapeHtml(value: unknown): string {
+  return String(value).replace(/[&<>"']/g, (c) => ESCAPES[c]);
+}
+
+/** Renders the whole record: status line, result, error, fetch log, logs, usage. */
+export function renderRecord(record: unknown): string {
+  if (!isObject(record)) {
+    return section("result", "Result", rawJson(record)) ;
+  }
+  const r = record as RunRecord;
+  const parts: string[] = [renderStatus(r)];
+  if (r.ok !== false || (r.result !== undefined && r.result !== null)) {
+    parts.push(section("result", "Result", renderResult(r.result)));
+  }
+  if (isObject(r.error)) {
+    parts.push(section("error", "Error", renderError(r.error as RunError)));
+  }
+  const fetches = Array.isArray(r.fetches) ? r.fetches : [];
+  parts.push(section("fetches", `Fetches (${fetches.length})`, renderFetches(fetches)));
+  const logs = Array.isArray(r.logs) ? r.logs : [];
+  parts.push(section("logs", `Logs (${logs.length})`, renderLogs(logs)));
+  if (isObject(r.usage)) {
+    parts.push(section("usage", "Usage", renderUsage(r.usage as Usage)));
+  }
+  return parts.join("\n");
+}
+
+/** Renders a transport-level failure (the server could not run the tool at all). */
+export function renderFailure(message: string): string {
+  return `<div class="status failed" role="status"><span class="badge failed">not run</span></div>\n` +
+    section("error", "Error", `<pre class="message">${escapeHtml(message)}</pre>`);
+}
+
+function renderStatus(r: RunRecord): string {
+  const ok = r.ok === true;
+  const badge = ok ? `<span class="badge ok">ok</span>` : `<span class="badge failed">failed</span>`;
+  const claim = typeof r.claim === "string" && r.claim !== "" ? `<code class="claim">${escapeHtml(r.claim)}</code>` : "";
+  const duration = typeof r.durationMs === "number" ? `<span class="duration">${escapeHtml(formatMs(r.durationMs))}</span>` : "";
+  return `<div class="status ${ok ? "ok" : "failed"}" role="status">${badge}${claim}${duration}</div>`;
+}
+
+function section(id: string, title: string, body: string): string {
+  return `<section id="${id}"><h2>${escapeHtml(title)}</h2>\n${body}\n</section>`;
+}
+
+/**
+ * Renders a tool's return value as SubUI: stat, table, list and markdown
+ * have their own look; anything else (or a malformed SubUI value) is shown
+ * as raw JSON.
+ */
+export function renderResult(result: unknown): string {
+  if (isObject(result)) {
+    const v = result as Record<string, unknown>;
+    switch (v.type) {
+      case "stat":
+        if ("value" in v && isScalar(v.value) && (v.label === undefined || isScalar(v.label))) {
+          return renderStat(v.value, v.label);
+        }
+        break;
+      case "table":
+        if (Array.isArray(v.columns) && Array.isArray(v.rows) && v.rows.every((row) => Array.isArray(row) || isObject(row))) {
+          return renderTable(v.columns, v.rows as unknown[]);
+        }
+        break;
+      case "list":
+        if (Array.isArray(v.items)) {
+          return renderList(v.items);
+        }
+        break;
+      case "markdown":
+        if (typeof v.text === "string") {
+          return `<div class="subui markdown">${renderMarkdown(v.text)}</div>`;
+        }
+        break;
+    }
+  }
+  return rawJson(result);
+}
+
+function renderStat(value: unknown, label: unknown): string {
+  const labelHtml = label === undefined || label === null ? "" : `<div class="stat-label">${escapeHtml(label)}</div>`;
+  return `<div class="subui stat">${labelHtml}<div class="stat-value">${escapeHtml(cellText(value))}</div></div>`;
+}
+
+function renderTable(columns: unknown[], rows: unknown[]): string {
+  const head = columns.map((c) => `<th>${escapeHtml(cellText(c))}</th>`).join("");
+  const body = rows
+    .map((row) => {
+      let cells: unknown[];
+      if (Array.isArray(row)) {
+        cells = row;
+      } else {
+        // A row given as an object is laid out by column name.
+        const o = row as Record<string, unknown>;
+        cells = columns.map((c) => o[String(c)]);
+      }
+      const padded = cells.length < columns.length ? cells.concat(new Array(columns.length - cells.length).fill("")) : cells;
+      return `<tr>${padded.map((c) => `<td>${escapeHtml(cellText(c))}</td>`).join("")}</tr>`;
+    })
+    .join("\n");
+  const empty = rows.length === 0 ? `<p class="empty">No rows.</p>` : "";
+  return `<div class="subui table"><table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>${empty}</div>`;
+}
+
+function renderList(items: unknown[]): string {
+  if (items.length === 0) {
+    return `<div class="subui list"><p class="empty">No items.</p></div>`;
+  }
+  const lis = items
+    .map((item) => {
+      if (isObject(item)) {
+        const o = item as Record<string, unknown>;
+        const title = o.title ?? o.label ?? o.name;
+        if (isScalar(title)) {
+          const sub = o.subtitle ?? o.description ?? o.detail;
+          const subHtml = isScalar(sub) && sub !== null ? `<div class="item-sub">${escapeHtml(sub)}</div>` : "";
+          return `<li><div class="item-title">${escapeHtml(cellText(title))}</div>${subHtml}</li>`;
+        }
+      }
+      return `<li>${escapeHtml(cellText(item))}</li>`;
+    })
+    .join("\n");
+  return `<div class="subui list"><ul>\n${lis}\n</ul></div>`;
+}
+
+function rawJson(value: unknown): string {
+  let text: string;
+  if (value === undefined) {
+    text = "undefined";
+  } else {
+    try {
+      text = JSON.stringify(value, null, 2) ?? String(value);
+    } catch {
+      text = String(value);
+    }
+  }
+  return `<pre class="subui raw json">${escapeHtml(text)}</pre>`;
+}
+
+/** A table cell or list item: strings as they are, everything else as JSON. */
+function cellText(v: unknown): string {
+  if (typeof v === "string") return v;
+  if (v === undefined) return "";
+  try {
+    return JSON.stringify(v) ?? String(v);
+  } catch {
+    return String(v);
+  }
+}
+
+// A `.ts`/`.js` location inside a stack or message: "code/lookup-book.ts:12:5".
+const LOCATION = /([A-Za-z0-9_@.\/-]+\.(?:ts|mts|js|mjs)):(\d+)(?::(\d+))?/g;
+
+/** Escapes text and turns each `file.ts:line:col` in it into a clickable location. */
+export function linkLocations(text: string): string {
+  let out = "";
+  let last = 0;
+  for (const m of text.matchAll(LOCATION)) {
+    const start = m.index ?? 0;
+    out += escapeHtml(text.slice(last, start));
+    out += locationLink(m[1], Number(m[2]), m[3] === undefined ? 1 : Number(m[3]), m[0]);
+    last = start + m[0].length;
+  }
+  return out + escapeHtml(text.slice(last));
+}
+
+function locationLink(file: string, line: number, column: number, label: string): string {
+  return `<a class="loc" href="#" role="link" data-file="${escapeHtml(file)}" data-line="${line}" data-column="${column}" title="Open ${escapeHtml(file)}">${escapeHtml(label)}</a>`;
+}
+
+function renderError(e: RunError): string {
+  const name = typeof e.name === "string" && e.name !== "" ? e.name : "Error";
+  const message = typeof e.message === "string" ? e.message : "";
+  let where = "";
+  if (typeof e.file === "string" && e.file !== "" && isPositiveInt(e.line)) {
+    const col = isPositiveInt(e.column) ? e.column : 1;
+    where = `<div class="where">at ${locationLink(e.file, e.line, col, `${e.file}:${e.line}:${col}`)}</div>`;
+  }
+  let stack = "";
+  if (typeof e.stack === "string" && e.stack.trim() !== "") {
+    // The stack's first line usually repeats "Name: message"; keep the frames.
+    const lines = e.stack.split("\n");
+    const frames = lines[0].trim() === `${name}: ${message}`.trim() ? lines.slice(1) : lines;
+    if (frames.join("").trim() !== "") {
+      stack = `<pre class="stack">${linkLocations(frames.join("\n"))}</pre>`;
+    }
+  }
+  return `<div class="error-head"><span class="error-name">${escapeHtml(name)}</span>: <span class="error-message">${linkLocations(message)}</span></div>${where}${stack}`;
+}
+
+function renderFetches(fetches: FetchEntry[]): string {
+  if (fetches.length === 0) {
+    return `<p class="empty">No http.fetch calls.</p>`;
+  }
+  const rows = fetches
+    .map((f0) => {
+      const f: FetchEntry = isObject(f0) ? f0 : {};
+      const refused = typeof f.refused === "string" && f.refused !== "";
+      const status = refused
+        ? `<span class="badge failed" title="${escapeHtml(f.error ?? "")}">refused: ${escapeHtml(f.refused)}</span>`
+        : typeof f.status === "number"
+          ? `<span class="badge ${f.status >= 200 && f.status < 400 ? "ok" : "warn"}">${f.status}</span>`
+          : `<span class="badge failed">error</span>`;
+      const creds = Array.isArray(f.credentials) && f.credentials.length > 0
+        ? f.credentials.map((c) => `<span class="cred" title="injected host-side; the value never enters the sandbox">${escapeHtml(c)} ••••</span>`).join(" ")
+        : `<span class="none">none</span>`;
+      const bytes = typeof f.bytes === "number" ? formatBytes(f.bytes) : "–";
+      const bytesCap = typeof f.maxBytes === "number" && f.maxBytes > 0 ? ` / ${formatBytes(f.maxBytes)}` : "";
+      const ms = typeof f.ms === "number" ? formatMs(f.ms) : "–";
+      const msCap = typeof f.timeoutMs === "number" && f.timeoutMs > 0 ? ` / ${formatMs(f.timeoutMs)}` : "";
+      const err = typeof f.error === "string" && f.error !== "" ? `<div class="fetch-error">${escapeHtml(f.error)}</div>` : "";
+      return `<tr class="${refused ? "refused" : ""}">` +
+        `<td class="method">${escapeHtml(f.method ?? "GET")}</td>` +
+        `<td class="url"><span class="url-text">${escapeHtml(f.url ?? "")}</span>${err}</td>` +
+        `<td>${status}</td>` +
+        `<td class="num" title="response bytes / fetchMaxBytes cap">${escapeHtml(bytes + bytesCap)}</td>` +
+        `<td class="num" title="time / fetchTimeoutMs cap">${escapeHtml(ms + msCap)}</td>` +
+        `<td>${escapeHtml(f.source ?? "")}</td>` +
+        `<td>${creds}</td>` +
+        `</tr>`;
+    })
+    .join("\n");
+  return `<table class="fetches"><thead><tr><th>Method</th><th>URL</th><th>Status</th><th>Bytes / cap</th><th>Time / cap</th><th>Source</th><th>Credentials</th></tr></thead><tbody>\n${rows}\n</tbody></table>`;
+}
+
+function renderLogs(logs: LogEntry[]): string {
+  if (logs.length === 0) {
+    return `<p class="empty">Nothing logged.</p>`;
+  }
+  const items = logs
+    .map((l0) => {
+      const l: LogEntry = isObject(l0) ? l0 : {};
+      const level = typeof l.level === "string" && /^[a-z]+$/.test(l.level) ? l.level : "log";
+      return `<li class="log ${level}"><span class="level">${escapeHtml(level)}</span><span class="msg">${linkLocations(String(l.message ?? ""))}</span></li>`;
+    })
+    .join("\n");
+  return `<ol class="logs">\n${items}\n</ol>`;
+}
+
+function renderUsage(u: Usage): string {
+  const rows: string[] = [];
+  const meter = (label: string, used: unknown, cap: unknown, fmt: (n: number) => string) => {
+    if (typeof used !== "number") return;
+    const capText = typeof cap === "number" && cap > 0 ? ` / ${fmt(cap)}` : "";
+    const bar = typeof cap === "number" && cap > 0
+      ? `<meter min="0" max="${cap}" low="${cap * 0.75}" high="${cap * 0.9}" optimum="0" value="${Math.min(used, cap)}"></meter>`
+      : "";
+    rows.push(`<tr><th>${escapeHtml(label)}</th><td class="num">${escapeHtml(fmt(used) + capText)}</td><td>${bar}</td></tr>`);
+  };
+  meter("Memory peak", u.memoryPeakBytes, u.memoryCapBytes, formatBytes);
+  meter("Fetches", u.fetchCount, u.fetchCap, (n) => String(n));
+  meter("Fetched bytes", u.fetchBytes, undefined, formatBytes);
+  meter("Log bytes", u.logBytes, u.logCapBytes, formatBytes);
+  if (typeof u.timeoutMs === "number") {
+    rows.push(`<tr><th>Timeout</th><td class="num">${escapeHtml(formatMs(u.timeoutMs))}</td><td></td></tr>`);
+  }
+  if (rows.length === 0) return `<p class="empty">No usage figures.</p>`;
+  return `<table class="usage"><tbody>\n${rows.join("\n")}\n</tbody></table>`;
+}
+
+/** 1536 → "1.5 KiB". */
+export function formatBytes(n: number): string {
+  if (!Number.isFinite(n)) return String(n);
+  if (Math.abs(n) < 1024) return `${n} B`;
+  const units = ["KiB", "MiB", "GiB"];
+  let v = n;
+  let i = -1;
+  while (Math.abs(v) >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${Number.isInteger(v) ? v : v.toFixed(1)} ${units[i]}`;
+}
+
+/** 12.345 → "12.3 ms"; 30000 → "30 s". */
+export function formatMs(ms: number): string {
+  if (!Number.isFinite(ms)) return String(ms);
+  if (ms >= 1000) {
+    const s = ms / 1000;
+    return `${Number.isInteger(s) ? s : s.toFixed(2)} s`;
+  }
+  return `${Number.isInteger(ms) ? ms : ms.toFixed(1)} ms`;
+}
+
+/**
+ * A small, safe Markdown subset for SubUI markdown results: headings,
+ * paragraphs, **bold**, *italic*, `code`, fenced code blocks, bullet and
+ * numbered lists, and links shown as text (nothing is loaded or navigated).
+ * All text is escaped before any markup is added.
+ */
+export function renderMarkdown(text: string): string {
+  const lines = text.replace(/\r\n?/g, "\n").split("\n");
+  const out: string[] = [];
+  let para: string[] = [];
+  let list: { tag: "ul" | "ol"; items: string[] } | null = null;
+  const flushPara = () => {
+    if (para.length > 0) {
+      out.push(`<p>${inline(para.join(" "))}</p>`);
+      para = [];
+    }
+  };
+  const flushList = () => {
+    if (list) {
+      out.push(`<${list.tag}>${list.items.map((i) => `<li>${inline(i)}</li>`).join("")}</${list.tag}>`);
+      list = null;
+    }
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const fence = /^\s*```/.exec(line);
+    if (fence) {
+      flushPara();
+      flushList();
+      const code: string[] = [];
+      i++;
+      while (i < lines.length && !/^\s*```/.test(lines[i])) {
+        code.push(lines[i]);
+        i++;
+      }
+      out.push(`<pre><code>${escapeHtml(code.join("\n"))}</code></pre>`);
+      continue;
+    }
+    const heading = /^(#{1,6})\s+(.*)$/.exec(line);
+    if (heading) {
+      flushPara();
+      flushList();
+      const level = Math.min(heading[1].length + 2, 6); // h1 in markdown sits under the panel's h2
+      out.push(`<h${level}>${inline(heading[2])}</h${level}>`);
+      continue;
+    }
+    const bullet = /^\s*[-*+]\s+(.*)$/.exec(line);
+    const numbered = /^\s*\d+[.)]\s+(.*)$/.exec(line);
+    if (bullet || numbered) {
+      flushPara();
+      const tag = bullet ? "ul" : "ol";
+      if (list && list.tag !== tag) flushList();
+      if (!list) list = { tag, items: [] };
+      list.items.push((bullet ?? numbered)![1]);
+      continue;
+    }
+    if (line.trim() === "") {
+      flushPara();
+      flushList();
+      continue;
+    }
+    flushList();
+    para.push(line.trim());
+  }
+  flushPara();
+  flushList();
+  return out.join("\n");
+}
+
+function inline(text: string): string {
+  // Split out code spans first so their content is not formatted.
+  const pieces = text.split(/(`[^`]*`)/);
+  return pieces
+    .map((p) => {
+      if (p.length >= 2 && p.startsWith("`") && p.endsWith("`")) {
+        return `<code>${escapeHtml(p.slice(1, -1))}</code>`;
+      }
+      let s = escapeHtml(p);
+      s = s.replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, (_m, label: string, url: string) => `<span class="link" title="${url}">${label}</span>`);
+      s = s.replace(/\*\*([^*]+)\*\*/g, "<strong>$1</strong>");
+      s = s.replace(/__([^_]+)__/g, "<strong>$1</strong>");
+      s = s.replace(/\*([^*]+)\*/g, "<em>$1</em>");
+      s = s.replace(/(^|[^A-Za-z0-9])_([^_]+)_(?![A-Za-z0-9])/g, "$1<em>$2</em>");
+      return s;
+    })
+    .join("");
+}
+
+function isObject(v: unknown): v is object {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function isScalar(v: unknown): boolean {
+  return v === null || typeof v === "string" || typeof v === "number" || typeof v === "boolean";
+}
+
+function isPositiveInt(v: unknown): v is number {
+  return typeof v === "number" && Number.isInteger(v) && v > 0;
+}
