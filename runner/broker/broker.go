@@ -428,6 +428,9 @@ func (b *Broker) Fetch(ctx context.Context, req Request) (*Response, error) {
 	if overLimit {
 		return refuse(ReasonLimit, "fetch refused: the run already made %d fetches (at most %d per run)", b.maxFetches, b.maxFetches)
 	}
+	if err := ctx.Err(); err != nil {
+		return finish(nil, &Error{Reason: ReasonCancelled, Message: fmt.Sprintf("fetch refused: the run ended (%v)", context.Cause(ctx)), Refused: true})
+	}
 	if len(req.URL) > MaxURLBytes {
 		return refuse(string(fetchurl.BadURL), "fetch refused: the URL is longer than %d bytes", MaxURLBytes)
 	}
