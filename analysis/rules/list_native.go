@@ -1,8 +1,159 @@
 package rules
 
-import "github.com/plugin-lsp/plugin-lsp/analysis"
+import (
+	"encoding/json"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/esm"
+	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
+)
 
 // nativeRules are the checks of native tool modules.
 func nativeRules() []*analysis.Rule {
-	return []*analysis.Rule{}
+	return []*analysis.Rule{
+		NativeModuleNotESM,
+		NativeNameNotExported,
+		NativeExportUndeclared,
+		NativeAlwaysGate,
+		NativeUnknownRequires,
+		NativeExportsUnknown,
+	}
+}
+
+// nativeModule is one module file named by nativeTools, with every entry
+// naming it (two entries may share a module) and what esm read from it.
+type nativeModule struct {
+	Rel     string
+	File    *analysis.File
+	Entries []*analysis.NativeTool
+	// ModuleNode is the first entry's "module" string (where manifest-side
+	// diagnostics about the module sit).
+	ModuleNode *jsonpos.Node
+	// Mod is nil unless the file is a .js or .mjs module.
+	Mod *esm.Module
+}
+
+// nativeExtensions are the only module files the host loads.
+var nativeExtensions = map[string]bool{".js": true, ".mjs": true}
+
+// nativeModules returns the modules named by nativeTools that exist inside
+// the plugin directory (missing and outside modules are reported by
+// native-module-missing and native-module-outside), in manifest order.
+// Each module is read once per content through the cache.
+func nativeModules(pass *analysis.Pass) []*nativeModule {
+	p := pass.Plugin
+	var out []*nativeModule
+	byRel := map[string]*nativeModule{}
+	for _, nt := range p.Manifest.NativeTools {
+		s, ok := analysis.Str(nt.Module)
+		if !ok || s == "" {
+			continue
+		}
+		rel, err := analysis.Clean(s)
+		if err != nil {
+			continue
+		}
+		if m := byRel[rel]; m != nil {
+			m.Entries = append(m.Entries, nt)
+			continue
+		}
+		f, err := p.ReadFile(rel)
+		if err != nil {
+			continue
+		}
+		m := &nativeModule{Rel: rel, File: f, Entries: []*analysis.NativeTool{nt}, ModuleNode: nt.Module}
+		if nativeExtensions[strings.ToLower(path.Ext(rel))] {
+			m.Mod = pass.Cache.Memo("esm", f.Text, func() any { return esm.ReadExports(f.Text) }).(*esm.Module)
+		}
+		byRel[rel] = m
+		out = append(out, m)
+	}
+	return out
+}
+
+// readable reports whether the module's exports can be compared with the
+// manifest: an ES module (or a module with no module syntax at all) that
+// parsed. CommonJS and syntax errors are native-module-not-esm's, newer
+// syntax native-exports-unknown's.
+func (m *nativeModule) readable() bool {
+	return m.Mod != nil && m.Mod.Kind != esm.CommonJS && len(m.Mod.Errors) == 0 && m.Mod.Unreadable == nil
+}
+
+// declared returns the names declared for the module across its entries.
+func (m *nativeModule) declared() map[string]bool {
+	out := map[string]bool{}
+	for _, nt := range m.Entries {
+		for _, n := range nt.Names {
+			if s, ok := analysis.Str(n); ok {
+				out[s] = true
+			}
+		}
+	}
+	return out
+}
+
+// declaredHere points from a module diagnostic back to the manifest.
+func (m *nativeModule) declaredHere() analysis.Related {
+	return analysis.Related{File: analysis.ManifestName, Span: analysis.SpanOf(m.ModuleNode),
+		Message: "declared in nativeTools as " + m.Rel}
+}
+
+func espan(s esm.Span) analysis.Span { return analysis.Span{Start: s.Start, End: s.End} }
+
+func nativeJSONString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// nearest returns the candidate closest to s (case-insensitive edit
+// distance at most a third of its length, at least 2), or "".
+func nearest(s string, candidates []string) string {
+	best, bestD := "", max(2, len(s)/3)+1
+	ls := strings.ToLower(s)
+	sorted := append([]string(nil), candidates...)
+	sort.Strings(sorted)
+	for _, c := range sorted {
+		if c == s {
+			continue
+		}
+		if d := editDistance(ls, strings.ToLower(c)); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	if len(a) > 64 || len(b) > 64 {
+		return 1 << 20
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := 1
+			if a[i-1] == b[j-1] {
+				c = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// didYouMean returns " (did you mean `x`?)" or "".
+func didYouMean(s string, candidates []string) string {
+	if n := nearest(s, candidates); n != "" {
+		return fmt.Sprintf(" (did you mean `%s`?)", n)
+	}
+	return ""
 }

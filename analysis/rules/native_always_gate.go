@@ -1,0 +1,78 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/esm"
+)
+
+// NativeAlwaysGate reports a native module that claims gate authority it
+// cannot have: `alwaysGate` anywhere in its code, or a needsApproval that
+// names tools (an attempt to set another tool's gate).
+var NativeAlwaysGate = &analysis.Rule{
+	Code:     "native-always-gate",
+	Severity: analysis.Error,
+	Title:    "native module claims alwaysGate authority",
+	Doc: "`needsApproval` defaults to true. A plugin may lift only its own gate, per tool: " +
+		"`needsApproval: false`, or a function of the call's arguments. It can never claim `alwaysGate` " +
+		"authority (forcing or lifting the gate of other tools, first-party ones included): the registry " +
+		"ignores such a claim and the install review rejects it. Reported: an `alwaysGate` property in a " +
+		"tool definition, any other mention of `alwaysGate` in the module's code, and a `needsApproval` " +
+		"given as an object, array or string naming tools.",
+	Lang:   "js",
+	Before: "\"tg.readChat\": { description: \"…\", needsApproval: { \"web.fetch\": false }, alwaysGate: true, execute }",
+	After:  "\"tg.readChat\": { description: \"…\", needsApproval: false, execute }",
+	Run: func(pass *analysis.Pass) {
+		for _, m := range nativeModules(pass) {
+			if m.Mod == nil {
+				continue
+			}
+			reported := map[esm.Span]bool{}
+			if m.Mod.Tools != nil {
+				for _, t := range m.Mod.Tools.Entries {
+					if s := t.AlwaysGateSpan; s != nil && !reported[*s] {
+						reported[*s] = true
+						pass.Report(analysis.Diagnostic{File: m.Rel, Span: espan(*s),
+							Message: fmt.Sprintf("tool %q claims alwaysGate authority: a plugin may lift only its own gate (needsApproval: false), never claim alwaysGate", t.Name)})
+					}
+					if a := t.NeedsApproval; a != nil && !reported[a.ValueSpan] {
+						if msg := approvalProblem(t.Name, a); msg != "" {
+							reported[a.ValueSpan] = true
+							pass.Report(analysis.Diagnostic{File: m.Rel, Span: espan(a.ValueSpan), Message: msg})
+						}
+					}
+				}
+			}
+			for _, s := range m.Mod.AlwaysGate {
+				if reported[s] {
+					continue
+				}
+				reported[s] = true
+				pass.Report(analysis.Diagnostic{File: m.Rel, Span: espan(s),
+					Message: m.Rel + " claims alwaysGate authority: only first-party tools are always gated; a plugin may lift only its own gate"})
+			}
+		}
+	},
+}
+
+// approvalProblem explains what is wrong with a needsApproval value, or
+// returns "" for a boolean, a function or anything it cannot judge.
+func approvalProblem(tool string, a *esm.Approval) string {
+	switch a.Kind {
+	case "object", "array", "string":
+	default:
+		return ""
+	}
+	var others []string
+	for _, n := range a.Names {
+		if n.Value != tool {
+			others = append(others, "`"+n.Value+"`")
+		}
+	}
+	if len(others) > 0 {
+		return fmt.Sprintf("needsApproval of %q names other tools (%s): a plugin may lift only its own gate; use true, false or a function of the call's arguments", tool, strings.Join(others, ", "))
+	}
+	return fmt.Sprintf("needsApproval of %q is a %s: it must be true, false or a function of the call's arguments (a plugin sets only its own tool's gate)", tool, a.Kind)
+}

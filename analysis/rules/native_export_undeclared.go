@@ -1,0 +1,67 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/jsonedit"
+)
+
+// NativeExportUndeclared points at a tools-map entry whose name no
+// nativeTools entry declares: the host ignores it.
+var NativeExportUndeclared = &analysis.Rule{
+	Code:     "native-export-undeclared",
+	Severity: analysis.Info,
+	Title:    "native tool exported but not declared (ignored at runtime)",
+	Doc: "Only the names listed in `nativeTools[].names` register; other entries of the module's tools map " +
+		"are ignored at runtime, and the install review card does not show them. Declare the tool if you " +
+		"meant to ship it, or remove it from the module.",
+	Lang:   "json",
+	Before: "\"nativeTools\": [{ \"module\": \"native/telegram.js\", \"names\": [\"tg.sendMessage\"] }]\n// native/telegram.js also exports \"tg.readChat\"",
+	After:  "\"nativeTools\": [{ \"module\": \"native/telegram.js\", \"names\": [\"tg.sendMessage\", \"tg.readChat\"] }]",
+	Fix:    "Add the name to that module's `names` in plugin.json.",
+	Run: func(pass *analysis.Pass) {
+		mf := pass.Plugin.ManifestFile
+		for _, m := range nativeModules(pass) {
+			if !m.readable() || m.Mod.Tools == nil {
+				continue
+			}
+			declared := m.declared()
+			seen := map[string]bool{}
+			for _, e := range m.Mod.Tools.Entries {
+				if declared[e.Name] || seen[e.Name] {
+					continue
+				}
+				seen[e.Name] = true
+				d := analysis.Diagnostic{
+					File: m.Rel, Span: espan(e.KeySpan), Tags: []analysis.Tag{analysis.Unnecessary},
+					Message: fmt.Sprintf("%q is exported but not declared in plugin.json nativeTools names: ignored at runtime", e.Name),
+				}
+				if e.Name == "tools" && m.Mod.Tools.Export == "default" {
+					d.Message = "the default export is itself the tools map: this defines one tool named \"tools\" (ignored at runtime); export the map directly"
+				}
+				entry := m.Entries[0]
+				if names := entry.Node.Get("names"); names != nil {
+					d.Related = []analysis.Related{{File: analysis.ManifestName, Span: analysis.SpanOf(names), Message: "the names declared for " + m.Rel}}
+				} else {
+					d.Related = []analysis.Related{m.declaredHere()}
+				}
+				if e.Name != "tools" || m.Mod.Tools.Export != "default" {
+					if edit, err := addNativeName(mf, entry, e.Name); err == nil {
+						d.Fixes = []analysis.Fix{{Title: fmt.Sprintf("Add %q to names in plugin.json", e.Name), Edits: []analysis.Edit{edit}}}
+					}
+				}
+				pass.Report(d)
+			}
+		}
+	},
+}
+
+// addNativeName appends name to the entry's names array, creating the
+// array when the entry has none.
+func addNativeName(mf *analysis.File, entry *analysis.NativeTool, name string) (analysis.Edit, error) {
+	if names := entry.Node.Get("names"); names != nil {
+		return jsonedit.AppendToArray(mf, names, nativeJSONString(name))
+	}
+	return jsonedit.InsertMember(mf, entry.Node, "names", "["+nativeJSONString(name)+"]")
+}

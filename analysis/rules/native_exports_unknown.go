@@ -1,0 +1,46 @@
+package rules
+
+import (
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/esm"
+)
+
+// NativeExportsUnknown marks the places of a native module that make its
+// tools map unknowable statically (a spread of something not a constant
+// object, a call, a computed key that is not a constant string, a
+// re-export from another file, syntax this checker cannot read). While the
+// map is unknowable, native-name-not-exported stays silent rather than
+// guess.
+var NativeExportsUnknown = &analysis.Rule{
+	Code:     "native-exports-unknown",
+	Severity: analysis.Info,
+	Title:    "native tool names cannot be checked statically",
+	Doc: "plugin-lsp reads a native module's tools map without running it. It follows top-level " +
+		"constants, `Object.freeze`, spreads of constant objects, constant computed keys " +
+		"(`[\"tg.\" + \"send\"]`, `[NAME]`) and top-level `tools.x = …` additions; anything else (a spread of " +
+		"an imported or computed value, `makeTools()`, `[dynamicKey]`, `export { tools } from \"./x.js\"`) " +
+		"could add names it cannot see. The module may well be right: this only tells you that the " +
+		"names in plugin.json are not checked against it. Write the map as a literal to get the checks back.",
+	Lang:   "js",
+	Before: "export const tools = { ...makeTelegramTools() };",
+	After:  "export const tools = {\n  \"tg.sendMessage\": sendMessage,\n  \"tg.readChat\": readChat,\n};",
+	Run: func(pass *analysis.Pass) {
+		for _, m := range nativeModules(pass) {
+			if m.Mod == nil || len(m.Mod.Errors) > 0 || m.Mod.Kind == esm.CommonJS {
+				continue
+			}
+			if u := m.Mod.Unreadable; u != nil {
+				pass.Report(analysis.Diagnostic{File: m.Rel, Span: espan(u.Span),
+					Message: u.Reason + ": names cannot be checked statically"})
+				continue
+			}
+			if m.Mod.Tools == nil {
+				continue
+			}
+			for _, u := range m.Mod.Tools.Unknowable {
+				pass.Report(analysis.Diagnostic{File: m.Rel, Span: espan(u.Span),
+					Message: u.Reason + ": names cannot be checked statically"})
+			}
+		}
+	},
+}

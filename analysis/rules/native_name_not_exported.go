@@ -1,0 +1,66 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+)
+
+// NativeNameNotExported reports a name in nativeTools[].names that the
+// module's tools map does not define: the host would find no tool to
+// register under it.
+var NativeNameNotExported = &analysis.Rule{
+	Code:     "native-name-not-exported",
+	Severity: analysis.Error,
+	Title:    "declared native name is not in the module's tools map",
+	Doc: "Each name in `nativeTools[].names` must be a key of the module's `tools` export (or, when the " +
+		"module has no `tools` export, of its default export): the host registers the definition found " +
+		"under that key. The default export is itself the map: `export default { tools: { … } }` defines a " +
+		"single tool named `tools`. When the map cannot be read statically (see native-exports-unknown) " +
+		"this rule stays silent.",
+	Lang:   "json",
+	Before: "\"nativeTools\": [{ \"module\": \"native/telegram.js\", \"names\": [\"tg.sendMesage\"] }]",
+	After:  "\"nativeTools\": [{ \"module\": \"native/telegram.js\", \"names\": [\"tg.sendMessage\"] }]",
+	Run: func(pass *analysis.Pass) {
+		for _, m := range nativeModules(pass) {
+			if !m.readable() {
+				continue
+			}
+			tm := m.Mod.Tools
+			if tm != nil && len(tm.Unknowable) > 0 {
+				continue
+			}
+			var keys []string
+			hasToolsKey := false
+			if tm != nil {
+				for _, e := range tm.Entries {
+					keys = append(keys, e.Name)
+					hasToolsKey = hasToolsKey || (e.Name == "tools" && tm.Export == "default")
+				}
+			}
+			for _, nt := range m.Entries {
+				for _, n := range nt.Names {
+					name, ok := analysis.Str(n)
+					if !ok {
+						continue
+					}
+					d := analysis.Diagnostic{File: analysis.ManifestName, Span: analysis.SpanOf(n)}
+					switch {
+					case tm == nil:
+						d.Message = fmt.Sprintf("%q is not exported: %s has no `tools` export and no default export", name, m.Rel)
+						d.Related = []analysis.Related{{File: m.Rel, Message: "the module"}}
+					case tm.Lookup(name) != nil:
+						continue
+					case hasToolsKey:
+						d.Message = fmt.Sprintf("%q is not exported: the default export of %s is itself the tools map, and it holds one tool named \"tools\"; export the map directly (`export const tools = { … }`)", name, m.Rel)
+						d.Related = []analysis.Related{{File: m.Rel, Span: espan(tm.Span), Message: "the default export"}}
+					default:
+						d.Message = fmt.Sprintf("%q is not exported by %s: its `%s` export has no such key%s", name, m.Rel, tm.Export, didYouMean(name, keys))
+						d.Related = []analysis.Related{{File: m.Rel, Span: espan(tm.Span), Message: "the tools map"}}
+					}
+					pass.Report(d)
+				}
+			}
+		}
+	},
+}

@@ -1,0 +1,53 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/esm"
+)
+
+// NativeUnknownRequires reports a broker capability in a tool definition's
+// requires list that the host broker does not offer.
+var NativeUnknownRequires = &analysis.Rule{
+	Code:     "native-unknown-requires",
+	Severity: analysis.Error,
+	Title:    "unknown broker capability in requires",
+	Doc: "A native tool's `requires` lists the broker capabilities that gate its reach; the host grants " +
+		"only capabilities it knows, so a misspelt or invented one leaves the tool without the reach it " +
+		"expects (or the install refused). The catalogue is documented in docs/broker-capabilities.md: " +
+		"secrets.read, network.socket, network.websocket, network.http, storage.kv, collections.read, " +
+		"collections.write, notify.user, clock.",
+	Lang:   "js",
+	Before: "requires: [\"secrets.read\", \"network.tcp\"]",
+	After:  "requires: [\"secrets.read\", \"network.socket\"]",
+	Run: func(pass *analysis.Pass) {
+		var known []string
+		isKnown := map[string]bool{}
+		for _, c := range esm.BrokerCapabilities() {
+			known = append(known, c.Name)
+			isKnown[c.Name] = true
+		}
+		for _, m := range nativeModules(pass) {
+			if !m.readable() || m.Mod.Tools == nil {
+				continue
+			}
+			reported := map[esm.Span]bool{}
+			for _, t := range m.Mod.Tools.Entries {
+				for _, r := range t.Requires {
+					if isKnown[r.Value] || reported[r.Span] {
+						continue
+					}
+					reported[r.Span] = true
+					hint := didYouMean(r.Value, known)
+					if hint == "" {
+						hint = " (known: " + strings.Join(known, ", ") + ")"
+					}
+					pass.Report(analysis.Diagnostic{File: m.Rel, Span: espan(r.Span),
+						Message: fmt.Sprintf("unknown broker capability %q in requires of %q%s", r.Value, t.Name, hint)})
+				}
+			}
+		}
+	},
+}
