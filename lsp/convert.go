@@ -67,12 +67,16 @@ func fromRange(f *analysis.File, r protocol.Range) analysis.Span {
 	return analysis.Span{Start: s, End: e}
 }
 
-// fileOf returns the plugin's file at rel as the check saw it, or nil.
-func fileOf(p *analysis.Plugin, rel string) *analysis.File {
-	if p == nil {
+// file returns the plugin's file at rel as the check saw it, or nil.
+// analysis.Plugin caches files in a map without a lock, and a snapshot is
+// shared by concurrent requests: every access goes through sn.mu.
+func (sn *snapshot) file(rel string) *analysis.File {
+	if sn.plugin == nil {
 		return nil
 	}
-	f, err := p.ReadFile(rel)
+	sn.mu.Lock()
+	defer sn.mu.Unlock()
+	f, err := sn.plugin.ReadFile(rel)
 	if err != nil {
 		return nil
 	}
@@ -130,7 +134,7 @@ func (sn *snapshot) workspaceEdit(edits []analysis.Edit, useDocChanges bool) *pr
 		u := uriFor(sn.docs, g.path)
 		var f *analysis.File
 		if !g.create {
-			f = fileOf(sn.plugin, rel)
+			f = sn.file(rel)
 			if f == nil {
 				f = analysis.NewFile(rel, nil)
 			}

@@ -102,7 +102,7 @@ func (s *Server) check(ps *pluginState) *snapshot {
 	sn := &snapshot{gen: gen, docs: docs, runs: runs}
 	if p, err := analysis.Load(newOverlayFS(files), ps.dir); err == nil {
 		sn.plugin = p
-		sn.diags = analysis.Run(p, rules.All(), cfg, s.cache)
+		sn.diags = analysis.Run(p, s.rules(), cfg, s.cache)
 		sn.diags = append(sn.diags, learntDiagnostics(p, runs, sn.diags)...)
 		analysis.SortDiagnostics(sn.diags)
 	}
@@ -112,6 +112,14 @@ func (s *Server) check(ps *pluginState) *snapshot {
 	}
 	s.mu.Unlock()
 	return sn
+}
+
+// rules returns the rules the server runs.
+func (s *Server) rules() []*analysis.Rule {
+	if s.opts.Rules != nil {
+		return s.opts.Rules
+	}
+	return rules.All()
 }
 
 // analysisConfig builds the analysis config from the settings. Callers
@@ -141,7 +149,7 @@ func (s *Server) fileDiagnostics(sn *snapshot, rel string) []protocol.Diagnostic
 
 // toDiagnostic converts one analysis diagnostic.
 func (s *Server) toDiagnostic(sn *snapshot, d *analysis.Diagnostic) protocol.Diagnostic {
-	f := fileOf(sn.plugin, d.File)
+	f := sn.file(d.File)
 	pd := protocol.Diagnostic{
 		Range:    toRange(f, d.Span),
 		Severity: severity(d.Severity),
@@ -169,7 +177,7 @@ func (s *Server) toDiagnostic(sn *snapshot, d *analysis.Diagnostic) protocol.Dia
 		pd.Tags = protocol.NewDiagnosticTags(tags...)
 	}
 	for _, r := range d.Related {
-		rf := fileOf(sn.plugin, r.File)
+		rf := sn.file(r.File)
 		pd.RelatedInformation = append(pd.RelatedInformation, protocol.DiagnosticRelatedInformation{
 			Location: protocol.Location{URI: uriFor(sn.docs, sn.plugin.Abs(r.File)), Range: toRange(rf, r.Span)},
 			Message:  r.Message,

@@ -41,6 +41,8 @@ type Options struct {
 	Review func(p *analysis.Plugin) (any, error)
 	// Log receives internal messages (panics, dropped errors); nil discards.
 	Log io.Writer
+	// Rules replaces rules.All() (tests).
+	Rules []*analysis.Rule
 	// Version is reported in serverInfo.
 	Version string
 }
@@ -76,6 +78,8 @@ type Server struct {
 	roots   []string             // workspace folders (OS paths)
 	docs    map[string]*document // open documents by OS path
 	plugins map[string]*pluginState
+
+	progressCancel map[string]func() // (mu) run cancel by progress token
 
 	// cache memoizes per-file analyses across checks (content-hashed).
 	cache *analysis.Cache

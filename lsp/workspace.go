@@ -47,6 +47,8 @@ type snapshot struct {
 	docs   map[string]*document
 	diags  []analysis.Diagnostic
 	runs   map[string]*toolRun
+
+	mu sync.Mutex // guards plugin's file cache (see file)
 }
 
 // pluginFor returns the plugin that owns path: the nearest directory at or

@@ -1,0 +1,311 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"strings"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+)
+
+// capabilityCodes are the diagnostics that "add all missing capabilities"
+// fixes together.
+var capabilityCodes = map[string]bool{
+	"fetch-undeclared-domain": true,
+	"host-undeclared-method":  true,
+}
+
+// CodeAction offers, for the requested range: every fix of every
+// diagnostic there (quick fixes, also when the edit is in another file),
+// "add all missing capabilities" for a page, and source actions that
+// create a missing page or module from a template.
+func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionParams) ([]protocol.CommandOrCodeAction, error) {
+	path := pathOf(params.TextDocument.URI)
+	s.mu.Lock()
+	ps := s.pluginFor(path)
+	docChanges := s.caps.documentChanges
+	s.mu.Unlock()
+	out := []protocol.CommandOrCodeAction{}
+	if ps == nil {
+		return out, nil
+	}
+	sn := s.check(ps)
+	rel, ok := relTo(ps.dir, path)
+	if !ok || sn.plugin == nil {
+		return out, nil
+	}
+	f := sn.file(rel)
+	if f == nil {
+		return out, nil
+	}
+	want := fromRange(f, params.Range)
+	allow := func(k protocol.CodeActionKind) bool {
+		if len(params.Context.Only) == 0 {
+			return true
+		}
+		for _, o := range params.Context.Only {
+			if k == o || strings.HasPrefix(string(k), string(o)+".") {
+				return true
+			}
+		}
+		return false
+	}
+
+	if allow(protocol.CodeActionKindQuickFix) {
+		var capDiags []protocol.Diagnostic
+		for i := range sn.diags {
+			d := &sn.diags[i]
+			if d.File != rel || !overlaps(d.Span, want) {
+				continue
+			}
+			pd := s.toDiagnostic(sn, d)
+			if capabilityCodes[d.Code] && len(d.Fixes) > 0 {
+				capDiags = append(capDiags, pd)
+			}
+			for j, fx := range d.Fixes {
+				kind := protocol.CodeActionKindQuickFix
+				ca := &protocol.CodeAction{
+					Title:       fx.Title,
+					Kind:        &kind,
+					Diagnostics: []protocol.Diagnostic{pd},
+					Edit:        sn.workspaceEdit(fx.Edits, docChanges),
+				}
+				if j == 0 && len(d.Fixes) == 1 {
+					ca.IsPreferred = b(true)
+				}
+				out = append(out, ca)
+			}
+		}
+		// All missing capabilities of this page at once: only worth it
+		// when the page needs more than one.
+		if rel != analysis.ManifestName {
+			if n, text := s.fixAllCapabilities(sn, ps.dir, rel); n > 1 {
+				kind := protocol.CodeActionKindQuickFix
+				mf := sn.file(analysis.ManifestName)
+				out = append(out, &protocol.CodeAction{
+					Title:       fmt.Sprintf("Add all %d missing capabilities of %s to plugin.json", n, rel),
+					Kind:        &kind,
+					Diagnostics: capDiags,
+					Edit: sn.workspaceEdit([]analysis.Edit{{
+						File: analysis.ManifestName, Span: analysis.Span{Start: 0, End: len(mf.Text)}, NewText: text,
+					}}, docChanges),
+				})
+			}
+		}
+	}
+	if allow(protocol.CodeActionKindSource) && rel == analysis.ManifestName {
+		out = append(out, s.createActions(sn, want, docChanges)...)
+	}
+	return out, nil
+}
+
+func overlaps(a, want analysis.Span) bool {
+	if want.Start == want.End {
+		return a.Start <= want.Start && want.Start <= a.End
+	}
+	return a.Start < want.End && want.Start < a.End || a.Start == a.End && want.Start <= a.Start && a.Start <= want.End
+}
+
+// fixAllCapabilities applies the capability fixes of page rel one at a
+// time, re-checking after each (every fix was computed against the text
+// before it), and returns how many it applied and the resulting
+// plugin.json. It stops after 64 rounds.
+func (s *Server) fixAllCapabilities(sn *snapshot, dir, rel string) (int, string) {
+	mf := sn.file(analysis.ManifestName)
+	if mf == nil {
+		return 0, ""
+	}
+	files := map[string][]byte{}
+	for p, d := range sn.docs {
+		files[p] = d.text
+	}
+	manifestPath := absIn(dir, analysis.ManifestName)
+	text := append([]byte(nil), mf.Text...)
+	diags := sn.diags
+	s.mu.Lock()
+	cfg := s.analysisConfig()
+	s.mu.Unlock()
+	n := 0
+	for round := 0; round < 64; round++ {
+		var fix *analysis.Fix
+		for i := range diags {
+			d := &diags[i]
+			if d.File == rel && capabilityCodes[d.Code] && len(d.Fixes) > 0 && manifestOnly(d.Fixes[0]) {
+				fix = &d.Fixes[0]
+				break
+			}
+		}
+		if fix == nil {
+			break
+		}
+		next, ok := applyEdits(text, fix.Edits)
+		if !ok {
+			break
+		}
+		text = next
+		n++
+		files[manifestPath] = text
+		p, err := analysis.Load(newOverlayFS(files), dir)
+		if err != nil {
+			break
+		}
+		diags = analysis.Run(p, s.rules(), cfg, s.cache)
+		diags = append(diags, learntDiagnostics(p, sn.runs, diags)...)
+	}
+	return n, string(text)
+}
+
+func manifestOnly(fx analysis.Fix) bool {
+	if len(fx.Edits) == 0 {
+		return false
+	}
+	for _, e := range fx.Edits {
+		if e.File != analysis.ManifestName || e.Create {
+			return false
+		}
+	}
+	return true
+}
+
+// applyEdits applies non-overlapping edits of one file to text.
+func applyEdits(text []byte, edits []analysis.Edit) ([]byte, bool) {
+	es := append([]analysis.Edit(nil), edits...)
+	// from the end, so earlier offsets stay valid
+	for i := 1; i < len(es); i++ {
+		for j := i; j > 0 && es[j].Span.Start > es[j-1].Span.Start; j-- {
+			es[j], es[j-1] = es[j-1], es[j]
+		}
+	}
+	out := text
+	last := len(text) + 1
+	for _, e := range es {
+		if e.Span.Start < 0 || e.Span.End > len(out) || e.Span.Start > e.Span.End || e.Span.End > last {
+			return nil, false
+		}
+		nt := make([]byte, 0, len(out)+len(e.NewText))
+		nt = append(nt, out[:e.Span.Start]...)
+		nt = append(nt, e.NewText...)
+		nt = append(nt, out[e.Span.End:]...)
+		out = nt
+		last = e.Span.Start
+	}
+	return out, true
+}
+
+// createActions offers to create each missing page and module named in
+// the manifest (near the requested range first: all of them are offered,
+// since the file list is short).
+func (s *Server) createActions(sn *snapshot, want analysis.Span, docChanges bool) []protocol.CommandOrCodeAction {
+	var out []protocol.CommandOrCodeAction
+	m := sn.plugin.Manifest
+	kind := protocol.CodeActionKindSource
+	for _, t := range m.Tools {
+		page, ok := analysis.Str(t.Page)
+		if !ok || page == "" {
+			continue
+		}
+		sn.mu.Lock()
+		rel, exists := sn.plugin.ResolvePage(page)
+		sn.mu.Unlock()
+		if exists {
+			continue
+		}
+		if _, err := analysis.Clean(rel); err != nil {
+			continue
+		}
+		name, _ := analysis.Str(t.Name)
+		desc, _ := analysis.Str(t.Description)
+		out = append(out, &protocol.CodeAction{
+			Title: fmt.Sprintf("Create page %s from a template", rel),
+			Kind:  &kind,
+			Edit:  sn.workspaceEdit([]analysis.Edit{{File: rel, Create: true, NewText: pageTemplate(name, desc, rel)}}, docChanges),
+		})
+	}
+	for _, nt := range m.NativeTools {
+		mod, ok := analysis.Str(nt.Module)
+		if !ok || mod == "" {
+			continue
+		}
+		c, err := analysis.Clean(mod)
+		if err != nil {
+			continue
+		}
+		sn.mu.Lock()
+		exists := sn.plugin.Exists(c)
+		sn.mu.Unlock()
+		if exists {
+			continue
+		}
+		var names []string
+		for _, n := range nt.Names {
+			if s, ok := analysis.Str(n); ok {
+				names = append(names, s)
+			}
+		}
+		out = append(out, &protocol.CodeAction{
+			Title: fmt.Sprintf("Create module %s from a template", c),
+			Kind:  &kind,
+			Edit:  sn.workspaceEdit([]analysis.Edit{{File: c, Create: true, NewText: moduleTemplate(names)}}, docChanges),
+		})
+	}
+	return out
+}
+
+// pageTemplate is a new function-tool page.
+func pageTemplate(name, desc, rel string) string {
+	fn := identifier(name)
+	if fn == "" {
+		fn = identifier(strings.TrimSuffix(path.Base(rel), path.Ext(rel)))
+	}
+	if fn == "" {
+		fn = "tool"
+	}
+	if desc == "" {
+		desc = "a function tool"
+	}
+	ts := strings.HasSuffix(rel, ".ts")
+	sig := "input"
+	if ts {
+		sig = "input: Record<string, unknown>"
+	}
+	return fmt.Sprintf(`// %s: %s.
+// Runs in the sandbox: the network only through http.fetch, to the domains
+// in capabilities.fetch.
+export default async function %s(%s) {
+  return { type: "markdown", text: "TODO: " + JSON.stringify(input) };
+}
+`, fn, desc, fn, sig)
+}
+
+// moduleTemplate is a new native tool module exporting names.
+func moduleTemplate(names []string) string {
+	var b strings.Builder
+	b.WriteString("// A native tool module (full-trust lane): compiled ESM.\nexport const tools = {\n")
+	for _, n := range names {
+		fmt.Fprintf(&b, "  %q: {\n    description: \"TODO\",\n    inputJsonSchema: { type: \"object\", properties: {} },\n    async execute(args, ctx) {\n      throw new Error(\"%s: not implemented\");\n    },\n  },\n", n, n)
+	}
+	b.WriteString("};\n")
+	return b.String()
+}
+
+// identifier turns a tool name into a JavaScript identifier.
+func identifier(s string) string {
+	var b strings.Builder
+	up := false
+	for i, r := range s {
+		ok := r == '_' || r == '$' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || (i > 0 && r >= '0' && r <= '9')
+		if !ok {
+			up = b.Len() > 0
+			continue
+		}
+		if up {
+			r = []rune(strings.ToUpper(string(r)))[0]
+			up = false
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}

@@ -1,0 +1,337 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/runner"
+)
+
+// runToolArgs is the argument of plugin.runTool (DESIGN.md §5).
+type runToolArgs struct {
+	Dir   string          `json:"dir"`
+	URI   string          `json:"uri"`
+	Tool  string          `json:"tool"`
+	Input json.RawMessage `json:"input"`
+}
+
+// ExecuteCommand runs plugin.runTool and plugin.reviewCard.
+func (s *Server) ExecuteCommand(ctx context.Context, params *protocol.ExecuteCommandParams) (protocol.LSPAny, error) {
+	switch params.Command {
+	case CommandRunTool:
+		if len(params.Arguments) != 1 {
+			return nil, invalidParams("%s takes one argument {dir?, uri?, tool, input?}", CommandRunTool)
+		}
+		var args runToolArgs
+		if err := json.Unmarshal(params.Arguments[0], &args); err != nil {
+			return nil, invalidParams("%s: %v", CommandRunTool, err)
+		}
+		rec, err := s.runTool(ctx, args, params.WorkDoneToken)
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(rec)
+	case CommandReviewCard:
+		if s.opts.Review == nil {
+			break
+		}
+		var args runToolArgs
+		if len(params.Arguments) == 1 {
+			_ = json.Unmarshal(params.Arguments[0], &args)
+		}
+		ps, err := s.pluginOf(args)
+		if err != nil {
+			return nil, err
+		}
+		sn := s.check(ps)
+		if sn.plugin == nil {
+			return nil, invalidParams("%s has no plugin.json", ps.dir)
+		}
+		sn.mu.Lock()
+		card, err := s.opts.Review(sn.plugin)
+		sn.mu.Unlock()
+		if err != nil {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "review card: %v", err)
+		}
+		return json.Marshal(card)
+	}
+	return nil, invalidParams("unknown command %q", params.Command)
+}
+
+func invalidParams(format string, args ...any) error {
+	return jsonrpc2.Errorf(jsonrpc2.InvalidParams, format, args...)
+}
+
+// pluginOf finds the plugin a command names by dir or by a file URI in it.
+func (s *Server) pluginOf(args runToolArgs) (*pluginState, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if args.Dir != "" {
+		dir := pathOf(uri.URI(args.Dir))
+		if dir == "" {
+			dir = args.Dir // a plain path
+		}
+		if ps := s.pluginFor(absIn(dir, analysis.ManifestName)); ps != nil {
+			return ps, nil
+		}
+		return nil, invalidParams("no plugin.json in %s", args.Dir)
+	}
+	if args.URI != "" {
+		if ps := s.pluginFor(pathOf(uri.URI(args.URI))); ps != nil {
+			return ps, nil
+		}
+		return nil, invalidParams("%s is not inside a plugin", args.URI)
+	}
+	if len(s.plugins) == 1 {
+		for _, ps := range s.plugins {
+			return ps, nil
+		}
+	}
+	return nil, invalidParams("say which plugin: give \"dir\" or \"uri\" (%d plugins open)", len(s.plugins))
+}
+
+// runTool runs a function tool in the sandbox with the editor's text,
+// reporting progress, cancellable by $/cancelRequest or by the progress
+// cancel button. The record is kept for lenses, hints and hover, and its
+// refused fetches become diagnostics.
+func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.ProgressToken) (*runner.Record, error) {
+	if args.Tool == "" {
+		return nil, invalidParams("%s: \"tool\" is required", CommandRunTool)
+	}
+	ps, err := s.pluginOf(args)
+	if err != nil {
+		return nil, err
+	}
+	sn := s.check(ps)
+	if sn.plugin == nil {
+		return nil, invalidParams("%s has no plugin.json", ps.dir)
+	}
+	if findTool(sn.plugin.Manifest, args.Tool) == nil {
+		return nil, invalidParams("plugin %s has no function tool %q", ps.dir, args.Tool)
+	}
+	input := args.Input
+	if len(input) == 0 {
+		sn.mu.Lock()
+		input = defaultInput(sn.plugin, args.Tool)
+		sn.mu.Unlock()
+	}
+	if s.opts.Runner == nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "the sandbox is not available in this build of plugin-lsp")
+	}
+	// The runner gets its own copy of the plugin (Plugin is not safe for
+	// concurrent use), loaded from the same text the snapshot saw.
+	files := map[string][]byte{}
+	for p, d := range sn.docs {
+		files[p] = d.text
+	}
+	p, err := analysis.Load(newOverlayFS(files), ps.dir)
+	if err != nil {
+		return nil, invalidParams("%v", err)
+	}
+	s.mu.Lock()
+	st := s.config
+	progressOK := s.caps.workDoneProgress
+	s.mu.Unlock()
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	prog := s.startProgress(ctx, token, progressOK, "Running "+args.Tool, cancel)
+	defer prog.end("done")
+
+	req := runner.Request{
+		Plugin: p, Tool: args.Tool, Input: input,
+		Providers: st.Providers, Timeout: st.Timeout,
+		Progress: prog.report,
+	}
+	start := time.Now()
+	rec, err := s.opts.Runner.Run(ctx, req)
+	if err != nil {
+		if ctx.Err() != nil {
+			prog.end("cancelled")
+			return nil, protocol.ErrRequestCancelled
+		}
+		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "run %s: %v", args.Tool, err)
+	}
+	if rec == nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "run %s: the runner returned no record", args.Tool)
+	}
+	if rec.Logs == nil {
+		rec.Logs = []runner.LogEntry{}
+	}
+	if rec.Fetches == nil {
+		rec.Fetches = []runner.FetchEntry{}
+	}
+	for i := range rec.Fetches {
+		if rec.Fetches[i].Credentials == nil {
+			rec.Fetches[i].Credentials = []string{}
+		}
+	}
+	_ = start
+	s.mu.Lock()
+	ps.runs[args.Tool] = &toolRun{record: rec, input: input, at: time.Now()}
+	s.schedule(ps) // learnt diagnostics, lenses and hints change
+	lens, hints := s.caps.codeLensRefresh, s.caps.inlayHintRefresh
+	s.mu.Unlock()
+	if lens {
+		s.safeGo("codeLens refresh", func() { _ = s.client.CodeLensRefresh(s.ctx) })
+	}
+	if hints {
+		s.safeGo("inlayHint refresh", func() { _ = s.client.InlayHintRefresh(s.ctx) })
+	}
+	return rec, nil
+}
+
+// findTool returns the function tool named name.
+func findTool(m *analysis.Manifest, name string) *analysis.Tool {
+	for _, t := range m.Tools {
+		if n, ok := analysis.Str(t.Name); ok && n == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// defaultInput is the input of a run started without one (a code lens):
+// the first of inputJsonSchema.examples, else fixtures.json
+// "inputs"[tool], else an object with each required property set to an
+// empty value of its type.
+func defaultInput(p *analysis.Plugin, tool string) json.RawMessage {
+	t := findTool(p.Manifest, tool)
+	if t == nil {
+		return json.RawMessage("null")
+	}
+	sch := t.InputSchema
+	if ex := sch.Get("examples"); ex != nil && len(ex.Elems) > 0 {
+		return json.RawMessage(p.ManifestFile.Text[ex.Elems[0].Span.Start:ex.Elems[0].Span.End])
+	}
+	if p.FixturesRoot != nil {
+		if in := p.FixturesRoot.Get("inputs").Get(tool); in != nil && in.Kind != 0 {
+			return json.RawMessage(p.FixturesFile.Text[in.Span.Start:in.Span.End])
+		}
+	}
+	if sch == nil || sch.Get("type") == nil {
+		return json.RawMessage("{}")
+	}
+	if ty, _ := analysis.Str(sch.Get("type")); ty != "object" {
+		return json.RawMessage("null")
+	}
+	obj := map[string]any{}
+	props := sch.Get("properties")
+	for _, r := range sch.Get("required").Children() {
+		name, ok := analysis.Str(r)
+		if !ok {
+			continue
+		}
+		ty, _ := analysis.Str(props.Get(name).Get("type"))
+		switch ty {
+		case "integer", "number":
+			obj[name] = 0
+		case "boolean":
+			obj[name] = false
+		case "array":
+			obj[name] = []any{}
+		case "object":
+			obj[name] = map[string]any{}
+		default:
+			obj[name] = ""
+		}
+	}
+	b, _ := json.Marshal(obj)
+	return b
+}
+
+// progress reports one run through $/progress (when the client gave or
+// accepts a token); every method is a no-op otherwise.
+type progress struct {
+	s     *Server
+	ctx   context.Context
+	token protocol.ProgressToken
+	once  sync.Once
+}
+
+var progressSeq atomic.Int64
+
+// startProgress begins a work-done progress. cancel is called when the
+// user presses the cancel button.
+func (s *Server) startProgress(ctx context.Context, token protocol.ProgressToken, canCreate bool, title string, cancel func()) *progress {
+	pr := &progress{s: s, ctx: context.WithoutCancel(ctx)}
+	if token == nil && canCreate {
+		t := protocol.String("plugin-lsp-run-" + strconv.FormatInt(progressSeq.Add(1), 10))
+		if err := s.client.WorkDoneProgressCreate(ctx, &protocol.WorkDoneProgressCreateParams{Token: t}); err == nil {
+			token = t
+		}
+	}
+	if token == nil {
+		return pr
+	}
+	pr.token = token
+	s.mu.Lock()
+	if s.progressCancel == nil {
+		s.progressCancel = map[string]func(){}
+	}
+	s.progressCancel[tokenKey(token)] = cancel
+	s.mu.Unlock()
+	pr.send(&protocol.WorkDoneProgressBegin{Kind: "begin", Title: title, Cancellable: b(true)})
+	return pr
+}
+
+func (pr *progress) send(v any) {
+	raw, err := protocol.Marshal(v)
+	if err != nil {
+		return
+	}
+	_ = pr.s.client.Progress(pr.ctx, &protocol.ProgressParams{Token: pr.token, Value: raw})
+}
+
+func (pr *progress) report(msg string) {
+	if pr.token == nil {
+		return
+	}
+	pr.send(&protocol.WorkDoneProgressReport{Kind: "report", Message: &msg})
+}
+
+func (pr *progress) end(msg string) {
+	if pr.token == nil {
+		return
+	}
+	pr.once.Do(func() {
+		pr.send(&protocol.WorkDoneProgressEnd{Kind: "end", Message: &msg})
+		pr.s.mu.Lock()
+		delete(pr.s.progressCancel, tokenKey(pr.token))
+		pr.s.mu.Unlock()
+	})
+}
+
+func tokenKey(t protocol.ProgressToken) string {
+	switch t := t.(type) {
+	case protocol.String:
+		return "s:" + string(t)
+	case protocol.Integer:
+		return "i:" + strconv.FormatInt(int64(t), 10)
+	}
+	return fmt.Sprint(t)
+}
+
+// WorkDoneProgressCancel stops the run behind a progress token.
+func (s *Server) WorkDoneProgressCancel(ctx context.Context, params *protocol.WorkDoneProgressCancelParams) error {
+	s.mu.Lock()
+	cancel := s.progressCancel[tokenKey(params.Token)]
+	s.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	return nil
+}
+
+var errNoRunner = errors.New("no runner")
