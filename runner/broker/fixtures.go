@@ -11,6 +11,8 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
 )
 
 // Fixtures is a plugin's fixtures.json (DESIGN.md §2).
@@ -61,57 +63,89 @@ func LoadFixtures(path string) (*Fixtures, error) {
 }
 
 // ParseFixtures parses the contents of a fixtures file. Errors start with
-// "line:col: " (1-based, byte column) when they have a position.
+// "line:col: " (1-based, byte column) of the offending value.
 func ParseFixtures(data []byte) (*Fixtures, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return &Fixtures{}, nil
 	}
-	var f Fixtures
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&f); err != nil {
-		var se *json.SyntaxError
-		var te *json.UnmarshalTypeError
-		switch {
-		case errors.As(err, &se):
-			return nil, fmt.Errorf("%s: %v", lineCol(data, se.Offset), se)
-		case errors.As(err, &te):
-			what := te.Field
-			if what == "" {
-				what = "the document"
-			}
-			return nil, fmt.Errorf("%s: %s must be %s, not %s", lineCol(data, te.Offset), what, kindName(te.Type.Kind().String()), te.Value)
-		}
-		return nil, fmt.Errorf("0:0: %v", err)
+	root, serr := jsonpos.Parse(data)
+	if serr != nil {
+		return nil, fmt.Errorf("%s: %s", lineCol(data, int64(serr.Offset)), serr.Message)
 	}
-	if dec.More() {
-		return nil, fmt.Errorf("%s: unexpected data after the JSON object", lineCol(data, dec.InputOffset()))
+	at := func(ptr string) string {
+		n, _ := root.Lookup(ptr)
+		if n == nil {
+			return lineCol(data, 0)
+		}
+		return lineCol(data, int64(n.Span.Start))
+	}
+	var f Fixtures
+	if err := json.Unmarshal(data, &f); err != nil {
+		var te *json.UnmarshalTypeError
+		var se *json.SyntaxError
+		if errors.As(err, &se) { // what jsonpos lets through: data after the value
+			return nil, fmt.Errorf("%s: %v", lineCol(data, se.Offset-1), se)
+		}
+		if errors.As(err, &te) {
+			n := nodeAt(root, int(te.Offset))
+			what := "the document"
+			if p := n.Pointer(); p != "" {
+				what = p
+			}
+			return nil, fmt.Errorf("%s: %s must be %s, not %s", lineCol(data, int64(n.Span.Start)), what, kindName(te.Type.Kind().String()), te.Value)
+		}
+		return nil, fmt.Errorf("%s: %v", lineCol(data, 0), err)
 	}
 	for i := range f.FnFetch {
 		x := &f.FnFetch[i]
+		ptr := fmt.Sprintf("/fnFetch/%d", i)
 		if x.URL == "" {
-			return nil, fmt.Errorf("0:0: fnFetch[%d] has no \"url\"", i)
+			return nil, fmt.Errorf("%s: %s has no \"url\"", at(ptr), ptr)
 		}
 		m := strings.ToUpper(strings.TrimSpace(x.Method))
 		if m == "" {
 			m = "GET"
 		}
 		if !allowedMethods[m] {
-			return nil, fmt.Errorf("0:0: fnFetch[%d] has method %q; use GET, HEAD, POST, PUT, PATCH, DELETE or OPTIONS", i, x.Method)
+			return nil, fmt.Errorf("%s: %s/method is %q; use GET, HEAD, POST, PUT, PATCH, DELETE or OPTIONS", at(ptr+"/method"), ptr, x.Method)
 		}
 		x.Method = m
 		if x.Status == 0 {
 			x.Status = http.StatusOK
 		}
 		if x.Status < 100 || x.Status > 599 {
-			return nil, fmt.Errorf("0:0: fnFetch[%d] has status %d; use 100–599", i, x.Status)
+			return nil, fmt.Errorf("%s: %s/status is %d; use 100–599", at(ptr+"/status"), ptr, x.Status)
 		}
 		for k, v := range x.Headers {
 			if !validHeaderName(k) || !validHeaderValue(v) {
-				return nil, fmt.Errorf("0:0: fnFetch[%d] has an invalid header %q", i, k)
+				return nil, fmt.Errorf("%s: %s/headers has an invalid header %q", at(ptr+"/headers"), ptr, k)
 			}
 		}
 	}
 	return &f, nil
+}
+
+// nodeAt finds the value encoding/json was decoding when it reported a
+// type error at off: a scalar ending at off, or a container opened just
+// before it. Falls back to the deepest node containing off.
+func nodeAt(root *jsonpos.Node, off int) *jsonpos.Node {
+	n := root
+	for {
+		var next *jsonpos.Node
+		for _, c := range n.Children() {
+			if c.Span.Start < off && off <= c.Span.End {
+				next = c
+				break
+			}
+		}
+		if next == nil {
+			return n
+		}
+		if next.Span.End == off && next.Kind != jsonpos.Object && next.Kind != jsonpos.Array || next.Span.Start == off-1 {
+			return next
+		}
+		n = next
+	}
 }
 
 func kindName(k string) string {
@@ -120,8 +154,8 @@ func kindName(k string) string {
 		return "an object"
 	case "slice":
 		return "an array"
-	case "int":
-		return "a number"
+	case "int", "int64":
+		return "an integer"
 	}
 	return "a " + k
 }
