@@ -1,0 +1,228 @@
+package js
+
+import (
+	"net/url"
+	"strings"
+
+	"github.com/dop251/goja/ast"
+	gtoken "github.com/dop251/goja/token"
+)
+
+// value is what is known statically about a string expression.
+type value struct {
+	kind   URLKind
+	s      string // the string (Exact) or its known start (Prefix)
+	reason string // why the rest is unknown
+	lit    int    // page offset of the literal where s starts, -1 if none
+}
+
+func unknown(reason string) value { return value{kind: Unknown, reason: reason, lit: -1} }
+
+const maxEvalDepth = 32
+
+// eval evaluates a string expression as far as it is static: string and
+// template literals, '+', const identifiers (in any enclosing scope),
+// new URL(path, base), String(x), x.toString(), x.href, a.concat(b) and
+// conditionals whose branches agree on a prefix.
+func (a *analyzer) eval(e ast.Expression, sc *scope, depth int) value {
+	if depth > maxEvalDepth || e == nil {
+		return unknown("the expression is too deeply nested to follow")
+	}
+	switch x := e.(type) {
+	case *ast.StringLiteral:
+		return value{kind: Exact, s: x.Value.String(), lit: a.start(x)}
+	case *ast.NumberLiteral:
+		return value{kind: Exact, s: x.Literal, lit: -1}
+	case *ast.TemplateLiteral:
+		if x.Tag != nil {
+			return unknown("a tagged template is computed at run time")
+		}
+		v := value{kind: Exact, lit: -1}
+		if len(x.Elements) > 0 && x.Elements[0].Parsed != "" {
+			v.lit = a.start(x)
+		}
+		for i, el := range x.Elements {
+			v.s += el.Parsed.String()
+			if i < len(x.Expressions) {
+				sub := a.eval(x.Expressions[i], sc, depth+1)
+				if v.s == "" && v.lit < 0 {
+					v.lit = sub.lit
+				}
+				if sub.kind != Exact {
+					return a.prefixOf(v, sub, x.Expressions[i])
+				}
+				v.s += sub.s
+			}
+		}
+		return v
+	case *ast.BinaryExpression:
+		if x.Operator != gtoken.PLUS {
+			return unknown("")
+		}
+		l := a.eval(x.Left, sc, depth+1)
+		if l.kind != Exact {
+			return l
+		}
+		r := a.eval(x.Right, sc, depth+1)
+		if r.kind != Exact {
+			out := a.prefixOf(l, r, x.Right)
+			if l.s == "" && l.lit < 0 {
+				out.lit = r.lit
+			}
+			return out
+		}
+		l.s += r.s
+		if l.lit < 0 && l.s == r.s {
+			l.lit = r.lit
+		}
+		return l
+	case *ast.Identifier:
+		name := x.Name.String()
+		b := sc.lookup(name)
+		if b == nil {
+			return unknown("`" + name + "` is not a constant of this page")
+		}
+		switch {
+		case b.decl == declParam:
+			return unknown("`" + name + "` is a parameter")
+		case b.decl != declConst || b.destructured || b.init == nil:
+			return unknown("`" + name + "` is not a constant")
+		case b.evaluating:
+			return unknown("`" + name + "` refers to itself")
+		}
+		b.evaluating = true
+		v := a.eval(b.init, b.scope, depth+1)
+		b.evaluating = false
+		return v
+	case *ast.NewExpression:
+		id, ok := x.Callee.(*ast.Identifier)
+		if !ok || id.Name.String() != "URL" || sc.lookup("URL") != nil || len(x.ArgumentList) == 0 {
+			return unknown("")
+		}
+		p := a.eval(x.ArgumentList[0], sc, depth+1)
+		if len(x.ArgumentList) == 1 {
+			return p
+		}
+		base := a.eval(x.ArgumentList[1], sc, depth+1)
+		if base.kind != Exact {
+			if base.reason == "" {
+				base.reason = "the base URL is only known at run time"
+			}
+			return unknown(base.reason)
+		}
+		return resolveURL(p, base)
+	case *ast.CallExpression:
+		switch c := unwrap(x.Callee).(type) {
+		case *ast.Identifier:
+			if c.Name.String() == "String" && sc.lookup("String") == nil && len(x.ArgumentList) == 1 {
+				return a.eval(x.ArgumentList[0], sc, depth+1)
+			}
+		case *ast.DotExpression:
+			switch c.Identifier.Name.String() {
+			case "toString":
+				if len(x.ArgumentList) == 0 {
+					return a.eval(c.Left, sc, depth+1)
+				}
+			case "concat":
+				v := a.eval(c.Left, sc, depth+1)
+				for _, arg := range x.ArgumentList {
+					if v.kind != Exact {
+						return v
+					}
+					r := a.eval(arg, sc, depth+1)
+					if r.kind != Exact {
+						return a.prefixOf(v, r, arg)
+					}
+					v.s += r.s
+				}
+				return v
+			}
+		}
+		return unknown("")
+	case *ast.DotExpression:
+		if x.Identifier.Name.String() == "href" {
+			if n, ok := unwrap(x.Left).(*ast.NewExpression); ok {
+				return a.eval(n, sc, depth+1)
+			}
+		}
+		return unknown("")
+	case *ast.ConditionalExpression:
+		l := a.eval(x.Consequent, sc, depth+1)
+		r := a.eval(x.Alternate, sc, depth+1)
+		if l.kind == Exact && r.kind == Exact && l.s == r.s {
+			return l
+		}
+		if l.kind == Unknown || r.kind == Unknown {
+			return unknown("the URL depends on a condition")
+		}
+		n := 0
+		for n < len(l.s) && n < len(r.s) && l.s[n] == r.s[n] {
+			n++
+		}
+		return value{kind: Prefix, s: l.s[:n], reason: "the URL depends on a condition", lit: l.lit}
+	}
+	return unknown("")
+}
+
+// prefixOf turns a known start and an unknown rest into a Prefix value.
+func (a *analyzer) prefixOf(known, rest value, restExpr ast.Expression) value {
+	reason := rest.reason
+	if reason == "" {
+		reason = "`" + a.text(a.exprSpan(restExpr)) + "` is only known at run time"
+	}
+	if rest.kind == Prefix {
+		return value{kind: Prefix, s: known.s + rest.s, reason: reason, lit: known.lit}
+	}
+	if known.s == "" {
+		return value{kind: Unknown, reason: reason, lit: known.lit}
+	}
+	return value{kind: Prefix, s: known.s, reason: reason, lit: known.lit}
+}
+
+// resolveURL resolves new URL(p, base) with net/url, as far as p is known.
+func resolveURL(p, base value) value {
+	b, err := url.Parse(base.s)
+	if err != nil || !b.IsAbs() {
+		return unknown("the base URL " + quote(base.s) + " is not absolute")
+	}
+	switch p.kind {
+	case Exact:
+		r, err := url.Parse(p.s)
+		if err != nil {
+			return unknown("the path " + quote(p.s) + " does not parse")
+		}
+		lit := base.lit
+		if r.IsAbs() {
+			lit = p.lit
+		}
+		return value{kind: Exact, s: b.ResolveReference(r).String(), lit: lit}
+	case Prefix:
+		switch {
+		case strings.Contains(p.s, "://"):
+			return p
+		case strings.HasPrefix(p.s, "/") && !strings.HasPrefix(p.s, "//"):
+			cut := strings.IndexAny(p.s, "?#%")
+			known := p.s
+			if cut >= 0 {
+				known = p.s[:cut]
+			}
+			r, err := url.Parse(known)
+			if err != nil {
+				return unknown(p.reason)
+			}
+			return value{kind: Prefix, s: b.ResolveReference(r).String(), reason: p.reason, lit: base.lit}
+		}
+	}
+	reason := p.reason
+	if reason == "" {
+		reason = "the path is only known at run time"
+	}
+	return unknown(reason)
+}
+
+func quote(s string) string {
+	if len(s) > 60 {
+		s = s[:57] + "…"
+	}
+	return "\"" + s + "\""
+}
