@@ -49,7 +49,7 @@ export function buildPage(o: PageOptions): string {
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
+<meta http-equiv="Content-Security-Policy" content="${csp.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;")}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(`${o.plugin}: ${o.tool}`)}</title>
 <style nonce="${o.nonce}">${STYLE}</style>

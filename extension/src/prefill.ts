@@ -126,20 +126,120 @@ export function parseInput(text: string): ParsedInput {
     return { ok: true, value: JSON.parse(text) };
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
-    const m = /position (\d+)/.exec(msg);
-    let line = 1;
-    let column = 1;
-    if (m) {
-      const pos = Number(m[1]);
-      const before = text.slice(0, pos).split("\n");
-      line = before.length;
-      column = before[before.length - 1].length + 1;
-    } else if (/end of JSON input/i.test(msg)) {
-      const all = text.split("\n");
-      line = all.length;
-      column = all[all.length - 1].length + 1;
+    const offset = jsonErrorOffset(text);
+    const before = text.slice(0, offset).split("\n");
+    const line = before.length;
+    const column = before[before.length - 1].length + 1;
+    return { ok: false, message: `Input is not JSON (line ${line}, column ${column}): ${msg.split("\n")[0]}`, line, column };
+  }
+}
+
+/**
+ * The offset of the first syntax error in `text` (text.length when the
+ * input ends too early). Node's JSON.parse does not always say where.
+ */
+export function jsonErrorOffset(text: string): number {
+  let i = 0;
+  const ws = () => {
+    while (i < text.length && " \t\r\n".includes(text[i])) i++;
+  };
+  const fail = (): never => {
+    throw i;
+  };
+  const literal = (word: string) => {
+    if (text.startsWith(word, i)) i += word.length;
+    else fail();
+  };
+  const str = () => {
+    i++; // opening quote
+    while (i < text.length) {
+      const c = text[i];
+      if (c === '"') {
+        i++;
+        return;
+      }
+      if (c < " ") fail();
+      if (c === "\\") {
+        i++;
+        if (text[i] === "u") {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) fail();
+          i += 5;
+          continue;
+        }
+        if (i >= text.length || !`"\\/bfnrt`.includes(text[i])) fail();
+      }
+      i++;
     }
-    return { ok: false, message: `Input is not JSON (line ${line}, column ${column}): ${msg}`, line, column };
+    fail();
+  };
+  const num = () => {
+    const m = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/.exec(text.slice(i));
+    if (!m || m[0] === "" || m[0] === "-") fail();
+    i += m![0].length;
+  };
+  const value = (depth: number): void => {
+    if (depth > 512) fail();
+    ws();
+    if (i >= text.length) fail();
+    const c = text[i];
+    if (c === "{") {
+      i++;
+      ws();
+      if (text[i] === "}") {
+        i++;
+        return;
+      }
+      for (;;) {
+        ws();
+        if (text[i] !== '"') fail();
+        str();
+        ws();
+        if (text[i] !== ":") fail();
+        i++;
+        value(depth + 1);
+        ws();
+        if (text[i] === ",") {
+          i++;
+          continue;
+        }
+        if (text[i] === "}") {
+          i++;
+          return;
+        }
+        fail();
+      }
+    } else if (c === "[") {
+      i++;
+      ws();
+      if (text[i] === "]") {
+        i++;
+        return;
+      }
+      for (;;) {
+        value(depth + 1);
+        ws();
+        if (text[i] === ",") {
+          i++;
+          continue;
+        }
+        if (text[i] === "]") {
+          i++;
+          return;
+        }
+        fail();
+      }
+    } else if (c === '"') str();
+    else if (c === "t") literal("true");
+    else if (c === "f") literal("false");
+    else if (c === "n") literal("null");
+    else num();
+  };
+  try {
+    value(0);
+    ws();
+    return i < text.length ? i : text.length;
+  } catch (at) {
+    return typeof at === "number" ? Math.min(at, text.length) : 0;
   }
 }
 

@@ -54,7 +54,7 @@ function renderStatus(r: RunRecord): string {
   const badge = ok ? `<span class="badge ok">ok</span>` : `<span class="badge failed">failed</span>`;
   const claim = typeof r.claim === "string" && r.claim !== "" ? `<code class="claim">${escapeHtml(r.claim)}</code>` : "";
   const duration = typeof r.durationMs === "number" ? `<span class="duration">${escapeHtml(formatMs(r.durationMs))}</span>` : "";
-  return `<div class="status ${ok ? "ok" : "failed"}" role="status">${badge}${claim}${duration}</div>`;
+  return `<div class="status ${ok ? "ok" : "failed"}" role="status">${[badge, claim, duration].filter((x) => x !== "").join(" ")}</div>`;
 }
 
 function section(id: string, title: string, body: string): string {
@@ -249,7 +249,7 @@ function renderLogs(logs: LogEntry[]): string {
     .map((l0) => {
       const l: LogEntry = isObject(l0) ? l0 : {};
       const level = typeof l.level === "string" && /^[a-z]+$/.test(l.level) ? l.level : "log";
-      return `<li class="log ${level}"><span class="level">${escapeHtml(level)}</span><span class="msg">${linkLocations(String(l.message ?? ""))}</span></li>`;
+      return `<li class="log ${level}"><span class="level">${escapeHtml(level)}</span> <span class="msg">${linkLocations(String(l.message ?? ""))}</span></li>`;
     })
     .join("\n");
   return `<ol class="logs">\n${items}\n</ol>`;

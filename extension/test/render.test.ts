@@ -1,0 +1,176 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { escapeHtml, formatBytes, formatMs, linkLocations, renderFailure, renderMarkdown, renderRecord, renderResult } from "../src/render";
+import { attributeNames, fixture, tagNames, visibleText } from "./util";
+
+// The only tags and attributes the renderer may ever produce.
+const ALLOWED_TAGS = ["a", "code", "div", "em", "h2", "h3", "h4", "h5", "h6", "li", "meter", "ol", "p", "pre", "section", "span", "strong", "table", "tbody", "td", "th", "thead", "tr", "ul"];
+const ALLOWED_ATTRS = ["class", "data-column", "data-file", "data-line", "high", "href", "id", "low", "max", "min", "optimum", "role", "title", "value"];
+
+function assertSafe(html: string): void {
+  const badTags = tagNames(html).filter((t) => !ALLOWED_TAGS.includes(t));
+  assert.deepEqual(badTags, [], `unexpected tags in ${html}`);
+  const badAttrs = attributeNames(html).filter((a) => !ALLOWED_ATTRS.includes(a));
+  assert.deepEqual(badAttrs, [], `unexpected attributes in ${html}`);
+  for (const m of html.matchAll(/href="([^"]*)"/g)) assert.equal(m[1], "#", "links never navigate");
+}
+
+describe("escapeHtml", () => {
+  it("escapes the five HTML metacharacters", () => {
+    assert.equal(escapeHtml(`<a href="x" title='y'>&</a>`), "&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;");
+  });
+  it("stringifies non-strings", () => {
+    assert.equal(escapeHtml(42), "42");
+    assert.equal(escapeHtml(null), "null");
+  });
+});
+
+describe("renderResult (SubUI)", () => {
+  it("renders a stat as label and value", () => {
+    const html = renderResult({ type: "stat", value: "The Hobbit", label: "Title" });
+    assert.equal(html, `<div class="subui stat"><div class="stat-label">Title</div><div class="stat-value">The Hobbit</div></div>`);
+  });
+  it("renders a numeric stat without a label", () => {
+    assert.equal(renderResult({ type: "stat", value: 310 }), `<div class="subui stat"><div class="stat-value">310</div></div>`);
+  });
+  it("renders a table with every row and pads short rows", () => {
+    const html = renderResult({ type: "table", columns: ["A", "B"], rows: [["1", 2], [{ x: 1 }], { B: "by name", A: "a" }] });
+    assertSafe(html);
+    assert.equal(visibleText(html), `A B 1 2 {"x":1} a by name`);
+    assert.equal((html.match(/<tr>/g) ?? []).length, 4);
+    assert.equal((html.match(/<td>/g) ?? []).length, 6);
+  });
+  it("says so when a table has no rows", () => {
+    assert.equal(visibleText(renderResult({ type: "table", columns: ["A"], rows: [] })), "A No rows.");
+  });
+  it("renders a list of strings and of titled objects", () => {
+    const html = renderResult({ type: "list", items: ["one", { title: "two", subtitle: "second" }, 3, { other: true }] });
+    assertSafe(html);
+    assert.equal(visibleText(html), `one two second 3 {"other":true}`);
+    assert.equal((html.match(/<li>/g) ?? []).length, 4);
+  });
+  it("renders markdown", () => {
+    const html = renderResult({ type: "markdown", text: "Saved **9780261103344** (1×)" });
+    assert.equal(html, `<div class="subui markdown"><p>Saved <strong>9780261103344</strong> (1×)</p></div>`);
+  });
+  it("shows anything else as raw JSON", () => {
+    const cases: unknown[] = [
+      { title: "The Hobbit" },
+      { type: "chart", points: [1, 2] },
+      { type: "stat", value: { nested: true } }, // malformed SubUI
+      { type: "table", columns: "A", rows: [] },
+      { type: "list", items: "x" },
+      { type: "markdown", text: 42 },
+      [1, 2, 3],
+      "plain string",
+      17,
+      null,
+    ];
+    for (const c of cases) {
+      const html = renderResult(c);
+      assert.ok(html.startsWith(`<pre class="subui raw json">`), `raw for ${JSON.stringify(c)}: ${html}`);
+      assert.equal(visibleText(html), visibleText(escapeHtml(JSON.stringify(c, null, 2))));
+    }
+    assert.equal(renderResult(undefined), `<pre class="subui raw json">undefined</pre>`);
+  });
+});
+
+describe("renderMarkdown", () => {
+  it("handles headings, lists, code and links without loading anything", () => {
+    const html = renderMarkdown("# Books\n\n- *one*\n- `two`\n\n1. first\n2. second\n\n```\nconst x = 1 < 2;\n```\n\nsee [docs](https://example.org/x)");
+    assert.equal(
+      html,
+      [
+        "<h3>Books</h3>",
+        "<ul><li><em>one</em></li><li><code>two</code></li></ul>",
+        "<ol><li>first</li><li>second</li></ol>",
+        "<pre><code>const x = 1 &lt; 2;</code></pre>",
+        `<p>see <span class="link" title="https://example.org/x">docs</span></p>`,
+      ].join("\n"),
+    );
+  });
+  it("escapes HTML inside markdown", () => {
+    const html = renderMarkdown(`**<img src=x onerror=alert(1)>** [<b>](javascript:alert(1)) \`<script>\``);
+    assertSafe(html);
+    assert.ok(!html.includes("<img") && !html.includes("<script") && !html.includes("<b>"));
+  });
+});
+
+describe("renderRecord", () => {
+  it("renders a successful searchBooks run: table, fetch log with caps, logs, usage", () => {
+    const html = renderRecord(fixture("search-books.record.json"));
+    assertSafe(html);
+    assert.deepEqual([...html.matchAll(/<section id="([a-z]+)"/g)].map((m) => m[1]), ["result", "fetches", "logs", "usage"]);
+    const text = visibleText(html);
+    assert.ok(text.startsWith("ok fn.searchBooks:7f3a9c21 41.7 ms Result Title Author Cover The Hobbit J.R.R. Tolkien 200 The Annotated Hobbit"), text);
+    // Each fetch with its status, bytes / fetchMaxBytes and time / fetchTimeoutMs.
+    assert.ok(text.includes("GET https://api.openlibrary.org/search.json?q=hobbit 200 187 B / 1 MiB 0.4 ms / 10 s fixture openlibrary_key ••••"), text);
+    assert.ok(text.includes("GET https://covers.openlibrary.org/b/id/8231856-S.json 404 9 B / 4 MiB 0.2 ms / 5 s fixture none"), text);
+    assert.ok(text.includes("GET https://evil.example.com/steal?d=1 evil.example.com is not in capabilities.fetch refused: host-not-allowed"), text);
+    assert.ok(html.includes(`<tr class="refused">`));
+    assert.ok(text.includes("Logs (2) log searching for hobbit warn cover 8231856 answered 404"), text);
+    assert.ok(text.includes("Memory peak 2.8 MiB / 128 MiB Fetches 4 / 64 Fetched bytes 210 B Log bytes 47 B / 1 MiB Timeout 30 s"), text);
+    assert.ok(html.includes(`<meter min="0" max="64" low="48" high="57.6" optimum="0" value="4"></meter>`));
+  });
+
+  it("renders a thrown error with clickable .ts locations and no result section", () => {
+    const html = renderRecord(fixture("thrown.record.json"));
+    assertSafe(html);
+    assert.deepEqual([...html.matchAll(/<section id="([a-z]+)"/g)].map((m) => m[1]), ["error", "fetches", "logs", "usage"]);
+    const links = [...html.matchAll(/data-file="([^"]*)" data-line="(\d+)" data-column="(\d+)"/g)].map((m) => `${m[1]}:${m[2]}:${m[3]}`);
+    assert.deepEqual(links, ["code/lookup-book.ts:18:11", "code/lookup-book.ts:18:11", "code/lookup-book.ts:13:1"]);
+    const text = visibleText(html);
+    assert.ok(text.startsWith("failed fn.lookupBook:0b1c2d3e 12.5 ms Error Error: Open Library answered 404 for ISBN 0000000000 at code/lookup-book.ts:18:11 at lookupBook (code/lookup-book.ts:18:11)"), text);
+  });
+
+  it("escapes hostile text in every field", () => {
+    const evil = `<img src=x onerror="alert(1)"><script>alert(2)</script>'"&`;
+    const html = renderRecord({
+      claim: evil,
+      ok: false,
+      result: { type: "stat", value: evil, label: evil },
+      error: { name: evil, message: evil, stack: `${evil}\n at x (${evil}.ts:1:2)`, file: `a".ts" onclick="x`, line: 3, column: 4 },
+      logs: [{ level: evil, message: evil }],
+      fetches: [{ method: evil, url: evil, status: 200, source: evil, credentials: [evil], refused: evil, error: evil }],
+      durationMs: 1,
+      usage: { memoryPeakBytes: 1, memoryCapBytes: 2 },
+    });
+    assertSafe(html);
+    assert.ok(!html.includes("<img") && !html.includes("<script"), html);
+    assert.ok(html.includes(`data-file="a&quot;.ts&quot; onclick=&quot;x"`), html);
+    assert.ok(visibleText(html).includes(evil));
+  });
+
+  it("copes with partial and wrong-typed records", () => {
+    for (const r of [{}, { ok: true }, { logs: "x", fetches: {}, usage: 3, error: "boom" }, { fetches: [null, 1], logs: [null] }]) {
+      const html = renderRecord(r);
+      assertSafe(html);
+      assert.ok(html.includes(`<section id="fetches">`));
+    }
+    assert.equal(visibleText(renderRecord("not a record")), `Result "not a record"`);
+  });
+
+  it("renders a transport failure", () => {
+    const html = renderFailure("Request plugin.runTool failed: <unknown tool>");
+    assertSafe(html);
+    assert.equal(visibleText(html), "not run Error Request plugin.runTool failed: <unknown tool>");
+  });
+});
+
+describe("linkLocations", () => {
+  it("links .ts and .js locations and escapes the rest", () => {
+    const html = linkLocations("at f (code/a.ts:3:9) <x> native/t.js:4");
+    assert.equal(
+      html,
+      `at f (<a class="loc" href="#" role="link" data-file="code/a.ts" data-line="3" data-column="9" title="Open code/a.ts">code/a.ts:3:9</a>) &lt;x&gt; ` +
+        `<a class="loc" href="#" role="link" data-file="native/t.js" data-line="4" data-column="1" title="Open native/t.js">native/t.js:4</a>`,
+    );
+  });
+});
+
+describe("formatting", () => {
+  it("formats bytes and durations", () => {
+    assert.deepEqual([0, 1023, 1024, 1536, 1048576, 134217728, 5e9].map(formatBytes), ["0 B", "1023 B", "1 KiB", "1.5 KiB", "1 MiB", "128 MiB", "4.7 GiB"]);
+    assert.deepEqual([0, 0.25, 12, 999.9, 1000, 1500, 30000].map(formatMs), ["0 ms", "0.3 ms", "12 ms", "999.9 ms", "1 s", "1.50 s", "30 s"]);
+  });
+});
