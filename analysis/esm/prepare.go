@@ -20,6 +20,37 @@ type prepared struct {
 	defaultAt int          // offset of the `var $default =` statement, -1 if none
 	cjs       []Mark
 	gates     []Span
+	toks      []lexToken
+}
+
+// relaxed returns the prepared code with every function body emptied
+// (`{` after `)` or `=>` up to its matching `}`) and the `*` of async
+// generators blanked: what is left is the module's top-level structure,
+// which is all ReadExports needs, without the statement syntax goja's
+// parser lacks (for await, using, async generator methods).
+func (p *prepared) relaxed(src []byte) []byte {
+	code := append([]byte(nil), p.code...)
+	toks := p.toks
+	is := func(i int, s string) bool {
+		return i >= 0 && i < len(toks) && int(toks[i].end-toks[i].start) == len(s) && string(src[toks[i].start:toks[i].end]) == s
+	}
+	var open []int
+	for i, t := range toks {
+		switch {
+		case t.kind == tPunct && is(i, "{"):
+			open = append(open, i)
+		case t.kind == tPunct && is(i, "}") && len(open) > 0:
+			o := open[len(open)-1]
+			open = open[:len(open)-1]
+			arrow := is(o-1, ">") && is(o-2, "=") && toks[o-2].end == toks[o-1].start
+			if is(o-1, ")") || arrow {
+				blank(code, int(toks[o].end), int(t.start))
+			}
+		case t.kind == tIdent && is(i, "async") && is(i+1, "*"):
+			blank(code, int(toks[i+1].start), int(toks[i+1].end))
+		}
+	}
+	return code
 }
 
 func blank(code []byte, s, e int) {
@@ -33,7 +64,7 @@ func blank(code []byte, s, e int) {
 // prepare finds the module statements and the markers in src.
 func prepare(src []byte) *prepared {
 	toks := lex(src)
-	p := &prepared{code: append([]byte(nil), src...), defaultAt: -1}
+	p := &prepared{code: append([]byte(nil), src...), defaultAt: -1, toks: toks}
 	text := func(i int) string {
 		if i < 0 || i >= len(toks) {
 			return ""

@@ -38,22 +38,22 @@ func ReadExports(src []byte) (m *Module) {
 	}
 
 	wrapped := wrapPrefix + string(p.code) + "\n})"
-	prog, err := parser.ParseFile(nil, "module.js", wrapped, 0, parser.WithDisableSourceMaps)
-	var body []ast.Statement
-	if err == nil {
-		wrapped := false
-		if len(prog.Body) == 1 {
-			if es, ok := prog.Body[0].(*ast.ExpressionStatement); ok {
-				if fn, ok := es.Expression.(*ast.FunctionLiteral); ok {
-					body, wrapped = fn.Body.List, true
-				}
+	body, err := parseWrapped(wrapped)
+	r := &reader{src: src, p: p, m: m, decls: map[string]*decl{}}
+	if err != nil {
+		// Function bodies hold most of the syntax goja lacks and nothing
+		// ReadExports needs: retry without them, and let esbuild decide
+		// whether the module is valid.
+		if body2, err2 := parseWrapped(wrapPrefix + string(p.relaxed(src)) + "\n})"); err2 == nil {
+			if errs := esbuildErrors(src); len(errs) > 0 {
+				m.Exports = p.exports
+				m.Errors = errs
+				r.cjs(nil)
+				return m
 			}
-		}
-		if !wrapped { // a stray "})" closed our wrapper: let esbuild say why
-			err = fmt.Errorf("unbalanced braces")
+			body, err = body2, nil
 		}
 	}
-	r := &reader{src: src, p: p, m: m, decls: map[string]*decl{}}
 	if err != nil {
 		m.Exports = p.exports
 		if errs := esbuildErrors(src); len(errs) > 0 {
@@ -76,6 +76,26 @@ func ReadExports(src []byte) (m *Module) {
 	r.exports()
 	r.toolMap()
 	return m
+}
+
+// parseWrapped parses the wrapped module and returns the wrapper's body.
+func parseWrapped(wrapped string) ([]ast.Statement, error) {
+	prog, err := parser.ParseFile(nil, "module.js", wrapped, 0, parser.WithDisableSourceMaps)
+	var body []ast.Statement
+	if err == nil {
+		wrapper := false
+		if len(prog.Body) == 1 {
+			if es, ok := prog.Body[0].(*ast.ExpressionStatement); ok {
+				if fn, ok := es.Expression.(*ast.FunctionLiteral); ok {
+					body, wrapper = fn.Body.List, true
+				}
+			}
+		}
+		if !wrapper { // a stray "})" closed our wrapper: let esbuild say why
+			err = fmt.Errorf("unbalanced braces")
+		}
+	}
+	return body, err
 }
 
 // offsetOf converts goja's 1-based line and byte column to an offset.
@@ -155,6 +175,20 @@ func (r *reader) text(n ast.Node) string {
 		t = t[:37] + "…"
 	}
 	return strings.Join(strings.Fields(t), " ")
+}
+
+// spreadSpan covers a spread element with its "..." (goja's starts at the
+// expression).
+func (r *reader) spreadSpan(pr *ast.SpreadElement) Span {
+	s := r.span(pr)
+	i := s.Start
+	for i > 0 && (r.src[i-1] == ' ' || r.src[i-1] == '\t' || r.src[i-1] == '\n' || r.src[i-1] == '\r') {
+		i--
+	}
+	if i >= 3 && string(r.src[i-3:i]) == "..." {
+		s.Start = i - 3
+	}
+	return s
 }
 
 // declare records the top-level bindings.
@@ -478,7 +512,7 @@ func (o *objReader) collect(e ast.Expression, depth int) (props []prop, lit *ast
 				delete(o.seen, name)
 			}
 			if len(o.unknown) > before { // one reason, on the spread itself
-				o.unknown = append(o.unknown[:before], Unknown{o.r.span(pr), fmt.Sprintf("spread of `%s`", o.r.text(pr.Expression))})
+				o.unknown = append(o.unknown[:before], Unknown{o.r.spreadSpan(pr), fmt.Sprintf("spread of `%s`", o.r.text(pr.Expression))})
 			}
 			props = append(props, inner...)
 		}

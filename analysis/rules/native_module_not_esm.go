@@ -46,7 +46,7 @@ var NativeModuleNotESM = &analysis.Rule{
 				continue
 			}
 			if mod.Kind == esm.CommonJS {
-				mk := mod.CommonJS[0]
+				mk := commonJSProof(mod.CommonJS)
 				pass.Report(analysis.Diagnostic{
 					File: m.Rel, Span: espan(mk.Span),
 					Message: fmt.Sprintf("%s is a CommonJS module (`%s`): a native module must be compiled ESM, e.g. `export const tools = { … }`", m.Rel, mk.Text),
@@ -77,4 +77,17 @@ func notESMByExtension(rel, ext string) string {
 		return fmt.Sprintf("%s has no extension: a native module must be a compiled ESM .js or .mjs file", rel)
 	}
 	return fmt.Sprintf("%s is a %s file: a native module must be a compiled ESM .js or .mjs file", rel, ext)
+}
+
+// commonJSProof picks the marker that shows best that a module is
+// CommonJS: module.exports, then exports.x, then require.
+func commonJSProof(marks []esm.Mark) esm.Mark {
+	for _, prefix := range []string{"module.exports", "exports"} {
+		for _, mk := range marks {
+			if strings.HasPrefix(mk.Text, prefix) {
+				return mk
+			}
+		}
+	}
+	return marks[0]
 }
