@@ -1,0 +1,92 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+)
+
+// toolAnchor is where a tool's lens and hint sit: its entry in plugin.json,
+// or the default export of its page.
+type toolAnchor struct {
+	tool string
+	span analysis.Span
+}
+
+// anchors lists the tools shown in file rel.
+func (sn *snapshot) anchors(rel string) []toolAnchor {
+	if sn.plugin == nil {
+		return nil
+	}
+	sn.mu.Lock()
+	defer sn.mu.Unlock()
+	var out []toolAnchor
+	for _, t := range sn.plugin.Manifest.Tools {
+		name, ok := analysis.Str(t.Name)
+		if !ok || name == "" {
+			continue
+		}
+		if rel == analysis.ManifestName {
+			out = append(out, toolAnchor{tool: name, span: analysis.SpanOf(t.Name)})
+			continue
+		}
+		page, ok := analysis.Str(t.Page)
+		if !ok {
+			continue
+		}
+		if r, ok := sn.plugin.ResolvePage(page); ok && r == rel {
+			if f, err := sn.plugin.ReadFile(rel); err == nil {
+				out = append(out, toolAnchor{tool: name, span: defaultExportSpan(f.Text)})
+			}
+		}
+	}
+	return out
+}
+
+// CodeLens puts "▶ Run <tool>" above each tool in the manifest and above
+// the page's default export; after a run the lens shows the outcome.
+func (s *Server) CodeLens(ctx context.Context, params *protocol.CodeLensParams) ([]protocol.CodeLens, error) {
+	out := []protocol.CodeLens{}
+	sn, rel := s.snapshotOf(params.TextDocument.URI)
+	if sn == nil {
+		return out, nil
+	}
+	f := sn.file(rel)
+	for _, a := range sn.anchors(rel) {
+		arg, _ := json.Marshal(runToolArgs{URI: string(uriFor(sn.docs, sn.plugin.Abs(rel))), Tool: a.tool})
+		title := "▶ Run " + a.tool
+		if run := sn.runs[a.tool]; run != nil {
+			title = summary(run) + " · ▶ Run again"
+		}
+		out = append(out, protocol.CodeLens{
+			Range:   toRange(f, a.span),
+			Command: protocol.Command{Title: title, Command: CommandRunTool, Arguments: []protocol.LSPAny{arg}},
+		})
+	}
+	return out, nil
+}
+
+// snapshotOf returns a fresh snapshot of the plugin owning u and the
+// file's plugin-relative path; nil when u is not in a plugin.
+func (s *Server) snapshotOf(u uri.URI) (*snapshot, string) {
+	path := pathOf(u)
+	s.mu.Lock()
+	ps := s.pluginFor(path)
+	s.mu.Unlock()
+	if ps == nil {
+		return nil, ""
+	}
+	rel, ok := relTo(ps.dir, path)
+	if !ok {
+		return nil, ""
+	}
+	sn := s.check(ps)
+	if sn.plugin == nil {
+		return nil, ""
+	}
+	return sn, rel
+}

@@ -1,0 +1,352 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/esm"
+	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
+)
+
+// hostMethods documents the sandbox host API (DESIGN.md §2).
+var hostMethods = map[string]string{
+	"http.fetch":         "`http.fetch(url, init?)` → `{ status, ok, headers, text(), json() }`. https only, to the domains in `capabilities.fetch`; credentials are injected host-side.",
+	"collections.get":    "`collections.get(collection, key)` → the stored value or `null`.",
+	"collections.put":    "`collections.put(collection, key, value)` stores a JSON value.",
+	"collections.delete": "`collections.delete(collection, key)` removes a value.",
+	"collections.query":  "`collections.query(collection, filter?)` → matching values.",
+}
+
+// Hover explains what is under the cursor: in plugin.json a tool (with its
+// last run), a fetch domain, a credential (value redacted), a host method,
+// a native tool (description and schema from the module); in a page the
+// default export (the last run) and host calls.
+func (s *Server) Hover(ctx context.Context, params *protocol.HoverParams) (*protocol.Hover, error) {
+	sn, rel := s.snapshotOf(params.TextDocument.URI)
+	if sn == nil {
+		return nil, nil
+	}
+	f := sn.file(rel)
+	if f == nil {
+		return nil, nil
+	}
+	off := fromPosition(f, params.Position)
+	var md string
+	var span analysis.Span
+	if rel == analysis.ManifestName {
+		md, span = s.hoverManifest(sn, off)
+	} else {
+		md, span = s.hoverPage(sn, rel, f, off)
+	}
+	if md == "" {
+		return nil, nil
+	}
+	r := toRange(f, span)
+	return &protocol.Hover{Contents: &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: md}, Range: &r}, nil
+}
+
+func (s *Server) hoverManifest(sn *snapshot, off int) (string, analysis.Span) {
+	sn.mu.Lock()
+	defer sn.mu.Unlock()
+	p := sn.plugin
+	n := nodeAt(p.Manifest.Root, off)
+	if n == nil {
+		return "", analysis.Span{}
+	}
+	path := pathOfNode(n)
+	span := analysis.SpanOf(n)
+	if onKey(n, off) {
+		span = analysis.KeySpanOf(n)
+	}
+	switch {
+	case matchPath(path, "tools", "[]"):
+		tn := ancestorAt(n, 2)
+		for _, t := range p.Manifest.Tools {
+			if t.Node == tn {
+				return hoverTool(sn, t), span
+			}
+		}
+	case matchPath(path, "nativeTools", "[]", "names", "[]"):
+		name, _ := analysis.Str(n)
+		nt := ancestorAt(n, 2)
+		for _, x := range p.Manifest.NativeTools {
+			if x.Node == nt {
+				return hoverNative(p, x, name), span
+			}
+		}
+	case matchPath(path, "nativeTools", "[]"):
+		nt := ancestorAt(n, 2)
+		for _, x := range p.Manifest.NativeTools {
+			if x.Node == nt {
+				return hoverModule(p, x), span
+			}
+		}
+	case matchPath(path, "capabilities", "host", "[]"):
+		m, _ := analysis.Str(n)
+		if doc, ok := hostMethods[m]; ok {
+			return fmt.Sprintf("**host method** `%s`\n\n%s", m, doc), span
+		}
+		return fmt.Sprintf("`%s` is not a host method. Known: %s", m, strings.Join(sortedKeys(hostMethods), ", ")), span
+	case matchPath(path, "capabilities", "fetch", "[]"):
+		fe := ancestorAt(n, 3)
+		for _, fc := range p.Manifest.Fetch {
+			if fc.Node == fe {
+				return hoverDomain(sn, fc), span
+			}
+		}
+	case matchPath(path, "capabilities", "credentials", "[]"):
+		ce := ancestorAt(n, 3)
+		for _, c := range p.Manifest.Credentials {
+			if c.Node == ce {
+				return hoverCredential(p, c), span
+			}
+		}
+	}
+	return "", analysis.Span{}
+}
+
+func hoverTool(sn *snapshot, t *analysis.Tool) string {
+	p := sn.plugin
+	name, _ := analysis.Str(t.Name)
+	var b strings.Builder
+	fmt.Fprintf(&b, "**function tool** `fn.%s`", name)
+	if d, ok := analysis.Str(t.Description); ok {
+		fmt.Fprintf(&b, " — %s", mdEscape(d))
+	}
+	b.WriteString("\n\n")
+	if pg, ok := analysis.Str(t.Page); ok {
+		if rel, found := p.ResolvePage(pg); found {
+			fmt.Fprintf(&b, "Page: `%s`\n\n", rel)
+		} else {
+			fmt.Fprintf(&b, "Page: `%s` (missing)\n\n", rel)
+		}
+	}
+	if t.InputSchema != nil {
+		fmt.Fprintf(&b, "Input schema:\n```json\n%s\n```\n\n", pretty(p.ManifestFile.Text[t.InputSchema.Span.Start:t.InputSchema.Span.End]))
+	}
+	fmt.Fprintf(&b, "Reach: host %s; fetch %s\n\n", listOrNone(p.Manifest.HostMethods()), listOrNone(p.Manifest.FetchDomains()))
+	if run := sn.runs[name]; run != nil {
+		b.WriteString("---\n\n")
+		b.WriteString(renderRun(name, run))
+	}
+	return b.String()
+}
+
+func hoverDomain(sn *snapshot, fc *analysis.FetchCap) string {
+	p := sn.plugin
+	d, _ := analysis.Str(fc.Domain)
+	var b strings.Builder
+	fmt.Fprintf(&b, "**fetch domain** `%s` — https only, exact host\n\n", d)
+	maxBytes, timeout := int64(analysis.DefaultFetchMaxBytes), int64(analysis.DefaultFetchTimeoutMs)
+	if v, ok := fc.MaxBytes.Int(); ok {
+		maxBytes = v
+	}
+	if v, ok := fc.TimeoutMs.Int(); ok {
+		timeout = v
+	}
+	fmt.Fprintf(&b, "Limits: %d bytes per response, %d ms per request\n\n", maxBytes, timeout)
+	var creds []string
+	for _, c := range p.Manifest.Credentials {
+		name, _ := analysis.Str(c.Name)
+		if len(c.Domains) == 0 {
+			creds = append(creds, name+" (unscoped)")
+			continue
+		}
+		for _, cd := range c.Domains {
+			if s, _ := analysis.Str(cd); strings.EqualFold(s, d) {
+				creds = append(creds, name)
+			}
+		}
+	}
+	if len(creds) > 0 {
+		fmt.Fprintf(&b, "Credentials injected: %s\n\n", strings.Join(creds, ", "))
+	}
+	var used []string
+	for tool, run := range sn.runs {
+		if run.record == nil {
+			continue
+		}
+		for _, f := range run.record.Fetches {
+			if strings.EqualFold(f.Host, d) {
+				used = append(used, tool)
+				break
+			}
+		}
+	}
+	sort.Strings(used)
+	if len(used) > 0 {
+		fmt.Fprintf(&b, "Fetched by the last runs of: %s\n", strings.Join(used, ", "))
+	}
+	return b.String()
+}
+
+func hoverCredential(p *analysis.Plugin, c *analysis.Credential) string {
+	name, _ := analysis.Str(c.Name)
+	header, _ := analysis.Str(c.Header)
+	format, _ := analysis.Str(c.Format)
+	var b strings.Builder
+	fmt.Fprintf(&b, "**credential** `%s` — resolved host-side; the sandbox never sees it\n\n", name)
+	shown := strings.ReplaceAll(format, "{{secret}}", "••••("+name+")")
+	fmt.Fprintf(&b, "Header: `%s: %s`\n\n", header, shown)
+	var ds []string
+	for _, d := range c.Domains {
+		if s, ok := analysis.Str(d); ok {
+			ds = append(ds, s)
+		}
+	}
+	if len(ds) > 0 {
+		fmt.Fprintf(&b, "Sent to: %s\n\n", strings.Join(ds, ", "))
+	} else {
+		b.WriteString("Sent to: every domain in capabilities.fetch\n\n")
+	}
+	source := "`PLUGIN_SECRET_" + strings.ToUpper(name) + "`"
+	if p.FixturesRoot.Get("secrets").Get(name) != nil {
+		source = "fixtures.json `secrets` (value redacted)"
+	}
+	fmt.Fprintf(&b, "Dev value from: %s\n", source)
+	return b.String()
+}
+
+// moduleInfo reads a native module's exports (memo by content).
+func moduleInfo(p *analysis.Plugin, module string) (*esm.Module, *analysis.File) {
+	rel, err := analysis.Clean(module)
+	if err != nil {
+		return nil, nil
+	}
+	f, err := p.ReadFile(rel)
+	if err != nil {
+		return nil, nil
+	}
+	return esm.ReadExports(f.Text), f
+}
+
+func hoverModule(p *analysis.Plugin, nt *analysis.NativeTool) string {
+	mod, _ := analysis.Str(nt.Module)
+	var b strings.Builder
+	fmt.Fprintf(&b, "**native tool module** `%s` — full-trust lane, reviewed at install\n\n", mod)
+	m, _ := moduleInfo(p, mod)
+	if m == nil {
+		b.WriteString("The module does not exist (or is outside the plugin).\n")
+		return b.String()
+	}
+	if m.Tools != nil {
+		var names []string
+		for _, e := range m.Tools.Entries {
+			names = append(names, "`"+e.Name+"`")
+		}
+		fmt.Fprintf(&b, "Exports (%s): %s\n", m.Tools.Export, strings.Join(names, ", "))
+	}
+	return b.String()
+}
+
+func hoverNative(p *analysis.Plugin, nt *analysis.NativeTool, name string) string {
+	mod, _ := analysis.Str(nt.Module)
+	var b strings.Builder
+	fmt.Fprintf(&b, "**native tool** `%s` (%s) in the full-trust lane\n\n", name, mod)
+	m, f := moduleInfo(p, mod)
+	if m == nil || m.Tools == nil {
+		b.WriteString("The module does not export it.\n")
+		return b.String()
+	}
+	e := m.Tools.Lookup(name)
+	if e == nil {
+		b.WriteString("The module does not export it.\n")
+		return b.String()
+	}
+	if e.Def && e.ValueSpan.End <= len(f.Text) && e.ValueSpan.Start < e.ValueSpan.End {
+		def := string(f.Text[e.ValueSpan.Start:e.ValueSpan.End])
+		if d := stringProp(def, "description"); d != "" {
+			fmt.Fprintf(&b, "%s\n\n", mdEscape(d))
+		}
+		lines := strings.Split(def, "\n")
+		if len(lines) > 30 {
+			lines = append(lines[:30], "  …")
+		}
+		fmt.Fprintf(&b, "```js\n%s\n```\n", strings.Join(lines, "\n"))
+	}
+	return b.String()
+}
+
+// stringProp finds `key: "value"` in a snippet of JavaScript.
+func stringProp(src, key string) string {
+	i := strings.Index(src, key)
+	for i >= 0 {
+		rest := strings.TrimLeft(src[i+len(key):], " \t")
+		if strings.HasPrefix(rest, ":") {
+			rest = strings.TrimLeft(rest[1:], " \t\n")
+			if len(rest) > 0 && (rest[0] == '"' || rest[0] == '\'' || rest[0] == '`') {
+				q := rest[0]
+				if end := strings.IndexByte(rest[1:], q); end >= 0 {
+					return rest[1 : 1+end]
+				}
+			}
+			return ""
+		}
+		j := strings.Index(src[i+1:], key)
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return ""
+}
+
+func (s *Server) hoverPage(sn *snapshot, rel string, f *analysis.File, off int) (string, analysis.Span) {
+	for _, a := range sn.anchors(rel) {
+		lineStart, lineEnd := a.span.Start, a.span.End
+		for lineStart > 0 && f.Text[lineStart-1] != '\n' {
+			lineStart--
+		}
+		for lineEnd < len(f.Text) && f.Text[lineEnd] != '\n' {
+			lineEnd++
+		}
+		if off >= lineStart && off <= lineEnd {
+			sn.mu.Lock()
+			t := findTool(sn.plugin.Manifest, a.tool)
+			md := ""
+			if t != nil {
+				md = hoverTool(sn, t)
+			}
+			sn.mu.Unlock()
+			return md, a.span
+		}
+	}
+	// host calls: http.fetch, collections.get…
+	for m, doc := range hostMethods {
+		for i := 0; ; {
+			j := strings.Index(string(f.Text[i:]), m)
+			if j < 0 {
+				break
+			}
+			st := i + j
+			if off >= st && off <= st+len(m) {
+				return fmt.Sprintf("**host method** `%s`\n\n%s", m, doc), analysis.Span{Start: st, End: st + len(m)}
+			}
+			i = st + len(m)
+		}
+	}
+	return "", analysis.Span{}
+}
+
+func listOrNone(xs []string) string {
+	if len(xs) == 0 {
+		return "none"
+	}
+	return strings.Join(xs, ", ")
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+var _ = jsonpos.Object

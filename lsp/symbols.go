@@ -1,0 +1,94 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
+)
+
+// DocumentSymbol outlines plugin.json: tools, native modules with their
+// names, and the capabilities.
+func (s *Server) DocumentSymbol(ctx context.Context, params *protocol.DocumentSymbolParams) (protocol.DocumentSymbolResult, error) {
+	out := protocol.DocumentSymbolSlice{}
+	sn, rel := s.snapshotOf(params.TextDocument.URI)
+	if sn == nil || rel != analysis.ManifestName {
+		return out, nil
+	}
+	f := sn.file(rel)
+	sn.mu.Lock()
+	defer sn.mu.Unlock()
+	m := sn.plugin.Manifest
+	sym := func(name, detail string, kind protocol.SymbolKind, n, sel *jsonpos.Node, children []protocol.DocumentSymbol) protocol.DocumentSymbol {
+		if name == "" {
+			name = "(unnamed)"
+		}
+		full := analysis.SpanOf(n)
+		if n != nil && n.KeySpan.End > n.KeySpan.Start && n.KeySpan.Start < full.Start {
+			full.Start = n.KeySpan.Start
+		}
+		selSpan := analysis.SpanOf(sel)
+		if sel == nil || selSpan.Start < full.Start || selSpan.End > full.End {
+			selSpan = full
+		}
+		d := protocol.DocumentSymbol{Name: name, Kind: kind, Range: toRange(f, full), SelectionRange: toRange(f, selSpan), Children: children}
+		if detail != "" {
+			d.Detail = &detail
+		}
+		return d
+	}
+	if m.ToolsNode != nil {
+		var kids []protocol.DocumentSymbol
+		for _, t := range m.Tools {
+			name, _ := analysis.Str(t.Name)
+			page, _ := analysis.Str(t.Page)
+			kids = append(kids, sym(name, page, protocol.SymbolKindFunction, t.Node, t.Name, nil))
+		}
+		out = append(out, sym("tools", fmt.Sprintf("%d function tools", len(m.Tools)), protocol.SymbolKindArray, m.ToolsNode, nil, kids))
+	}
+	if m.NativeToolsNode != nil {
+		var kids []protocol.DocumentSymbol
+		for _, nt := range m.NativeTools {
+			mod, _ := analysis.Str(nt.Module)
+			var names []protocol.DocumentSymbol
+			for _, n := range nt.Names {
+				s, _ := analysis.Str(n)
+				names = append(names, sym(s, "native tool", protocol.SymbolKindFunction, n, n, nil))
+			}
+			kids = append(kids, sym(mod, "full-trust module", protocol.SymbolKindModule, nt.Node, nt.Module, names))
+		}
+		out = append(out, sym("nativeTools", "", protocol.SymbolKindArray, m.NativeToolsNode, nil, kids))
+	}
+	if m.CapabilitiesNode != nil {
+		var kids []protocol.DocumentSymbol
+		if m.HostNode != nil {
+			var hs []protocol.DocumentSymbol
+			for _, h := range m.Host {
+				s, _ := analysis.Str(h)
+				hs = append(hs, sym(s, "host method", protocol.SymbolKindMethod, h, h, nil))
+			}
+			kids = append(kids, sym("host", "", protocol.SymbolKindArray, m.HostNode, nil, hs))
+		}
+		if m.FetchNode != nil {
+			var fs []protocol.DocumentSymbol
+			for _, fc := range m.Fetch {
+				s, _ := analysis.Str(fc.Domain)
+				fs = append(fs, sym(s, "fetch domain", protocol.SymbolKindString, fc.Node, fc.Domain, nil))
+			}
+			kids = append(kids, sym("fetch", "", protocol.SymbolKindArray, m.FetchNode, nil, fs))
+		}
+		if m.CredentialsNode != nil {
+			var cs []protocol.DocumentSymbol
+			for _, c := range m.Credentials {
+				s, _ := analysis.Str(c.Name)
+				cs = append(cs, sym(s, "credential", protocol.SymbolKindKey, c.Node, c.Name, nil))
+			}
+			kids = append(kids, sym("credentials", "", protocol.SymbolKindArray, m.CredentialsNode, nil, cs))
+		}
+		out = append(out, sym("capabilities", "", protocol.SymbolKindObject, m.CapabilitiesNode, nil, kids))
+	}
+	return out, nil
+}
