@@ -124,7 +124,7 @@ class ExtensionState implements vscode.Disposable {
             const a = args[0] as RunToolArgs;
             const target = await this.targetFromArgs(a);
             if (target) {
-              this.panels.show(target, a.input ?? null);
+              this.panels.show(target, { run: true, input: a.input });
               return undefined;
             }
           }
@@ -185,7 +185,7 @@ class ExtensionState implements vscode.Disposable {
     if (arg && typeof arg === "object" && typeof (arg as RunToolArgs).tool === "string") {
       const a = arg as RunToolArgs;
       const target = await this.targetFromArgs(a);
-      if (target) this.panels.show(target, a.input);
+      if (target) this.panels.show(target, { run: a.input !== undefined, input: a.input });
       return;
     }
     const dir = await pickPluginDir();

@@ -30,8 +30,12 @@ export class RunPanels {
     private readonly run: RunFn,
   ) {}
 
-  /** Shows (or reveals) the panel of a tool; with `input` given, runs it at once. */
-  show(target: ToolTarget, input?: unknown): RunPanel {
+  /**
+   * Shows (or reveals) the panel of a tool. With `run`, runs it at once:
+   * with `input` when given, else with the panel's input box (remembered or
+   * prefilled from inputJsonSchema).
+   */
+  show(target: ToolTarget, opts: { run?: boolean; input?: unknown } = {}): RunPanel {
     const key = `${target.dir.toString()}#${target.tool}`;
     let panel = this.panels.get(key);
     if (!panel) {
@@ -40,8 +44,8 @@ export class RunPanels {
     } else {
       panel.reveal();
     }
-    if (input !== undefined) {
-      void panel.runWith(JSON.stringify(input, null, 2));
+    if (opts.run) {
+      void panel.runWith(opts.input === undefined ? panel.currentInput : JSON.stringify(opts.input, null, 2));
     }
     return panel;
   }
@@ -80,6 +84,10 @@ export class RunPanel {
     this.panel.onDidDispose(() => this.dispose(), null, this.disposables);
     this.panel.webview.onDidReceiveMessage((msg) => this.onMessage(msg), null, this.disposables);
     this.render();
+  }
+
+  get currentInput(): string {
+    return this.inputText;
   }
 
   reveal(): void {
