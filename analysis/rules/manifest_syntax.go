@@ -1,6 +1,11 @@
 package rules
 
-import "github.com/plugin-lsp/plugin-lsp/analysis"
+import (
+	"strings"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
+)
 
 // ManifestSyntax reports plugin.json (and fixtures.json) text that is not
 // valid JSON. The rest of the checks still run on what parsed before the
@@ -9,21 +14,79 @@ var ManifestSyntax = &analysis.Rule{
 	Code:     "manifest-syntax",
 	Severity: analysis.Error,
 	Title:    "plugin.json is not valid JSON",
-	Doc: "The manifest must be one JSON object (no comments, no trailing commas). " +
+	Doc: "The manifest must be one JSON object (no comments, no trailing commas, strings in double quotes). " +
 		"Everything before the error is still checked, so other diagnostics may appear too; " +
-		"fix this one first.",
+		"fix this one first. The same goes for `fixtures.json`.",
 	Lang:   "json",
 	Before: "{ \"name\": \"books\", }",
 	After:  "{ \"name\": \"books\" }",
 	Run: func(pass *analysis.Pass) {
 		p := pass.Plugin
 		if e := p.SyntaxError; e != nil {
-			pass.Reportf(analysis.ManifestName, analysis.Span{Start: e.Offset, End: e.Offset}, "%s", e.Message)
-		} else if root := p.Manifest.Root; root != nil && root.Kind.String() != "object" {
-			pass.Reportf(analysis.ManifestName, analysis.SpanOf(root), "plugin.json must hold a JSON object, not a %s", root.Kind)
+			span, msg := explainSyntax(p.ManifestFile.Text, e)
+			pass.Reportf(analysis.ManifestName, span, "%s", msg)
+		} else if root := p.Manifest.Root; root != nil && root.Kind != jsonpos.Object {
+			pass.Reportf(analysis.ManifestName, analysis.SpanOf(root), "plugin.json must hold a JSON object, not %s", kindPhrase(root.Kind))
 		}
-		if e := p.FixturesError; e != nil {
-			pass.Reportf(analysis.FixturesName, analysis.Span{Start: e.Offset, End: e.Offset}, "%s", e.Message)
+		if e := p.FixturesError; e != nil && p.FixturesFile != nil {
+			span, msg := explainSyntax(p.FixturesFile.Text, e)
+			pass.Reportf(analysis.FixturesName, span, "%s", msg)
 		}
 	},
+}
+
+// explainSyntax turns the decoder's error into a sentence about the
+// mistakes people actually make: comments, trailing commas, single quotes,
+// a string left open.
+func explainSyntax(text []byte, e *jsonpos.SyntaxError) (analysis.Span, string) {
+	off := e.Offset
+	span := analysis.Span{Start: off, End: off}
+	if off < 0 || off >= len(text) {
+		return span, e.Message
+	}
+	span.End = off + 1
+	switch c := text[off]; {
+	case c == '/' && off+1 < len(text) && (text[off+1] == '/' || text[off+1] == '*'):
+		return span, "comments are not allowed: plugin.json is plain JSON, not JSONC"
+	case c == ',':
+		if next := nextNonSpace(text, off+1); next < len(text) && (text[next] == '}' || text[next] == ']') {
+			return span, "trailing comma before '" + string(text[next]) + "': remove it"
+		}
+		return span, "unexpected ',': a value is missing here"
+	case c == '}' || c == ']':
+		if prev := prevNonSpace(text, off-1); prev >= 0 && text[prev] == ',' {
+			return analysis.Span{Start: prev, End: prev + 1}, "trailing comma before '" + string(c) + "': remove it"
+		}
+	case c == '\'':
+		return span, "strings and keys must be in double quotes, not single quotes"
+	case c == '\n' || c == '\r':
+		if strings.Contains(e.Message, "in string") {
+			return span, "string not closed before the end of the line: add the closing '\"'"
+		}
+	}
+	return span, e.Message
+}
+
+func nextNonSpace(t []byte, i int) int {
+	for i < len(t) && (t[i] == ' ' || t[i] == '\t' || t[i] == '\r' || t[i] == '\n') {
+		i++
+	}
+	return i
+}
+
+func prevNonSpace(t []byte, i int) int {
+	for i >= 0 && (t[i] == ' ' || t[i] == '\t' || t[i] == '\r' || t[i] == '\n') {
+		i--
+	}
+	return i
+}
+
+func kindPhrase(k jsonpos.Kind) string {
+	switch k {
+	case jsonpos.Array, jsonpos.Object:
+		return "an " + k.String()
+	case jsonpos.Null:
+		return "null"
+	}
+	return "a " + k.String()
 }

@@ -350,7 +350,7 @@ func articleName(n string) string {
 	case "number":
 		return "a number"
 	case "boolean":
-		return "true or false"
+		return "a boolean"
 	}
 	return "a " + n
 }

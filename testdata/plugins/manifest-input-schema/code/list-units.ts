@@ -1,0 +1,3 @@
+export default function listUnits() {
+  return { type: "markdown", text: "m, km, mi, ft" };
+}

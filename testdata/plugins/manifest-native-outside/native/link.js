@@ -1,0 +1,1 @@
+../../good-native-tools/native/ws.js

@@ -1,0 +1,4 @@
+// lookupBook: works while plugin.json is still being typed.
+export default async function lookupBook(input: { isbn: string }) {
+  return { type: "markdown", text: `ISBN ${input.isbn}` };
+}

@@ -1,0 +1,3 @@
+export default function ok() {
+  return { type: "markdown", text: "✓ 🎉" };
+}

@@ -1,0 +1,3 @@
+export default function lookUp(input: { key: string }) {
+  return { type: "markdown", text: input.key };
+}
