@@ -1,0 +1,338 @@
+// Package review builds the install review card of a plugin: what the
+// installer shows before a person approves it, pinned to the bytes of the
+// version directory by its source-tree hash.
+//
+// The source-tree hash (DESIGN.md §5) is the sha256 of the sorted lines
+//
+//	<sha256 hex of the file's bytes>  <slash path relative to the directory>\n
+//
+// over every regular file of the directory, exactly as sha256sum prints
+// them. It is reproducible with coreutils (LC_ALL=C sorts bytes):
+//
+//	cd DIR && find . -type f -printf '%P\0' | xargs -0 sha256sum | LC_ALL=C sort | sha256sum
+//
+// A symlink anywhere in the tree is an error naming it: what the card
+// approves must be the bytes in the directory, not what a link points to.
+// Other non-regular files (sockets, devices, pipes) are refused the same way.
+package review
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
+)
+
+// TreeHash returns the source-tree hash of dir as 64 hex digits.
+func TreeHash(dir string) (string, error) {
+	lines, err := TreeLines(dir)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	for _, l := range lines {
+		io.WriteString(h, l)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// TreeLines returns the sorted sha256sum lines the hash is taken over
+// (each ends in "\n").
+func TreeLines(dir string) ([]string, error) {
+	var lines []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, rerr := filepath.Rel(dir, p)
+		if rerr != nil {
+			return rerr
+		}
+		rel = filepath.ToSlash(rel)
+		switch t := d.Type(); {
+		case t&fs.ModeSymlink != 0:
+			if p == dir {
+				return nil // the directory argument itself may be a link to it
+			}
+			target, _ := os.Readlink(p)
+			return fmt.Errorf("%s is a symlink (to %s): a plugin directory must hold its files, not links", rel, target)
+		case d.IsDir():
+			return nil
+		case !t.IsRegular():
+			return fmt.Errorf("%s is not a regular file (%s)", rel, t)
+		}
+		sum, err := fileSum(p)
+		if err != nil {
+			return err
+		}
+		lines = append(lines, sumLine(sum, rel))
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(lines) // byte order, as LC_ALL=C sort
+	return lines, nil
+}
+
+func fileSum(p string) (string, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// sumLine prints one line as GNU sha256sum does: a name holding a
+// backslash, a newline or a carriage return is escaped (\\, \n, \r) and the
+// line starts with a backslash.
+func sumLine(sum, name string) string {
+	if strings.ContainsAny(name, "\\\n\r") {
+		esc := strings.NewReplacer("\\", "\\\\", "\n", "\\n", "\r", "\\r").Replace(name)
+		return "\\" + sum + "  " + esc + "\n"
+	}
+	return sum + "  " + name + "\n"
+}
+
+// Card is the install review card.
+type Card struct {
+	Plugin        string         `json:"plugin"`
+	Version       string         `json:"version"`
+	Description   string         `json:"description,omitempty"`
+	Hash          string         `json:"sourceTreeHash"` // "sha256:<hex>"
+	FunctionTools []FunctionTool `json:"functionTools"`
+	NativeTools   []NativeTool   `json:"nativeTools"`
+	// Problems are errors that make the manifest unreadable in part
+	// (a syntax error): the card may be incomplete.
+	Problems []string `json:"problems,omitempty"`
+}
+
+// FunctionTool is one sandboxed tool and its reach. A tool inherits
+// exactly its plugin's declared capabilities, so every function tool of a
+// plugin has the same reach; the card repeats it per tool because that is
+// what the approver decides on.
+type FunctionTool struct {
+	Name        string       `json:"name"`       // as declared
+	Registered  string       `json:"registered"` // fn.<name>
+	Page        string       `json:"page"`
+	Description string       `json:"description,omitempty"`
+	Host        []string     `json:"host"`
+	Fetch       []FetchReach `json:"fetch"`
+	Credentials []CredReach  `json:"credentials"`
+}
+
+// FetchReach is one reachable domain with its effective limits.
+type FetchReach struct {
+	Domain    string `json:"domain"`
+	MaxBytes  int64  `json:"fetchMaxBytes"`
+	TimeoutMs int64  `json:"fetchTimeoutMs"`
+}
+
+// CredReach is one brokered credential: its name, the header it lands in,
+// and the domains it is sent to (all fetch domains when unscoped).
+type CredReach struct {
+	Name     string   `json:"name"`
+	Header   string   `json:"header"`
+	Domains  []string `json:"domains"`
+	Unscoped bool     `json:"unscoped,omitempty"`
+}
+
+// NativeTool is one declared native name.
+type NativeTool struct {
+	Name   string `json:"name"`
+	Module string `json:"module"`
+	Line   string `json:"line"` // native tool <name> (<module>) in the full-trust lane
+}
+
+// Build loads the plugin at dir and builds its card. It fails when the
+// directory has no plugin.json or its tree cannot be hashed (a symlink).
+func Build(dir string) (*Card, error) {
+	p, err := analysis.Load(nil, dir)
+	if err != nil {
+		return nil, err
+	}
+	hash, err := TreeHash(dir)
+	if err != nil {
+		return nil, err
+	}
+	c := FromPlugin(p)
+	c.Hash = "sha256:" + hash
+	return c, nil
+}
+
+// FromPlugin builds the card of a loaded plugin, without the hash.
+func FromPlugin(p *analysis.Plugin) *Card {
+	m := p.Manifest
+	c := &Card{FunctionTools: []FunctionTool{}, NativeTools: []NativeTool{}}
+	c.Plugin, _ = analysis.Str(m.Name)
+	c.Version, _ = analysis.Str(m.Version)
+	if m.Root != nil {
+		c.Description, _ = analysis.Str(m.Root.Get("description"))
+	}
+	if e := p.SyntaxError; e != nil {
+		pos := p.ManifestFile.Position(e.Offset)
+		c.Problems = append(c.Problems, fmt.Sprintf("plugin.json:%d:%d: %s (the card shows what parsed before it)", pos.Line+1, pos.Col+1, e.Message))
+	}
+	host := uniq(m.HostMethods())
+	var fetch []FetchReach
+	seen := map[string]bool{}
+	var domains []string
+	for _, f := range m.Fetch {
+		d, ok := analysis.Str(f.Domain)
+		if !ok || seen[d] {
+			continue
+		}
+		seen[d] = true
+		domains = append(domains, d)
+		fetch = append(fetch, FetchReach{
+			Domain:    d,
+			MaxBytes:  limit(f.MaxBytes, analysis.DefaultFetchMaxBytes, analysis.MaxFetchMaxBytes),
+			TimeoutMs: limit(f.TimeoutMs, analysis.DefaultFetchTimeoutMs, analysis.MaxFetchTimeoutMs),
+		})
+	}
+	creds := []CredReach{}
+	for _, cr := range m.Credentials {
+		name, ok := analysis.Str(cr.Name)
+		if !ok {
+			continue
+		}
+		header, _ := analysis.Str(cr.Header)
+		r := CredReach{Name: name, Header: header}
+		if cr.Node.Get("domains") == nil {
+			r.Domains, r.Unscoped = append([]string{}, domains...), true
+		} else {
+			r.Domains = []string{}
+			for _, d := range cr.Domains {
+				if s, ok := analysis.Str(d); ok {
+					r.Domains = append(r.Domains, s)
+				}
+			}
+		}
+		creds = append(creds, r)
+	}
+	if host == nil {
+		host = []string{}
+	}
+	if fetch == nil {
+		fetch = []FetchReach{}
+	}
+	for _, t := range m.Tools {
+		name, ok := analysis.Str(t.Name)
+		if !ok {
+			continue
+		}
+		page, _ := analysis.Str(t.Page)
+		if rel, found := p.ResolvePage(page); found {
+			page = rel
+		}
+		desc, _ := analysis.Str(t.Description)
+		c.FunctionTools = append(c.FunctionTools, FunctionTool{
+			Name: name, Registered: analysis.ReservedPrefix + name, Page: page, Description: desc,
+			Host: host, Fetch: fetch, Credentials: creds,
+		})
+	}
+	for _, nt := range m.NativeTools {
+		mod, _ := analysis.Str(nt.Module)
+		for _, n := range nt.Names {
+			name, ok := analysis.Str(n)
+			if !ok {
+				continue
+			}
+			c.NativeTools = append(c.NativeTools, NativeTool{
+				Name: name, Module: mod,
+				Line: fmt.Sprintf("native tool %s (%s) in the full-trust lane", name, mod),
+			})
+		}
+	}
+	return c
+}
+
+// limit returns the effective value of a fetch limit: the default when
+// absent or unusable, the maximum when above it (what the broker applies).
+func limit(n *jsonpos.Node, def, max int64) int64 {
+	v, ok := n.Int()
+	if !ok || v < 1 {
+		return def
+	}
+	return min(v, max)
+}
+
+func uniq(in []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range in {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Text renders the card for a terminal.
+func (c *Card) Text() string {
+	var b bytes.Buffer
+	name := c.Plugin
+	if name == "" {
+		name = "(unnamed plugin)"
+	}
+	fmt.Fprintf(&b, "Plugin %s %s\n", name, c.Version)
+	if c.Description != "" {
+		fmt.Fprintf(&b, "  %s\n", c.Description)
+	}
+	fmt.Fprintf(&b, "Source-tree hash: %s\n", c.Hash)
+	for _, p := range c.Problems {
+		fmt.Fprintf(&b, "WARNING: %s\n", p)
+	}
+	fmt.Fprintf(&b, "\nFunction tools (sandboxed, %d):\n", len(c.FunctionTools))
+	if len(c.FunctionTools) == 0 {
+		b.WriteString("  (none)\n")
+	}
+	for _, t := range c.FunctionTools {
+		fmt.Fprintf(&b, "  %s  (%s)", t.Registered, t.Page)
+		if t.Description != "" {
+			fmt.Fprintf(&b, ": %s", t.Description)
+		}
+		b.WriteString("\n")
+		if len(t.Host) == 0 {
+			b.WriteString("    host methods: none (minimal grant)\n")
+		} else {
+			fmt.Fprintf(&b, "    host methods: %s\n", strings.Join(t.Host, ", "))
+		}
+		if len(t.Fetch) == 0 {
+			b.WriteString("    fetch: no network\n")
+		}
+		for _, f := range t.Fetch {
+			fmt.Fprintf(&b, "    fetch: https://%s (max %d bytes, %d ms)\n", f.Domain, f.MaxBytes, f.TimeoutMs)
+		}
+		for _, cr := range t.Credentials {
+			scope := strings.Join(cr.Domains, ", ")
+			if cr.Unscoped {
+				scope = "every fetch domain: " + scope
+			}
+			fmt.Fprintf(&b, "    credential: %s into header %s, sent to %s\n", cr.Name, cr.Header, scope)
+		}
+	}
+	fmt.Fprintf(&b, "\nNative tools (full trust, %d):\n", len(c.NativeTools))
+	if len(c.NativeTools) == 0 {
+		b.WriteString("  (none)\n")
+	}
+	for _, n := range c.NativeTools {
+		fmt.Fprintf(&b, "  %s\n", n.Line)
+	}
+	return b.String()
+}
