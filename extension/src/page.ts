@@ -121,7 +121,7 @@ button:disabled { opacity: 0.6; cursor: default; }
 .state { color: var(--muted); }
 .state.error { color: var(--bad); }
 .status { display: flex; gap: 12px; align-items: center; margin-top: 18px; }
-.badge { display: inline-block; padding: 1px 8px; border-radius: 9px; font-size: 0.85em; font-weight: 600; border: 1px solid currentColor; }
+.badge { white-space: nowrap; display: inline-block; padding: 1px 8px; border-radius: 9px; font-size: 0.85em; font-weight: 600; border: 1px solid currentColor; }
 .badge.ok { color: var(--ok); }
 .badge.failed { color: var(--bad); }
 .badge.warn { color: var(--warn); }
@@ -138,10 +138,12 @@ td.num { font-variant-numeric: tabular-nums; white-space: nowrap; }
 td.method { font-family: var(--mono); font-weight: 600; }
 td.url { font-family: var(--mono); word-break: break-all; }
 tr.refused td.url .url-text { text-decoration: line-through; color: var(--muted); }
-.fetch-error { color: var(--bad); font-family: inherit; }
-.cred { font-family: var(--mono); background: var(--code-bg); padding: 0 5px; border-radius: 3px; }
+.fetch-error { color: var(--bad); font-family: var(--vscode-font-family, "DejaVu Sans", system-ui, sans-serif); word-break: normal; }
+.cred { white-space: nowrap; font-family: var(--mono); background: var(--code-bg); padding: 0 5px; border-radius: 3px; }
 .none { color: var(--muted); }
+table.usage { width: auto; }
 .usage th { width: 140px; }
+.usage td.num { min-width: 150px; padding-right: 16px; }
 meter { width: 160px; }
 ul, ol { margin: 4px 0; padding-left: 22px; }
 .item-sub { color: var(--muted); }
