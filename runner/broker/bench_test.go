@@ -1,0 +1,50 @@
+package broker_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/plugin-lsp/plugin-lsp/runner/broker"
+)
+
+// BenchmarkFetchFixture: one allowed fetch through the broker, with a
+// credential injected, answered by the fixture provider.
+func BenchmarkFetchFixture(b *testing.B) {
+	f, err := broker.LoadFixtures("../../testdata/example/books/fixtures.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg := broker.Config{
+		Fetch:       []broker.Capability{{Domain: "api.openlibrary.org"}, {Domain: "covers.openlibrary.org"}},
+		Credentials: []broker.Credential{{Name: "openlibrary_key", Header: "Authorization", Format: "Bearer {{secret}}", Domains: []string{"api.openlibrary.org"}}},
+		Secrets:     f.SecretStore(nil),
+		Provider:    broker.NewFixtureProvider(f),
+	}
+	req := broker.Request{URL: "https://api.openlibrary.org/isbn/9780261103344.json"}
+	ctx := context.Background()
+	brk := broker.New(cfg)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if i%64 == 0 { // a run makes at most 64 fetches
+			brk = broker.New(cfg)
+		}
+		if _, err := brk.Fetch(ctx, req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkNew: building the broker of one run.
+func BenchmarkNew(b *testing.B) {
+	f, _ := broker.LoadFixtures("../../testdata/example/books/fixtures.json")
+	cfg := broker.Config{
+		Fetch:       []broker.Capability{{Domain: "api.openlibrary.org"}, {Domain: "covers.openlibrary.org"}},
+		Credentials: []broker.Credential{{Name: "openlibrary_key", Header: "Authorization", Format: "Bearer {{secret}}", Domains: []string{"api.openlibrary.org"}}},
+		Secrets:     f.SecretStore(nil),
+		Provider:    broker.NewFixtureProvider(f),
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		broker.New(cfg)
+	}
+}
