@@ -1,12 +1,78 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/review"
+	"github.com/plugin-lsp/plugin-lsp/analysis/rules"
 )
 
-// cmdReview is replaced by the review card (issue 2).
+const reviewUsage = `usage: plugin-lsp review [--format text|json] [--builtins FILE] DIR
+
+Prints the install review card of the plugin in DIR: plugin, version,
+source-tree hash, each function tool with its reach (host methods, fetch
+domains, credentials) and each native tool in the full-trust lane.
+Exit status: 0 card printed, 1 the plugin has errors (the card is still
+printed when it can be) or its tree cannot be hashed (a symlink), 2 bad usage.
+`
+
 func cmdReview(args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "plugin-lsp review: not built yet")
-	return 2
+	o, err := parseCheckArgs(args, "text", "json")
+	if err == errHelp {
+		fmt.Fprint(stdout, reviewUsage)
+		return 0
+	}
+	if err == nil && len(o.dirs) != 1 {
+		err = fmt.Errorf("want exactly one plugin directory, got %d", len(o.dirs))
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "plugin-lsp review: %v\n\n%s", err, reviewUsage)
+		return 2
+	}
+	cfg, err := loadConfig(o.builtins)
+	if err != nil {
+		fmt.Fprintf(stderr, "plugin-lsp review: --builtins: %v\n", err)
+		return 2
+	}
+	dir := o.dirs[0]
+	p, err := analysis.Load(nil, dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "plugin-lsp review: %v\n", err)
+		return 2
+	}
+	hash, err := review.TreeHash(dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "plugin-lsp review: %s: cannot hash the source tree: %v\n", dir, err)
+		return 1
+	}
+	card := review.FromPlugin(p)
+	card.Hash = "sha256:" + hash
+	// The approver should know when the checker finds errors: list them
+	// on the card's problems.
+	exit := 0
+	res := checkOne(dir, cfg, analysis.NewCache(), rules.All())
+	for _, d := range res.diags {
+		if d.Severity != analysis.Error {
+			continue
+		}
+		exit = 1
+		if d.Code == "manifest-syntax" && d.File == analysis.ManifestName {
+			continue // FromPlugin lists it already
+		}
+		card.Problems = append(card.Problems, fmt.Sprintf("%s:%d:%d: %s [%s]", d.File, d.start.Line+1, d.start.Col+1, firstLine(d.Message), d.Code))
+	}
+	if o.format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(card); err != nil {
+			fmt.Fprintf(stderr, "plugin-lsp review: %v\n", err)
+			return 1
+		}
+		return exit
+	}
+	fmt.Fprint(stdout, card.Text())
+	return exit
 }
