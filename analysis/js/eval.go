@@ -25,7 +25,10 @@ const maxEvalDepth = 32
 // new URL(path, base), String(x), x.toString(), x.href, a.concat(b) and
 // conditionals whose branches agree on a prefix.
 func (a *analyzer) eval(e ast.Expression, sc *scope, depth int) value {
-	if depth > maxEvalDepth || e == nil {
+	if e == nil {
+		return unknown("")
+	}
+	if depth > maxEvalDepth {
 		return unknown("the expression is too deeply nested to follow")
 	}
 	switch x := e.(type) {
@@ -116,6 +119,9 @@ func (a *analyzer) eval(e ast.Expression, sc *scope, depth int) value {
 		case *ast.Identifier:
 			if c.Name.String() == "String" && sc.lookup("String") == nil && len(x.ArgumentList) == 1 {
 				return a.eval(x.ArgumentList[0], sc, depth+1)
+			}
+			if b := sc.lookup(c.Name.String()); b != nil {
+				return a.evalCall(b, depth)
 			}
 		case *ast.DotExpression:
 			switch c.Identifier.Name.String() {
@@ -225,4 +231,120 @@ func quote(s string) string {
 		s = s[:57] + "…"
 	}
 	return "\"" + s + "\""
+}
+
+// evalCall evaluates a call of a page function from what it returns
+// (parameters unknown): `function coverUrl(id) { return "https://…/" +
+// id }` gives the prefix "https://…/". Several returns give their common
+// prefix.
+func (a *analyzer) evalCall(b *binding, depth int) value {
+	var params *ast.ParameterList
+	var body ast.ConciseBody
+	switch {
+	case b.fn != nil:
+		params, body = b.fn.ParameterList, b.fn.Body
+	case b.decl == declConst && !b.destructured && b.init != nil:
+		switch f := b.init.(type) {
+		case *ast.FunctionLiteral:
+			params, body = f.ParameterList, f.Body
+		case *ast.ArrowFunctionLiteral:
+			params, body = f.ParameterList, f.Body
+		}
+	}
+	if body == nil || b.evaluating {
+		return unknown("")
+	}
+	b.evaluating = true
+	defer func() { b.evaluating = false }()
+	fs := newScope(b.scope)
+	fs.declare("arguments", &binding{decl: declParam})
+	a.declareParams(params, fs)
+	var results []value
+	switch x := body.(type) {
+	case *ast.ExpressionBody:
+		results = append(results, a.eval(x.Expression, fs, depth+1))
+	case *ast.BlockStatement:
+		a.declareList(x.List, fs)
+		var rets []ast.Expression
+		collectReturns(x.List, &rets)
+		for _, r := range rets {
+			results = append(results, a.eval(r, fs, depth+1))
+		}
+	}
+	if len(results) == 0 {
+		return unknown("")
+	}
+	v := results[0]
+	for _, r := range results[1:] {
+		if v.kind == Exact && r.kind == Exact && v.s == r.s {
+			continue
+		}
+		if v.kind == Unknown || r.kind == Unknown {
+			return unknown(firstReason(v, r))
+		}
+		n := 0
+		for n < len(v.s) && n < len(r.s) && v.s[n] == r.s[n] {
+			n++
+		}
+		v = value{kind: Prefix, s: v.s[:n], reason: "the function returns different URLs", lit: v.lit}
+	}
+	return v
+}
+
+func firstReason(vs ...value) string {
+	for _, v := range vs {
+		if v.kind == Unknown && v.reason != "" {
+			return v.reason
+		}
+	}
+	return ""
+}
+
+// collectReturns gathers the arguments of the return statements of a
+// function body, not descending into nested functions. A bare return
+// counts as an unknown value (nil).
+func collectReturns(list []ast.Statement, out *[]ast.Expression) {
+	for _, s := range list {
+		collectReturn(s, out)
+	}
+}
+
+func collectReturn(s ast.Statement, out *[]ast.Expression) {
+	switch x := s.(type) {
+	case *ast.ReturnStatement:
+		*out = append(*out, x.Argument)
+	case *ast.BlockStatement:
+		collectReturns(x.List, out)
+	case *ast.IfStatement:
+		collectReturn(x.Consequent, out)
+		if x.Alternate != nil {
+			collectReturn(x.Alternate, out)
+		}
+	case *ast.TryStatement:
+		if x.Body != nil {
+			collectReturns(x.Body.List, out)
+		}
+		if x.Catch != nil && x.Catch.Body != nil {
+			collectReturns(x.Catch.Body.List, out)
+		}
+		if x.Finally != nil {
+			collectReturns(x.Finally.List, out)
+		}
+	case *ast.ForStatement:
+		collectReturn(x.Body, out)
+	case *ast.ForInStatement:
+		collectReturn(x.Body, out)
+	case *ast.ForOfStatement:
+		collectReturn(x.Body, out)
+	case *ast.WhileStatement:
+		collectReturn(x.Body, out)
+	case *ast.DoWhileStatement:
+		collectReturn(x.Body, out)
+	case *ast.LabelledStatement:
+		collectReturn(x.Statement, out)
+	case *ast.SwitchStatement:
+		for _, c := range x.Body {
+			collectReturns(c.Consequent, out)
+		}
+	}
 }

@@ -35,6 +35,7 @@ type binding struct {
 	key          string
 	scope        *scope
 	node         ast.Node // the declaration (function, class) or nil
+	fn           *ast.FunctionLiteral
 
 	state      int // 0 new, 1 classifying, 2 done
 	hostObj    string
@@ -198,7 +199,7 @@ func (a *analyzer) declareList(list []ast.Statement, sc *scope) {
 			}
 		case *ast.FunctionDeclaration:
 			if x.Function.Name != nil {
-				sc.declare(x.Function.Name.Name.String(), &binding{decl: declFunc, node: x.Function.Name})
+				sc.declare(x.Function.Name.Name.String(), &binding{decl: declFunc, node: x.Function.Name, fn: x.Function})
 			}
 		case *ast.ClassDeclaration:
 			if x.Class.Name != nil {

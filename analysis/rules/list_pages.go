@@ -4,5 +4,16 @@ import "github.com/plugin-lsp/plugin-lsp/analysis"
 
 // pageRules are the checks of function-tool pages against the manifest.
 func pageRules() []*analysis.Rule {
-	return []*analysis.Rule{}
+	return []*analysis.Rule{
+		PageSyntax,
+		ToolPageNoDefaultExport,
+		HostUnknownMethod,
+		HostUndeclaredMethod,
+		FetchNotHTTPS,
+		FetchUndeclaredDomain,
+		FetchDynamicURL,
+		FetchUnusedDomain,
+		CredentialInCode,
+		FixtureUnmatched,
+	}
 }

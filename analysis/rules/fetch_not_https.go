@@ -1,0 +1,67 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/js"
+	"github.com/plugin-lsp/plugin-lsp/analysis/jsonedit"
+)
+
+// FetchNotHTTPS reports a fetch URL (or a capabilities.fetch entry)
+// that is not https.
+var FetchNotHTTPS = &analysis.Rule{
+	Code:     "fetch-not-https",
+	Severity: analysis.Error,
+	Title:    "fetch URL is not https",
+	Doc: "The broker fetches `https://` URLs only and refuses any other scheme before a socket opens. " +
+		"The scheme is read from the URL's literal start, wherever the literal is (the call, or the `const` " +
+		"it comes from). A `capabilities.fetch` entry written as `http://host` is reported too: entries are " +
+		"bare domains, always fetched over https.",
+	Lang:   "ts",
+	Before: "await http.fetch(\"http://api.openlibrary.org/search.json?q=x\");",
+	After:  "await http.fetch(\"https://api.openlibrary.org/search.json?q=x\");",
+	Fix:    "Rewrite `http://` to `https://` in the literal (in plugin.json: keep the bare domain).",
+	Run: func(pass *analysis.Pass) {
+		p := pass.Plugin
+		for _, pi := range loadPages(pass) {
+			for _, c := range fetchCalls(pi) {
+				if c.URL == nil || c.URL.Kind == js.Unknown {
+					continue
+				}
+				scheme := schemeOf(c.URL.Value)
+				if scheme == "" || scheme == "https" {
+					continue
+				}
+				d := analysis.Diagnostic{File: pi.Rel, Span: span(c.URL.Span),
+					Message: fmt.Sprintf("the URL uses %s://: the broker only fetches https:// URLs", scheme)}
+				if scheme == "http" {
+					if lit := c.URL.Lit; lit.End > lit.Start+5 && strings.EqualFold(string(pi.File.Text[lit.Start+1:lit.Start+5]), "http") &&
+						string(pi.File.Text[lit.Start+5:lit.Start+8]) == "://" {
+						d.Fixes = []analysis.Fix{{Title: "Use https://", Edits: []analysis.Edit{{
+							File: pi.Rel, Span: analysis.Span{Start: lit.Start + 1, End: lit.Start + 5}, NewText: "https",
+						}}}}
+					}
+				}
+				pass.Report(d)
+			}
+		}
+		for _, fc := range p.Manifest.Fetch {
+			dom, ok := analysis.Str(fc.Domain)
+			if !ok || !strings.HasPrefix(strings.ToLower(dom), "http://") {
+				continue
+			}
+			bare := dom[len("http://"):]
+			bare = strings.TrimRight(bare, "/")
+			d := analysis.Diagnostic{File: analysis.ManifestName, Span: analysis.SpanOf(fc.Domain),
+				Message: fmt.Sprintf("%q: capabilities.fetch lists bare domains, and the broker fetches them over https only", dom)}
+			if bare != "" && !strings.ContainsAny(bare, "/?#@") && p.SyntaxError == nil {
+				if e, err := jsonedit.Replace(p.ManifestFile, fc.Domain, jsonString(bare)); err == nil {
+					d.Fixes = []analysis.Fix{{Title: fmt.Sprintf("Write %q", bare), Edits: []analysis.Edit{e}}}
+				}
+			}
+			pass.Report(d)
+		}
+	},
+}

@@ -1,0 +1,116 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/js"
+	"github.com/plugin-lsp/plugin-lsp/analysis/jsonedit"
+	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
+)
+
+// FixtureUnmatched warns about a fetch that no fixture answers.
+var FixtureUnmatched = &analysis.Rule{
+	Code:     "fixture-unmatched",
+	Severity: analysis.Warning,
+	Title:    "no fixture answers this fetch",
+	Doc: "In dev mode (`PROVIDERS=fake`, what `plugin-lsp run` and e2e tests use) `http.fetch` is answered " +
+		"from `fixtures.json` `fnFetch`, matched by method and exact URL; a call with no matching fixture " +
+		"throws at once. The rule checks each fetch whose whole URL is known statically (the method is read " +
+		"from the init, GET when absent; any method matches when the init's method is computed). A URL known " +
+		"only up to a prefix is not checked: its fixtures cannot be matched exactly. Fetches the broker would " +
+		"refuse anyway are left to the fetch rules.",
+	Lang:   "json",
+	Before: "{ \"fnFetch\": [] }",
+	After:  "{ \"fnFetch\": [{ \"url\": \"https://api.openlibrary.org/search.json?q=hobbit\", \"body\": {} }] }",
+	Fix:    "Add a fixture skeleton to `fixtures.json` (creating the file when absent).",
+	Run: func(pass *analysis.Pass) {
+		p := pass.Plugin
+		if p.FixturesError != nil {
+			return
+		}
+		fixtures := fnFetch(p)
+		allow := allowlist(p)
+		for _, pi := range loadPages(pass) {
+			for _, c := range fetchCalls(pi) {
+				if c.URL == nil || c.URL.Kind != js.Exact {
+					continue // a prefix cannot be matched exactly: say nothing
+				}
+				raw, ok := urlTarget(c.URL)
+				if !ok {
+					continue
+				}
+				if _, r := allow.Check(raw); r != nil {
+					continue
+				}
+				if matchFixture(fixtures, c.FetchMethod, c.URL.Value) {
+					continue
+				}
+				method := c.FetchMethod
+				if method == "" {
+					method = "any method"
+				}
+				pass.Report(analysis.Diagnostic{File: pi.Rel, Span: span(c.Span),
+					Message: fmt.Sprintf("no fixture in fixtures.json answers %s %s: in dev mode this call throws", method, c.URL.Value),
+					Fixes:   fixtureFix(p, c.FetchMethod, c.URL.Value),
+				})
+			}
+		}
+	},
+}
+
+type fixture struct{ method, url string }
+
+func fnFetch(p *analysis.Plugin) []fixture {
+	arr := p.FixturesRoot.Get("fnFetch")
+	if arr == nil || arr.Kind != jsonpos.Array {
+		return nil
+	}
+	var out []fixture
+	for _, e := range arr.Elems {
+		u, ok := analysis.Str(e.Get("url"))
+		if !ok {
+			continue
+		}
+		m, ok := analysis.Str(e.Get("method"))
+		if !ok || m == "" {
+			m = "GET"
+		}
+		out = append(out, fixture{strings.ToUpper(m), u})
+	}
+	return out
+}
+
+func matchFixture(fs []fixture, method, url string) bool {
+	for _, f := range fs {
+		if method != "" && f.method != method {
+			continue
+		}
+		if f.url == url {
+			return true
+		}
+	}
+	return false
+}
+
+// fixtureFix adds {url, method?, body} to fnFetch, creating fixtures.json
+// (or its fnFetch) when absent.
+func fixtureFix(p *analysis.Plugin, method, url string) []analysis.Fix {
+	entry := `{"url": ` + jsonString(url)
+	if method != "" && method != "GET" {
+		entry += `, "method": ` + jsonString(method)
+	}
+	entry += `, "status": 200, "body": {}}`
+	title := "Add a fixture for " + url + " to fixtures.json"
+	if p.FixturesFile == nil {
+		text := "{\n  \"fnFetch\": [\n    " + strings.ReplaceAll(entry, `{"url"`, `{ "url"`)
+		text = strings.TrimSuffix(text, "}") + " }\n  ]\n}\n"
+		return []analysis.Fix{{Title: title, Edits: []analysis.Edit{{File: analysis.FixturesName, Create: true, NewText: text}}}}
+	}
+	e, err := jsonedit.AddToPath(p.FixturesFile, p.FixturesRoot, []string{"fnFetch"}, entry)
+	if err != nil {
+		return nil
+	}
+	return []analysis.Fix{{Title: title, Edits: []analysis.Edit{e}}}
+}

@@ -1,0 +1,51 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+)
+
+// HostUndeclaredMethod reports a host API call whose method is not in
+// capabilities.host.
+var HostUndeclaredMethod = &analysis.Rule{
+	Code:     "host-undeclared-method",
+	Severity: analysis.Error,
+	Title:    "host method not in capabilities.host",
+	Doc: "The sandbox starts with no ambient authority: it exposes to a plugin's tools only the host methods " +
+		"that `capabilities.host` lists (`http.fetch`, `collections.get`, …). Calling another one fails at " +
+		"run time. Calls are found however the method is reached: `http.fetch`, `http[\"fetch\"]`, " +
+		"`http?.fetch`, `globalThis.http.fetch`, and aliases such as `const { fetch } = http`, " +
+		"`const h = http` or `const f = http.fetch`. A local variable that shadows `http` is not the host.",
+	Lang:   "ts",
+	Before: "// capabilities.host: [\"http.fetch\"]\nawait collections.put(\"favourites\", id, entry);",
+	After:  "// capabilities.host: [\"http.fetch\", \"collections.put\"]\nawait collections.put(\"favourites\", id, entry);",
+	Fix:    "Add the method to `capabilities.host` (creating `capabilities` and `host` when absent).",
+	Run: func(pass *analysis.Pass) {
+		p := pass.Plugin
+		if p.SyntaxError != nil {
+			return // what is declared after the error is unknown
+		}
+		declared := map[string]bool{}
+		for _, h := range p.Manifest.HostMethods() {
+			declared[h] = true
+		}
+		for _, pi := range loadPages(pass) {
+			for _, c := range pi.Page.Calls {
+				if !isHostMethod(c.Object, c.Method) {
+					continue
+				}
+				name := c.Object + "." + c.Method
+				if declared[name] {
+					continue
+				}
+				pass.Report(analysis.Diagnostic{
+					File: pi.Rel, Span: span(c.Callee),
+					Message: fmt.Sprintf("%s is not in capabilities.host: the sandbox does not give it to this plugin's tools", name),
+					Related: capabilityRelated(p, "host"),
+					Fixes:   addToCapabilityFix(p, "host", name),
+				})
+			}
+		}
+	},
+}

@@ -1,0 +1,189 @@
+package rules
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/fetchurl"
+	"github.com/plugin-lsp/plugin-lsp/analysis/js"
+	"github.com/plugin-lsp/plugin-lsp/analysis/jsonedit"
+)
+
+// Helpers shared by the page rules.
+
+// pageInfo is one function-tool page with its analysis and the tools
+// bound to it (several tools may share a page).
+type pageInfo struct {
+	Rel   string
+	File  *analysis.File
+	Page  *js.Page
+	Tools []*analysis.Tool
+}
+
+// loadPages returns every existing page of the manifest's tools, each
+// analysed once per content (pass.Cache), in manifest order. Pages that
+// are missing or outside the directory are tool-page-missing's business.
+func loadPages(pass *analysis.Pass) []*pageInfo {
+	p := pass.Plugin
+	var out []*pageInfo
+	byRel := map[string]*pageInfo{}
+	for _, t := range p.Manifest.Tools {
+		page, ok := analysis.Str(t.Page)
+		if !ok || page == "" {
+			continue
+		}
+		rel, found := p.ResolvePage(page)
+		if !found {
+			continue
+		}
+		if pi := byRel[rel]; pi != nil {
+			pi.Tools = append(pi.Tools, t)
+			continue
+		}
+		f, err := p.ReadFile(rel)
+		if err != nil {
+			continue
+		}
+		pi := &pageInfo{Rel: rel, File: f, Page: analyzePage(pass.Cache, rel, f.Text), Tools: []*analysis.Tool{t}}
+		byRel[rel] = pi
+		out = append(out, pi)
+	}
+	return out
+}
+
+// analyzePage analyses a page through the cache. The key is the content
+// and the loader the extension selects (the same bytes as .ts and .js
+// are different pages); the cached Page is shared: never modify it.
+func analyzePage(cache *analysis.Cache, rel string, text []byte) *js.Page {
+	kind := "page" + strings.ToLower(path.Ext(rel))
+	return cache.Memo(kind, text, func() any { return js.AnalyzePage(rel, text) }).(*js.Page)
+}
+
+// hasPageErrors reports whether the page could not be read fully.
+func hasPageErrors(pi *pageInfo) bool { return len(pi.Page.Errors) > 0 }
+
+func span(s js.Span) analysis.Span { return analysis.Span{Start: s.Start, End: s.End} }
+
+// fetchCalls returns the http.fetch calls of a page.
+func fetchCalls(pi *pageInfo) []js.HostCall {
+	var out []js.HostCall
+	for _, c := range pi.Page.Calls {
+		if c.Object == "http" && c.Method == "fetch" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// urlTarget is what the checker knows about a fetch URL: the URL to give
+// to fetchurl (the exact URL, or the known scheme and authority of a
+// prefix followed by "/"), or ok false when the host is not known.
+func urlTarget(u *js.URLArg) (raw string, ok bool) {
+	if u == nil {
+		return "", false
+	}
+	switch u.Kind {
+	case js.Exact:
+		return u.Value, true
+	case js.Prefix:
+		i := strings.Index(u.Value, "://")
+		if i < 0 {
+			return "", false
+		}
+		rest := u.Value[i+3:]
+		j := strings.IndexAny(rest, "/?#")
+		if j < 0 {
+			return "", false // the host may go on: "https://api.x.com" + suffix
+		}
+		return u.Value[:i+3+j] + "/", true
+	}
+	return "", false
+}
+
+// schemeOf returns the lower-cased scheme of a URL or prefix ("" if none
+// is complete).
+func schemeOf(s string) string {
+	i := strings.Index(s, "://")
+	if i <= 0 {
+		return ""
+	}
+	for _, c := range s[:i] {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.') {
+			return ""
+		}
+	}
+	return strings.ToLower(s[:i])
+}
+
+// capabilityRelated points at capabilities.fetch (or host), or at the
+// manifest root when the list is absent.
+func capabilityRelated(p *analysis.Plugin, which string) []analysis.Related {
+	m := p.Manifest
+	n := m.FetchNode
+	if which == "host" {
+		n = m.HostNode
+	}
+	if n != nil {
+		return []analysis.Related{{File: analysis.ManifestName, Span: analysis.KeySpanOf(n), Message: "capabilities." + which + " is declared here"}}
+	}
+	if m.CapabilitiesNode != nil {
+		return []analysis.Related{{File: analysis.ManifestName, Span: analysis.KeySpanOf(m.CapabilitiesNode), Message: "capabilities has no \"" + which + "\" list"}}
+	}
+	return []analysis.Related{{File: analysis.ManifestName, Span: analysis.Span{}, Message: "plugin.json has no capabilities"}}
+}
+
+// addToCapabilityFix adds value to capabilities.<which>, creating the
+// objects that are missing; nil when the manifest cannot take the edit.
+func addToCapabilityFix(p *analysis.Plugin, which, value string) []analysis.Fix {
+	if p.SyntaxError != nil || p.Manifest.Root == nil {
+		return nil
+	}
+	e, err := jsonedit.AddToPath(p.ManifestFile, p.Manifest.Root, []string{"capabilities", which}, jsonString(value))
+	if err != nil {
+		return nil
+	}
+	return []analysis.Fix{{Title: fmt.Sprintf("Add %q to capabilities.%s", value, which), Edits: []analysis.Edit{e}}}
+}
+
+// toolName returns a tool's name for messages.
+func toolName(t *analysis.Tool) string {
+	if n, ok := analysis.Str(t.Name); ok && n != "" {
+		return n
+	}
+	return fmt.Sprintf("#%d", t.Node.Index+1)
+}
+
+// toolSpan is where a manifest diagnostic about a tool goes: its name.
+func toolSpan(t *analysis.Tool) analysis.Span {
+	if t.Name != nil {
+		return analysis.SpanOf(t.Name)
+	}
+	return analysis.SpanOf(t.Node)
+}
+
+// allowlist is the manifest's capabilities.fetch as the broker sees it.
+func allowlist(p *analysis.Plugin) fetchurl.Allowlist {
+	return fetchurl.NewAllowlist(p.Manifest.FetchDomains())
+}
+
+// hostAPIMethods returns the methods of a host object (DESIGN.md §2).
+func hostAPIMethods(obj string) []string {
+	switch obj {
+	case "http":
+		return []string{"fetch"}
+	case "collections":
+		return []string{"get", "put", "delete", "query"}
+	}
+	return nil
+}
+
+func isHostMethod(obj, method string) bool {
+	for _, m := range hostAPIMethods(obj) {
+		if m == method {
+			return true
+		}
+	}
+	return false
+}
