@@ -70,8 +70,11 @@ func lex(src []byte) []lexToken {
 	n := len(src)
 	i := 0
 	nl := false
-	if n >= 2 && src[0] == '#' && src[1] == '!' { // hashbang
-		for i < n && src[i] != '\n' {
+	if n >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
+		i = 3
+	}
+	if n >= i+2 && src[i] == '#' && src[i+1] == '!' { // hashbang
+		for i < n && src[i] != '\n' && src[i] != '\r' {
 			i++
 		}
 	}

@@ -65,6 +65,20 @@ func blank(code []byte, s, e int) {
 func prepare(src []byte) *prepared {
 	toks := lex(src)
 	p := &prepared{code: append([]byte(nil), src...), defaultAt: -1, toks: toks}
+	// A byte-order mark and a hashbang line are the lexer's to skip; goja
+	// must not see them.
+	start := 0
+	if len(src) >= 3 && src[0] == 0xEF && src[1] == 0xBB && src[2] == 0xBF {
+		blank(p.code, 0, 3)
+		start = 3
+	}
+	if len(src) >= start+2 && src[start] == '#' && src[start+1] == '!' {
+		e := start
+		for e < len(src) && src[e] != '\n' && src[e] != '\r' {
+			e++
+		}
+		blank(p.code, start, e)
+	}
 	text := func(i int) string {
 		if i < 0 || i >= len(toks) {
 			return ""

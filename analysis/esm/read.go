@@ -382,6 +382,13 @@ func (r *reader) toolMap() {
 	}
 	obj := &objReader{r: r, seen: map[string]bool{}}
 	props, lit := obj.collect(expr, 0)
+	if local != "" { // reasons about the exported binding sit on the export
+		for i, u := range obj.unknown {
+			if u.Span.Start == ex.Span.Start {
+				obj.unknown[i].Span = ex.Span
+			}
+		}
+	}
 	if lit != nil {
 		tm.Span = r.span(lit)
 	}
@@ -459,6 +466,25 @@ func isFreeze(c *ast.CallExpression) bool {
 // expression resolved to, if any.
 func (o *objReader) collect(e ast.Expression, depth int) (props []prop, lit *ast.ObjectLiteral) {
 	orig := e
+	// Mark the constants followed on the way, so that a cycle of spreads
+	// stops (nothing new down there).
+	for x := e; ; {
+		id, ok := x.(*ast.Identifier)
+		if !ok {
+			break
+		}
+		name := id.Name.String()
+		if o.seen[name] {
+			return nil, nil
+		}
+		o.seen[name] = true
+		defer delete(o.seen, name)
+		d := o.r.decls[name]
+		if d == nil || d.init == nil {
+			break
+		}
+		x = d.init
+	}
 	e = o.resolve(e, depth)
 	switch x := e.(type) {
 	case *ast.ObjectLiteral:
@@ -498,19 +524,8 @@ func (o *objReader) collect(e ast.Expression, depth int) (props []prop, lit *ast
 				o.unknowable(pr, "spread `%s` nests too deep", o.r.text(pr))
 				continue
 			}
-			name := ""
-			if id, ok := pr.Expression.(*ast.Identifier); ok {
-				name = id.Name.String()
-				if o.seen[name] {
-					continue
-				}
-				o.seen[name] = true
-			}
 			before := len(o.unknown)
 			inner, _ := o.collect(pr.Expression, depth+1)
-			if name != "" {
-				delete(o.seen, name)
-			}
 			if len(o.unknown) > before { // one reason, on the spread itself
 				o.unknown = append(o.unknown[:before], Unknown{o.r.spreadSpan(pr), fmt.Sprintf("spread of `%s`", o.r.text(pr.Expression))})
 			}
