@@ -76,7 +76,7 @@ type Outcome struct {
 	Err             *Error
 	Logs            []Log
 	LogBytes        int64
-	LogDropped      int
+	LogTruncated    bool // the cap was reached; later output was dropped
 	MemoryPeakBytes int64
 	Duration        time.Duration
 }
@@ -98,9 +98,9 @@ type runState struct {
 	logCap  int
 	resCap  int
 
-	logs       []Log
-	logBytes   int64
-	logDropped int
+	logs         []Log
+	logBytes     int64
+	logTruncated bool
 
 	done    bool
 	outcome Outcome
@@ -195,7 +195,7 @@ func (e *Engine) Run(ctx context.Context, job Job) Outcome {
 	out := sb.drive(runCtx, rs)
 	cancel()  // host calls still in flight (a lost Promise.race) stop now
 	rs.wait() // and no host goroutine outlives the run
-	out.Logs, out.LogBytes, out.LogDropped = rs.logs, rs.logBytes, rs.logDropped
+	out.Logs, out.LogBytes, out.LogTruncated = rs.logs, rs.logBytes, rs.logTruncated
 	out.MemoryPeakBytes = sb.memorySize()
 	out.Duration = time.Since(start)
 	return out
@@ -433,17 +433,26 @@ func (sb *sandbox) bridge(this *qjs.This) (v *qjs.Value, err error) {
 }
 
 func (rs *runState) log(level, msg string) string {
-	if rs.logBytes >= int64(rs.logCap) {
-		rs.logDropped++
+	if rs.logTruncated {
 		return "full"
+	}
+	switch level {
+	case "log", "info", "warn", "error", "debug":
+	default:
+		level = "log"
 	}
 	room := int64(rs.logCap) - rs.logBytes
 	if int64(len(msg)) > room {
-		msg = truncateUTF8(msg, int(room)) + "…"
+		msg = truncateUTF8(msg, int(room))
+		rs.logTruncated = true
 	}
 	rs.logBytes += int64(len(msg))
 	rs.logs = append(rs.logs, Log{Level: level, Message: msg})
 	if rs.logBytes >= int64(rs.logCap) {
+		rs.logTruncated = true
+	}
+	if rs.logTruncated {
+		rs.logs = append(rs.logs, Log{Level: "warn", Message: fmt.Sprintf("[sandbox] the log reached its %d-byte cap; later output is dropped", rs.logCap)})
 		return "full"
 	}
 	return ""
@@ -477,7 +486,12 @@ func (rs *runState) finish(kind, payload string) {
 	if json.Unmarshal([]byte(payload), &e) != nil {
 		e.Name, e.Message = "Error", "the tool failed"
 	}
-	rs.outcome = Outcome{Err: &Error{Kind: KindThrown, Name: e.Name, Message: e.Message, Stack: e.Stack}}
+	kind = KindThrown
+	if e.Name == "InternalError" && strings.Contains(e.Message, "out of memory") {
+		kind = KindMemory
+		e.Message = fmt.Sprintf("out of memory: the sandbox is capped at %d MiB", DefaultMemoryCapBytes>>20)
+	}
+	rs.outcome = Outcome{Err: &Error{Kind: kind, Name: e.Name, Message: e.Message, Stack: e.Stack}}
 }
 
 // call starts a host method: inline methods answer {v}|{e} at once, async
