@@ -2,6 +2,7 @@ package esm
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/dop251/goja/ast"
@@ -153,6 +154,8 @@ type reader struct {
 	m     *Module
 	body  []ast.Statement
 	decls map[string]*decl
+	// stmtAt indexes the top-level statements by start offset.
+	stmtAt map[int]ast.Statement
 }
 
 func (r *reader) off(idx file.Idx) int {
@@ -307,11 +310,7 @@ func (r *reader) exports() {
 }
 
 func sortExports(es []Export) {
-	for i := 1; i < len(es); i++ {
-		for j := i; j > 0 && es[j].Span.Start < es[j-1].Span.Start; j-- {
-			es[j], es[j-1] = es[j-1], es[j]
-		}
-	}
+	sort.SliceStable(es, func(i, j int) bool { return es[i].Span.Start < es[j].Span.Start })
 }
 
 func (r *reader) bindingExports(list []*ast.Binding) []Export {
@@ -330,12 +329,13 @@ func (r *reader) bindingExports(list []*ast.Binding) []Export {
 }
 
 func (r *reader) statementAt(off int) ast.Statement {
-	for _, st := range r.body {
-		if r.off(st.Idx0()) == off {
-			return st
+	if r.stmtAt == nil {
+		r.stmtAt = make(map[int]ast.Statement, len(r.body))
+		for _, st := range r.body {
+			r.stmtAt[r.off(st.Idx0())] = st
 		}
 	}
-	return nil
+	return r.stmtAt[off]
 }
 
 // toolMap finds the tools (or default) export and reads it.
