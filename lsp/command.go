@@ -20,10 +20,10 @@ import (
 
 // runToolArgs is the argument of plugin.runTool (DESIGN.md §5).
 type runToolArgs struct {
-	Dir   string          `json:"dir"`
-	URI   string          `json:"uri"`
+	Dir   string          `json:"dir,omitempty"`
+	URI   string          `json:"uri,omitempty"`
 	Tool  string          `json:"tool"`
-	Input json.RawMessage `json:"input"`
+	Input json.RawMessage `json:"input,omitempty"`
 }
 
 // ExecuteCommand runs plugin.runTool and plugin.reviewCard.

@@ -73,6 +73,9 @@ func (s *Server) checkAndPublish(ctx context.Context, ps *pluginState, gen uint6
 		s.publish(ctx, ps, sn)
 	}
 	_ = lensRefresh
+	if s.onChecked != nil {
+		s.onChecked(ps.dir, gen)
+	}
 }
 
 // check returns an up-to-date snapshot of the plugin, running the rules

@@ -12,6 +12,7 @@ package lsp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"runtime/debug"
@@ -90,6 +91,7 @@ type Server struct {
 
 	// observers are test hooks called after each publish.
 	onPublish func(uri string, n int)
+	onChecked func(dir string, gen uint64)
 }
 
 // clientCaps are the client capabilities the server acts on.
@@ -179,6 +181,16 @@ func (s *Server) handle(next jsonrpc2.Handler) jsonrpc2.Handler {
 	return func(ctx context.Context, req *jsonrpc2.Request) (result any, err error) {
 		method := req.Method()
 		isCall := req.IsCall()
+		// Requests run concurrently so that one slow request (a tool run)
+		// never blocks the others; notifications run in order on the read
+		// loop, so text changes apply in the order they were sent. Every
+		// call is released first, refused ones included: a released request
+		// is never recycled, which the per-call cancel context (created by
+		// the cancel handler before this one runs) relies on.
+		if isCall {
+			jsonrpc2.Async(ctx)
+			method = req.Method()
+		}
 		s.mu.Lock()
 		state := s.state
 		s.mu.Unlock()
@@ -195,10 +207,7 @@ func (s *Server) handle(next jsonrpc2.Handler) jsonrpc2.Handler {
 		// Requests run concurrently so that one slow request (a tool run)
 		// never blocks the others; notifications run in order on the read
 		// loop, so text changes apply in the order they were sent.
-		if isCall && method != protocol.MethodInitialize && method != protocol.MethodShutdown {
-			method = string([]byte(method))
-			jsonrpc2.Async(ctx)
-		}
+
 		defer func() {
 			if e := recover(); e != nil {
 				msg := fmt.Sprintf("plugin-lsp: internal error in %s: %v", method, e)
@@ -212,7 +221,20 @@ func (s *Server) handle(next jsonrpc2.Handler) jsonrpc2.Handler {
 			}
 		}()
 		result, err = next(ctx, req)
+		if errors.Is(err, jsonrpc2.ErrParse) {
+			// Params that do not decode are invalid params, not a parse
+			// error of the message; a method outside the protocol sent
+			// without params never reached the fallback: answer for it.
+			if len(req.Params()) == 0 {
+				result, err = s.nyi.Request(ctx, method, nil)
+			} else {
+				err = jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s: %v", method, err)
+			}
+		}
 		if !isCall && err != nil {
+			if errors.Is(err, jsonrpc2.ErrMethodNotFound) {
+				return nil, nil // unknown notifications are ignored (spec)
+			}
 			s.logf("notification %s failed: %v", method, err)
 			s.logClient(protocol.MessageTypeWarning, fmt.Sprintf("plugin-lsp: %s: %v", method, err))
 			return nil, nil

@@ -1,0 +1,366 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+)
+
+// copyExample copies testdata/example/books into a temp dir and returns it.
+func copyExample(t testing.TB) string {
+	t.Helper()
+	src := filepath.Join("..", "testdata", "example", "books")
+	dst := filepath.Join(t.TempDir(), "books")
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// testClient records what the server sends.
+type testClient struct {
+	protocol.UnimplementedClient
+	mu       sync.Mutex
+	diags    map[string]*protocol.PublishDiagnosticsParams
+	pubs     []*protocol.PublishDiagnosticsParams
+	logs     []string
+	progress []string // kinds: begin/report/end
+	settings json.RawMessage
+	changed  chan struct{}
+}
+
+func newTestClient() *testClient {
+	return &testClient{diags: map[string]*protocol.PublishDiagnosticsParams{}, changed: make(chan struct{}, 1000)}
+}
+
+func (c *testClient) poke() {
+	select {
+	case c.changed <- struct{}{}:
+	default:
+	}
+}
+
+func (c *testClient) PublishDiagnostics(ctx context.Context, p *protocol.PublishDiagnosticsParams) error {
+	c.mu.Lock()
+	c.diags[string(p.URI)] = p
+	c.pubs = append(c.pubs, p)
+	c.mu.Unlock()
+	c.poke()
+	return nil
+}
+
+func (c *testClient) LogMessage(ctx context.Context, p *protocol.LogMessageParams) error {
+	c.mu.Lock()
+	c.logs = append(c.logs, p.Message)
+	c.mu.Unlock()
+	c.poke()
+	return nil
+}
+
+func (c *testClient) Configuration(ctx context.Context, p *protocol.ConfigurationParams) ([]protocol.LSPAny, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]protocol.LSPAny, len(p.Items))
+	for i := range out {
+		out[i] = protocol.LSPAny("null")
+		if c.settings != nil {
+			out[i] = protocol.LSPAny(c.settings)
+		}
+	}
+	return out, nil
+}
+
+func (c *testClient) WorkDoneProgressCreate(ctx context.Context, p *protocol.WorkDoneProgressCreateParams) error {
+	return nil
+}
+
+func (c *testClient) Progress(ctx context.Context, p *protocol.ProgressParams) error {
+	var v struct {
+		Kind string `json:"kind"`
+	}
+	_ = json.Unmarshal(p.Value, &v)
+	c.mu.Lock()
+	c.progress = append(c.progress, v.Kind)
+	c.mu.Unlock()
+	c.poke()
+	return nil
+}
+
+func (c *testClient) RegisterCapability(ctx context.Context, p *protocol.RegistrationParams) error {
+	return nil
+}
+func (c *testClient) CodeLensRefresh(ctx context.Context) error  { return nil }
+func (c *testClient) InlayHintRefresh(ctx context.Context) error { return nil }
+
+// harness is a server on one end of a pipe and a client on the other.
+type harness struct {
+	t      testing.TB
+	srv    *Server
+	client *testClient
+	conn   jsonrpc2.Conn
+	server protocol.Server
+	ctx    context.Context
+	done   chan int
+	dir    string
+
+	checkMu sync.Mutex
+	checked map[string]uint64
+	checkC  chan struct{}
+}
+
+func newHarness(t testing.TB, opts Options) *harness {
+	t.Helper()
+	if opts.Debounce == 0 {
+		opts.Debounce = -1 // check at once: tests wait for results, never for time
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	left, right := jsonrpc2.NewChannelStreamPair(64)
+	h := &harness{t: t, srv: New(opts), client: newTestClient(), done: make(chan int, 1), checked: map[string]uint64{}, checkC: make(chan struct{}, 1000)}
+	h.srv.onChecked = func(dir string, gen uint64) {
+		h.checkMu.Lock()
+		h.checked[dir] = gen
+		h.checkMu.Unlock()
+		select {
+		case h.checkC <- struct{}{}:
+		default:
+		}
+	}
+	go func() { h.done <- h.srv.Serve(ctx, left) }()
+	h.ctx, h.conn, h.server = protocol.NewClient(ctx, h.client, right)
+	t.Cleanup(func() {
+		cancel()
+		h.conn.Close()
+		select {
+		case <-h.done:
+		case <-time.After(5 * time.Second):
+			t.Error("server did not stop")
+		}
+	})
+	return h
+}
+
+// initialize runs initialize + initialized with the given root (may be "").
+func (h *harness) initialize(root string, caps protocol.ClientCapabilities) *protocol.InitializeResult {
+	h.t.Helper()
+	p := &protocol.InitializeParams{Capabilities: caps}
+	if root != "" {
+		p.WorkspaceFolders = protocol.NewNullable([]protocol.WorkspaceFolder{{URI: uri.File(root), Name: "root"}})
+	}
+	res, err := h.server.Initialize(h.ctx, p)
+	if err != nil {
+		h.t.Fatalf("initialize: %v", err)
+	}
+	if err := h.server.Initialized(h.ctx, &protocol.InitializedParams{}); err != nil {
+		h.t.Fatal(err)
+	}
+	return res
+}
+
+func (h *harness) open(path string) {
+	h.t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	h.openText(path, string(b))
+}
+
+func (h *harness) openText(path, text string) {
+	h.t.Helper()
+	err := h.server.DidOpen(h.ctx, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
+		URI: uri.File(path), LanguageID: "json", Version: 1, Text: text,
+	}})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+func (h *harness) change(path string, version int32, text string) {
+	h.t.Helper()
+	err := h.server.DidChange(h.ctx, &protocol.DidChangeTextDocumentParams{
+		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: uri.File(path)}, Version: version},
+		ContentChanges: []protocol.TextDocumentContentChangeEvent{&protocol.TextDocumentContentChangeWholeDocument{Text: text}},
+	})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+// waitDiags waits until the last publish for path satisfies ok.
+func (h *harness) waitDiags(path string, ok func(p *protocol.PublishDiagnosticsParams) bool) *protocol.PublishDiagnosticsParams {
+	h.t.Helper()
+	u := string(uri.File(path))
+	deadline := time.After(10 * time.Second)
+	for {
+		h.client.mu.Lock()
+		p := h.client.diags[u]
+		h.client.mu.Unlock()
+		if p != nil && ok(p) {
+			return p
+		}
+		select {
+		case <-h.client.changed:
+		case <-time.After(50 * time.Millisecond):
+		case <-deadline:
+			h.t.Fatalf("timed out waiting for diagnostics of %s; last: %s", path, dump(p))
+			return nil
+		}
+	}
+}
+
+// sync returns once the server has handled every message sent before it:
+// notifications run in order on the read loop, before the next call.
+func (h *harness) sync() {
+	h.t.Helper()
+	var res json.RawMessage
+	_, _ = h.conn.Call(h.ctx, "test/sync", map[string]any{}, &res)
+}
+
+// waitChecked waits until the check of the plugin in dir has caught up
+// with every change sent so far.
+func (h *harness) waitChecked(dir string) {
+	h.t.Helper()
+	h.sync()
+	deadline := time.After(10 * time.Second)
+	for {
+		h.srv.mu.Lock()
+		gen := uint64(0)
+		if ps := h.srv.plugins[dir]; ps != nil {
+			gen = ps.gen
+		}
+		h.srv.mu.Unlock()
+		h.checkMu.Lock()
+		got := h.checked[dir]
+		h.checkMu.Unlock()
+		if got >= gen && gen > 0 {
+			return
+		}
+		select {
+		case <-h.checkC:
+		case <-time.After(50 * time.Millisecond):
+		case <-deadline:
+			h.t.Fatalf("timed out waiting for the check of %s (gen %d, got %d)", dir, gen, got)
+		}
+	}
+}
+
+// waitSettings waits until the server applied settings satisfying ok.
+func (h *harness) waitSettings(ok func(Settings) bool) {
+	h.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		h.srv.mu.Lock()
+		st := h.srv.config
+		h.srv.mu.Unlock()
+		if ok(st) {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	h.t.Fatal("settings never applied")
+}
+
+func dump(v any) string {
+	b, _ := protocol.Marshal(v)
+	return string(b)
+}
+
+func codes(p *protocol.PublishDiagnosticsParams) []string {
+	var out []string
+	for _, d := range p.Diagnostics {
+		if s, ok := d.Code.(protocol.String); ok {
+			out = append(out, string(s))
+		}
+	}
+	return out
+}
+
+func hasCode(p *protocol.PublishDiagnosticsParams, code string) bool {
+	for _, c := range codes(p) {
+		if c == code {
+			return true
+		}
+	}
+	return false
+}
+
+// rpcCode returns the JSON-RPC error code of err, or 0.
+func rpcCode(err error) jsonrpc2.Code {
+	var e *jsonrpc2.Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return 0
+}
+
+// applyTextEdits applies LSP edits (any order, non-overlapping) to text.
+func applyTextEdits(t testing.TB, text string, edits []protocol.TextEdit) string {
+	t.Helper()
+	f := analysis.NewFile("", []byte(text))
+	var es []analysis.Edit
+	for _, e := range edits {
+		es = append(es, analysis.Edit{Span: fromRange(f, e.Range), NewText: e.NewText})
+	}
+	out, ok := applyEdits([]byte(text), es)
+	if !ok {
+		t.Fatalf("overlapping edits %s", dump(edits))
+	}
+	return string(out)
+}
+
+// editsFor collects the text edits for path from a workspace edit.
+func editsFor(t testing.TB, we *protocol.WorkspaceEdit, path string) []protocol.TextEdit {
+	t.Helper()
+	u := uri.File(path)
+	var out []protocol.TextEdit
+	out = append(out, we.Changes[u]...)
+	for _, dc := range we.DocumentChanges {
+		if te, ok := dc.(*protocol.TextDocumentEdit); ok && te.TextDocument.URI == u {
+			for _, e := range te.Edits {
+				if x, ok := e.(*protocol.TextEdit); ok {
+					out = append(out, *x)
+				}
+			}
+		}
+	}
+	return out
+}
+
+func mustRead(t testing.TB, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func contains2(s, sub string) bool { return strings.Contains(s, sub) }
