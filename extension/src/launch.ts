@@ -93,7 +93,7 @@ export function resolveServer(setting: string, env: ResolveEnv): Resolved {
   if (onPath) return { ok: true, command: onPath, source: "path" };
   return {
     ok: false,
-    message: `No plugin-lsp binary: none is bundled for ${env.platform}-${env.arch} and none is on PATH. Install it (go install github.com/plugin-lsp/plugin-lsp/cmd/plugin-lsp@latest) or set pluginLsp.serverPath.`,
+    message: `No plugin-lsp binary: none is bundled for ${env.platform}-${env.arch} and none is on PATH. Install it (go install ./cmd/plugin-lsp in a checkout of plugin-lsp) or set pluginLsp.serverPath.`,
   };
 }
 

@@ -52,7 +52,7 @@ describe("package.json", () => {
     for (const f of ["dist/extension.js", "dist/webview.js", "schemas/plugin.schema.json", "bin/linux-x64/plugin-lsp", "package.json", "README.md"]) {
       assert.ok(ignore.includes(`!${f}`), f);
     }
-    assert.match(pkg.scripts.package, /vsce package --no-dependencies .* -o plugin-lsp-0\.1\.0\.vsix$/);
+    assert.match(pkg.scripts.package, /vsce package --no-dependencies .* -o plugin-lsp-\d+\.\d+\.\d+\.vsix$/);
     assert.ok(pkg.scripts.package.includes(`plugin-lsp-${pkg.version}.vsix`));
   });
 });

@@ -106,7 +106,7 @@ describe("wiring against the real plugin-lsp serve", { timeout: 180_000 }, () =>
     })) as { capabilities: Record<string, unknown> };
     capabilities = init.capabilities;
     await conn.sendNotification("initialized", {});
-  });
+  }, { timeout: 600_000 });
 
   after(async () => {
     if (conn) {
