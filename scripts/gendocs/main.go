@@ -1,0 +1,16 @@
+// Command gendocs prints docs/rules.md, generated from the rules' docs:
+//
+//	go run ./scripts/gendocs > docs/rules.md
+//
+// analysis/rules' TestDocsUpToDate fails when the file is stale.
+package main
+
+import (
+	"fmt"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis/rules"
+)
+
+func main() {
+	fmt.Print(rules.Markdown())
+}
