@@ -1,0 +1,3 @@
+export interface Book {
+  title: string;
+}

@@ -1,0 +1,6 @@
+// A class cannot be called without `new`.
+export default class Tool {
+  run() {
+    return { type: "markdown", text: "x" };
+  }
+}
