@@ -146,10 +146,8 @@ func (a *analyzer) eval(e ast.Expression, sc *scope, depth int) value {
 		}
 		return unknown("")
 	case *ast.DotExpression:
-		if x.Identifier.Name.String() == "href" {
-			if n, ok := unwrap(x.Left).(*ast.NewExpression); ok {
-				return a.eval(n, sc, depth+1)
-			}
+		if x.Identifier.Name.String() == "href" && a.isURLObject(x.Left, sc) {
+			return a.eval(x.Left, sc, depth+1)
 		}
 		return unknown("")
 	case *ast.ConditionalExpression:
@@ -347,4 +345,17 @@ func collectReturn(s ast.Statement, out *[]ast.Expression) {
 			collectReturns(c.Consequent, out)
 		}
 	}
+}
+
+// isURLObject reports whether e is new URL(…) or a const bound to one.
+func (a *analyzer) isURLObject(e ast.Expression, sc *scope) bool {
+	switch x := unwrap(e).(type) {
+	case *ast.NewExpression:
+		id, ok := x.Callee.(*ast.Identifier)
+		return ok && id.Name.String() == "URL" && sc.lookup("URL") == nil
+	case *ast.Identifier:
+		b := sc.lookup(x.Name.String())
+		return b != nil && b.decl == declConst && !b.destructured && b.init != nil && !b.evaluating && a.isURLObject(b.init, b.scope)
+	}
+	return false
 }

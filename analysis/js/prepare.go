@@ -1,5 +1,7 @@
 package js
 
+import "strings"
+
 // prepared is esbuild's output made readable by goja's parser: top-level
 // import and export statements blanked to spaces (newlines kept, so every
 // offset stays where it was), "export default" rewritten to a variable
@@ -20,6 +22,13 @@ const defaultVar = "__def__"
 
 func prepareJS(js string) *prepared {
 	p := &prepared{code: []byte(js), defaultDecl: -1, aliasAt: -1}
+	if strings.HasPrefix(js, "#!") { // a hashbang line, kept by esbuild
+		end := strings.IndexByte(js, '\n')
+		if end < 0 {
+			end = len(js)
+		}
+		p.blank(0, end)
+	}
 	prev := token{}
 	depth := 0
 	for i := 0; ; {

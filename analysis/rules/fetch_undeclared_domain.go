@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/analysis/fetchurl"
@@ -34,12 +35,9 @@ var FetchUndeclaredDomain = &analysis.Rule{
 			return // what is declared after the error is unknown
 		}
 		allow := allowlist(p)
-		type toolHost struct {
-			tool *analysis.Tool
-			host string
-		}
-		reported := map[toolHost]bool{}
 		for _, pi := range loadPages(pass) {
+			var hosts []string // undeclared hosts of this page, first call first
+			calls := map[string]analysis.Span{}
 			for _, c := range fetchCalls(pi) {
 				raw, ok := urlTarget(c.URL)
 				if !ok {
@@ -58,26 +56,35 @@ var FetchUndeclaredDomain = &analysis.Rule{
 				case fetchurl.NotAllowed, fetchurl.IPLiteral:
 					d.Message = fmt.Sprintf("%s is not in capabilities.fetch: the broker refuses this request", t.Host)
 					d.Fixes = addToCapabilityFix(p, "fetch", t.Host)
+					if _, seen := calls[t.Host]; !seen {
+						hosts = append(hosts, t.Host)
+						calls[t.Host] = span(c.Span)
+					}
 				default:
 					d.Message = r.Message + ": the broker refuses this request"
 				}
 				pass.Report(d)
-				if r.Reason != fetchurl.NotAllowed && r.Reason != fetchurl.IPLiteral {
-					continue
-				}
-				for _, tool := range pi.Tools {
-					k := toolHost{tool, t.Host}
-					if reported[k] {
-						continue
-					}
-					reported[k] = true
-					pass.Report(analysis.Diagnostic{
-						File: analysis.ManifestName, Span: toolSpan(tool),
-						Message: fmt.Sprintf("tool %s fetches %s (%s), which is not in capabilities.fetch", toolName(tool), t.Host, pi.Rel),
-						Related: []analysis.Related{{File: pi.Rel, Span: span(c.Span), Message: "the fetch is here"}},
-						Fixes:   d.Fixes,
-					})
-				}
+			}
+			if len(hosts) == 0 {
+				continue
+			}
+			// The tool side: one diagnostic per tool, one fix per domain.
+			var related []analysis.Related
+			var fixes []analysis.Fix
+			for _, h := range hosts {
+				related = append(related, analysis.Related{File: pi.Rel, Span: calls[h], Message: "fetches " + h})
+				fixes = append(fixes, addToCapabilityFix(p, "fetch", h)...)
+			}
+			what := hosts[0] + ", which is"
+			if len(hosts) > 1 {
+				what = strings.Join(hosts, ", ") + ", which are"
+			}
+			for _, tool := range pi.Tools {
+				pass.Report(analysis.Diagnostic{
+					File: analysis.ManifestName, Span: toolSpan(tool),
+					Message: fmt.Sprintf("tool %s fetches %s not in capabilities.fetch (%s)", toolName(tool), what, pi.Rel),
+					Related: related, Fixes: fixes,
+				})
 			}
 		}
 	},

@@ -17,7 +17,8 @@ var FetchUnusedDomain = &analysis.Rule{
 	Doc: "Every domain in `capabilities.fetch` widens what the plugin's tools may reach, and the install " +
 		"review shows it. A domain that no page's URL names is reach nobody needs: remove it.\n\n" +
 		"The rule stays silent whenever it cannot be sure: when a page fetches a URL whose host is only " +
-		"known at run time (`fetch-dynamic-url`: that call may use any domain), when a page does not parse, " +
+		"known at run time (`fetch-dynamic-url`: that call may use any domain), when a page calls an `http` " +
+		"method it cannot name (`http[name](…)`, `http.get(…)`), when a page does not parse, " +
 		"or when a tool's page is missing.",
 	Lang:   "json",
 	Before: "\"fetch\": [\"api.openlibrary.org\", \"old-api.example.com\"]",
@@ -48,6 +49,11 @@ var FetchUnusedDomain = &analysis.Rule{
 		for _, pi := range pages {
 			if hasPageErrors(pi) {
 				return
+			}
+			for _, c := range pi.Page.Calls {
+				if c.Object == "http" && c.Method != "fetch" {
+					return // http[name](…), http.get(…): a fetch the checker cannot read
+				}
 			}
 			for _, c := range fetchCalls(pi) {
 				raw, ok := urlTarget(c.URL)
