@@ -1,0 +1,267 @@
+package rules
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
+)
+
+// copyPlugin copies testdata/plugins/<name> into a temp dir (symlinks
+// skipped) and returns the copy's path.
+func copyPlugin(t *testing.T, name string) string {
+	t.Helper()
+	src := filepath.Join(pluginsDir, name)
+	dst := filepath.Join(t.TempDir(), name)
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		out := filepath.Join(dst, rel)
+		switch {
+		case d.IsDir():
+			return os.MkdirAll(out, 0o755)
+		case d.Type().IsRegular():
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			return os.WriteFile(out, b, 0o644)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// applyFix writes a fix's edits into the plugin at dir.
+func applyFix(t *testing.T, dir string, fix analysis.Fix) {
+	t.Helper()
+	byFile := map[string][]analysis.Edit{}
+	for _, e := range fix.Edits {
+		if e.Create {
+			p := filepath.Join(dir, filepath.FromSlash(e.File))
+			if _, err := os.Stat(p); err == nil {
+				t.Fatalf("fix %q creates %s, which exists", fix.Title, e.File)
+			}
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			if err := os.WriteFile(p, []byte(e.NewText), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		byFile[e.File] = append(byFile[e.File], e)
+	}
+	for file, edits := range byFile {
+		p := filepath.Join(dir, filepath.FromSlash(file))
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sort.Slice(edits, func(i, j int) bool { return edits[i].Span.Start > edits[j].Span.Start })
+		for _, e := range edits {
+			b = append(b[:e.Span.Start:e.Span.Start], append([]byte(e.NewText), b[e.Span.End:]...)...)
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func codes(ds []analysis.Diagnostic, code string) []analysis.Diagnostic {
+	var out []analysis.Diagnostic
+	for _, d := range ds {
+		if d.Code == code {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// fixAll applies the first fix of every diagnostic with code (one at a
+// time, re-checking in between since spans move), checks that each
+// application removes one diagnostic, that plugin.json stays valid JSON,
+// and returns the final manifest text and diagnostics.
+func fixAll(t *testing.T, dir, code string, wantTitles []string) (string, []analysis.Diagnostic) {
+	t.Helper()
+	var titles []string
+	for i := 0; ; i++ {
+		_, ds := checkDir(t, dir)
+		found := codes(ds, code)
+		var fixable []analysis.Diagnostic
+		for _, d := range found {
+			if len(d.Fixes) > 0 {
+				fixable = append(fixable, d)
+			}
+		}
+		if len(fixable) == 0 {
+			break
+		}
+		if i > 20 {
+			t.Fatalf("%s: fixes do not converge", code)
+		}
+		fix := fixable[0].Fixes[0]
+		titles = append(titles, fix.Title)
+		applyFix(t, dir, fix)
+		text, _ := os.ReadFile(filepath.Join(dir, "plugin.json"))
+		if _, err := jsonpos.Parse(text); err != nil {
+			t.Fatalf("after %q plugin.json is not JSON: %v\n%s", fix.Title, err, text)
+		}
+		_, after := checkDir(t, dir)
+		if n := len(codes(after, code)); n != len(found)-1 {
+			t.Fatalf("after %q: %d %s diagnostics, want %d", fix.Title, n, code, len(found)-1)
+		}
+	}
+	if strings.Join(titles, "\n") != strings.Join(wantTitles, "\n") {
+		t.Errorf("fix titles:\n%s\nwant:\n%s", strings.Join(titles, "\n"), strings.Join(wantTitles, "\n"))
+	}
+	text, _ := os.ReadFile(filepath.Join(dir, "plugin.json"))
+	_, ds := checkDir(t, dir)
+	return string(text), ds
+}
+
+func TestFixNativeSDKMissing(t *testing.T) {
+	dir := copyPlugin(t, "manifest-sdk-missing")
+	text, ds := fixAll(t, dir, "native-sdk-missing", []string{`Add "sdk": 1`})
+	if !strings.Contains(text, `"sdk": 1`) || len(ds) != 0 {
+		t.Errorf("after fix:\n%s\n%v", text, ds)
+	}
+}
+
+func TestFixFetchLimitRange(t *testing.T) {
+	dir := copyPlugin(t, "manifest-fetch-limits")
+	text, _ := fixAll(t, dir, "fetch-limit-range", []string{
+		"Clamp to 16777216", "Clamp to 60000", "Use the default 1048576", "Use the default 10000",
+	})
+	for _, want := range []string{
+		`{ "domain": "images.example.com", "fetchMaxBytes": 16777216, "fetchTimeoutMs": 60000 }`,
+		`{ "domain": "thumbs.example.com", "fetchMaxBytes": 1048576, "fetchTimeoutMs": 10000 }`,
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("manifest lacks %s:\n%s", want, text)
+		}
+	}
+}
+
+func TestFixCredentialUnscoped(t *testing.T) {
+	dir := copyPlugin(t, "creds-unscoped")
+	_, ds := checkDir(t, dir)
+	d := codes(ds, "credential-unscoped")
+	if len(d) != 1 || len(d[0].Fixes) != 2 || d[0].Fixes[1].Title != `Send "openlibrary_key" only to covers.example-cdn.net` {
+		t.Fatalf("fixes: %+v", d)
+	}
+	text, _ := fixAll(t, dir, "credential-unscoped", []string{`Send "openlibrary_key" only to api.openlibrary.org`})
+	if !strings.Contains(text, `"domains": ["api.openlibrary.org"]`) {
+		t.Errorf("manifest:\n%s", text)
+	}
+	// No name match: the first fetch domain is proposed first.
+	dir = copyPlugin(t, "creds-unscoped-nomatch")
+	text, _ = fixAll(t, dir, "credential-unscoped", []string{
+		`Send "primary_token" only to api.hubspot.com`, `Send "mailchimp_key" only to api.mailchimp.com`,
+	})
+	if strings.Count(text, `"domains"`) != 2 {
+		t.Errorf("manifest:\n%s", text)
+	}
+}
+
+func TestFixNameShadowsBuiltin(t *testing.T) {
+	dir := copyPlugin(t, "names-shadow-builtin")
+	text, ds := fixAll(t, dir, "name-shadows-builtin", []string{
+		`Rename to "search-plus.search"`, `Rename to "search-plus.rerank"`, `Rename to "search-plus.read"`,
+	})
+	if !strings.Contains(text, `["search-plus.search", "search-plus.rerank", "search-plus.read", "search-plus.files"]`) {
+		t.Errorf("manifest:\n%s", text)
+	}
+	// The module still exports the old names: the native rules say so.
+	if len(codes(ds, "manifest-schema")) != 0 {
+		t.Errorf("renamed names break the schema: %v", ds)
+	}
+}
+
+func TestFixToolPageMissing(t *testing.T) {
+	dir := copyPlugin(t, "manifest-page-missing")
+	_, ds := fixAll(t, dir, "tool-page-missing", []string{"Create code/find-recipe.ts", "Create code/random-recipe.ts"})
+	// The page outside the directory has no fix and stays.
+	if _, err := os.Stat(filepath.Join(dir, "code/find-recipe.ts")); err != nil {
+		t.Fatal(err)
+	}
+	page, _ := os.ReadFile(filepath.Join(dir, "code/find-recipe.ts"))
+	want := "// findRecipe: Find a recipe by ingredient\n" +
+		"interface Input {\n  ingredient: string;\n  max?: number;\n}\n\n" +
+		"export default async function findRecipe(input: Input) {\n" +
+		"  return { type: \"markdown\", text: \"TODO: implement findRecipe (input: \" + JSON.stringify(input) + \")\" };\n}\n"
+	if string(page) != want {
+		t.Errorf("template:\n%s\nwant:\n%s", page, want)
+	}
+	// The created pages are clean for every page rule.
+	for _, d := range ds {
+		if strings.HasPrefix(d.File, "code/") {
+			t.Errorf("created page has a diagnostic: %s %s", d.Code, d.Message)
+		}
+	}
+}
+
+func TestFixToolPageMissingOutsideHasNoFix(t *testing.T) {
+	_, ds := checkDir(t, filepath.Join(pluginsDir, "manifest-page-missing"))
+	for _, d := range codes(ds, "tool-page-missing") {
+		if strings.Contains(d.Message, "leaves the plugin directory") && len(d.Fixes) != 0 {
+			t.Errorf("a page outside must not get a create fix: %+v", d.Fixes)
+		}
+	}
+}
+
+func TestFixNativeModuleMissing(t *testing.T) {
+	dir := copyPlugin(t, "manifest-native-missing")
+	_, ds := fixAll(t, dir, "native-module-missing", []string{"Create native/telegram.js (a module stub)"})
+	stub, _ := os.ReadFile(filepath.Join(dir, "native/telegram.js"))
+	for _, want := range []string{"export const tools = {\n", `  "tg.sendMessage": {`, `  "tg.readChat": {`, "async execute(args, ctx) {"} {
+		if !strings.Contains(string(stub), want) {
+			t.Errorf("stub lacks %q:\n%s", want, stub)
+		}
+	}
+	// The stub exports exactly the declared names, as ESM: the native
+	// rules find nothing to say.
+	if len(ds) != 0 {
+		t.Errorf("after the fix: %v", ds)
+	}
+}
+
+func TestNameShadowsBuiltinFunctionTool(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "plugin.json"), []byte(`{"name":"x","version":"1.0.0","tools":[{"name":"run","page":"p"},{"name":"run2","page":"p"}]}`), 0o644)
+	os.WriteFile(filepath.Join(dir, "p.ts"), []byte("export default function run() { return 1; }\n"), 0o644)
+	p, err := analysis.Load(nil, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := &analysis.Config{Builtins: analysis.DefaultCatalogue().Extend("fn.run")}
+	ds := codes(analysis.Run(p, All(), cfg, nil), "name-shadows-builtin")
+	if len(ds) != 1 || ds[0].Fixes[0].Title != `Rename to "run3"` {
+		t.Fatalf("%+v", ds)
+	}
+}
+
+func TestCredentialFormatCases(t *testing.T) {
+	for _, tc := range []struct{ header, format, want string }{
+		{"Authorization", "Bearer {{secret}}", ""},
+		{"X-Api-Key", "{{secret}}", ""},
+		{"Authorization", "Bearer {{ secret }}", `placeholder "{{ secret }}"`},
+		{"Authorization", "Bearer {{secret}}\r\nX-Evil: 1", "line break"},
+		{"Bad Header", "{{secret}}", "not a valid HTTP header name"},
+		{"content-length", "{{secret}}", "controlled by the transport"},
+		{"Authorization", "", "no {{secret}} placeholder"},
+	} {
+		got := headerProblem(tc.header) + formatProblem(tc.format)
+		if tc.want == "" && got != "" || tc.want != "" && !strings.Contains(got, tc.want) {
+			t.Errorf("%q/%q: got %q, want %q", tc.header, tc.format, got, tc.want)
+		}
+	}
+}
