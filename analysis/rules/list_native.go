@@ -102,6 +102,19 @@ func (m *nativeModule) declaredHere() analysis.Related {
 		Message: "declared in nativeTools as " + m.Rel}
 }
 
+// relatedTool points from a module diagnostic about tool name to where
+// plugin.json declares it (or to the module entry when it does not).
+func (m *nativeModule) relatedTool(name string) []analysis.Related {
+	for _, nt := range m.Entries {
+		for _, n := range nt.Names {
+			if s, ok := analysis.Str(n); ok && s == name {
+				return []analysis.Related{{File: analysis.ManifestName, Span: analysis.SpanOf(n), Message: "declared in plugin.json"}}
+			}
+		}
+	}
+	return []analysis.Related{m.declaredHere()}
+}
+
 func espan(s esm.Span) analysis.Span { return analysis.Span{Start: s.Start, End: s.End} }
 
 func nativeJSONString(s string) string {

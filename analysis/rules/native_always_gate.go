@@ -35,12 +35,13 @@ var NativeAlwaysGate = &analysis.Rule{
 					if s := t.AlwaysGateSpan; s != nil && !reported[*s] {
 						reported[*s] = true
 						pass.Report(analysis.Diagnostic{File: m.Rel, Span: espan(*s),
-							Message: fmt.Sprintf("tool %q claims alwaysGate authority: a plugin may lift only its own gate (needsApproval: false), never claim alwaysGate", t.Name)})
+							Message: fmt.Sprintf("tool %q claims alwaysGate authority: a plugin may lift only its own gate (needsApproval: false), never claim alwaysGate", t.Name),
+							Related: m.relatedTool(t.Name)})
 					}
 					if a := t.NeedsApproval; a != nil && !reported[a.ValueSpan] {
 						if msg := approvalProblem(t.Name, a); msg != "" {
 							reported[a.ValueSpan] = true
-							pass.Report(analysis.Diagnostic{File: m.Rel, Span: espan(a.ValueSpan), Message: msg})
+							pass.Report(analysis.Diagnostic{File: m.Rel, Span: espan(a.ValueSpan), Message: msg, Related: m.relatedTool(t.Name)})
 						}
 					}
 				}
@@ -51,7 +52,8 @@ var NativeAlwaysGate = &analysis.Rule{
 				}
 				reported[s] = true
 				pass.Report(analysis.Diagnostic{File: m.Rel, Span: espan(s),
-					Message: m.Rel + " claims alwaysGate authority: only first-party tools are always gated; a plugin may lift only its own gate"})
+					Message: m.Rel + " claims alwaysGate authority: only first-party tools are always gated; a plugin may lift only its own gate",
+					Related: []analysis.Related{m.declaredHere()}})
 			}
 		}
 	},

@@ -31,7 +31,7 @@ var NativeExportsUnknown = &analysis.Rule{
 			}
 			if u := m.Mod.Unreadable; u != nil {
 				pass.Report(analysis.Diagnostic{File: m.Rel, Span: espan(u.Span),
-					Message: u.Reason + ": names cannot be checked statically"})
+					Message: u.Reason + ": names cannot be checked statically", Related: []analysis.Related{m.declaredHere()}})
 				continue
 			}
 			if m.Mod.Tools == nil {
@@ -39,7 +39,7 @@ var NativeExportsUnknown = &analysis.Rule{
 			}
 			for _, u := range m.Mod.Tools.Unknowable {
 				pass.Report(analysis.Diagnostic{File: m.Rel, Span: espan(u.Span),
-					Message: u.Reason + ": names cannot be checked statically"})
+					Message: u.Reason + ": names cannot be checked statically", Related: []analysis.Related{m.declaredHere()}})
 			}
 		}
 	},

@@ -260,3 +260,21 @@ func TestNativeRuleMetadata(t *testing.T) {
 		}
 	}
 }
+
+// A module diagnostic about a declared tool points at its name in
+// plugin.json.
+func TestNativeRelatedToDeclaredName(t *testing.T) {
+	files := nativeFS{
+		"plugin.json": `{ "name": "x", "version": "1.0.0", "sdk": 1, "nativeTools": [{ "module": "m.js", "names": ["a.one"] }] }`,
+		"m.js":        "export const tools = { \"a.one\": { requires: [\"network.sockets\"], alwaysGate: false } };",
+	}
+	_, ds := expectNative(t, files, `
+m.js:1:46: error: unknown broker capability "network.sockets" in requires of "a.one" (did you mean `+"`network.socket`"+`?) [native-unknown-requires]
+m.js:1:66: error: tool "a.one" claims alwaysGate authority: a plugin may lift only its own gate (needsApproval: false), never claim alwaysGate [native-always-gate]
+`)
+	for _, d := range ds {
+		if len(d.Related) != 1 || d.Related[0].File != "plugin.json" || files["plugin.json"][d.Related[0].Span.Start:d.Related[0].Span.End] != `"a.one"` {
+			t.Errorf("%s: related = %+v, want the name in plugin.json", d.Code, d.Related)
+		}
+	}
+}

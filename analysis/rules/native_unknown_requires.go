@@ -45,7 +45,8 @@ var NativeUnknownRequires = &analysis.Rule{
 						hint = " (known: " + strings.Join(known, ", ") + ")"
 					}
 					pass.Report(analysis.Diagnostic{File: m.Rel, Span: espan(r.Span),
-						Message: fmt.Sprintf("unknown broker capability %q in requires of %q%s", r.Value, t.Name, hint)})
+						Message: fmt.Sprintf("unknown broker capability %q in requires of %q%s", r.Value, t.Name, hint),
+						Related: m.relatedTool(t.Name)})
 				}
 			}
 		}
