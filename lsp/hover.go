@@ -1,8 +1,10 @@
 package lsp
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -259,7 +261,7 @@ func hoverNative(p *analysis.Plugin, nt *analysis.NativeTool, name string) strin
 		return b.String()
 	}
 	if e.Def && e.ValueSpan.End <= len(f.Text) && e.ValueSpan.Start < e.ValueSpan.End {
-		def := string(f.Text[e.ValueSpan.Start:e.ValueSpan.End])
+		def := definitionText(f.Text, e.ValueSpan.Start, e.ValueSpan.End)
 		if d := stringProp(def, "description"); d != "" {
 			fmt.Fprintf(&b, "%s\n\n", mdEscape(d))
 		}
@@ -350,3 +352,63 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 var _ = jsonpos.Object
+
+var identRE = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)
+
+// definitionText is the source of a tool definition: the object literal
+// itself, or, when the map names a top-level const, that const's literal.
+func definitionText(src []byte, start, end int) string {
+	v := string(src[start:end])
+	if !identRE.MatchString(v) {
+		return v
+	}
+	re := regexp.MustCompile(`(?m)^\s*(?:export\s+)?(?:const|let|var)\s+` + regexp.QuoteMeta(v) + `\s*=\s*`)
+	loc := re.FindIndex(src)
+	if loc == nil {
+		return v
+	}
+	open := loc[1]
+	if open >= len(src) || src[open] != '{' {
+		return v
+	}
+	if close := matchBrace(src, open); close > open {
+		return string(src[open : close+1])
+	}
+	return v
+}
+
+// matchBrace returns the index of the brace closing the one at open,
+// skipping strings, template literals and comments; -1 if unbalanced.
+func matchBrace(src []byte, open int) int {
+	depth := 0
+	for i := open; i < len(src); i++ {
+		switch c := src[i]; c {
+		case '{':
+			depth++
+		case '}':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		case '"', '\'', '`':
+			for i++; i < len(src) && src[i] != c; i++ {
+				if src[i] == '\\' {
+					i++
+				}
+			}
+		case '/':
+			if i+1 < len(src) && src[i+1] == '/' {
+				for i < len(src) && src[i] != '\n' {
+					i++
+				}
+			} else if i+1 < len(src) && src[i+1] == '*' {
+				j := bytes.Index(src[i+2:], []byte("*/"))
+				if j < 0 {
+					return -1
+				}
+				i += j + 3
+			}
+		}
+	}
+	return -1
+}

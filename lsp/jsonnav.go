@@ -32,7 +32,9 @@ func contains(n *jsonpos.Node, off int) bool {
 	}
 	if n.Kind == jsonpos.Object || n.Kind == jsonpos.Array {
 		// inside the brackets (or up to the end of a truncated one)
-		return n.Span.Start < off && (off < n.Span.End || !n.Closed && off <= n.Span.End)
+		// a container cut short by a syntax error runs to the end: what
+		// follows the error did not parse, and is where the author types
+		return n.Span.Start < off && (off < n.Span.End || !n.Closed)
 	}
 	return n.Span.Start <= off && off <= n.Span.End
 }

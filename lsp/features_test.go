@@ -1,0 +1,263 @@
+package lsp
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+)
+
+// posOf returns the LSP position of the first occurrence of needle in text
+// (plus delta bytes).
+func posOf(t testing.TB, text, needle string, delta int) protocol.Position {
+	t.Helper()
+	i := strings.Index(text, needle)
+	if i < 0 {
+		t.Fatalf("%q not in text", needle)
+	}
+	return toPosition(analysis.NewFile("", []byte(text)), i+delta)
+}
+
+func (h *harness) hover(path string, pos protocol.Position) string {
+	h.t.Helper()
+	hv, err := h.server.Hover(h.ctx, &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(path)}, Position: pos}})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	if hv == nil {
+		return ""
+	}
+	return hv.Contents.(*protocol.MarkupContent).Value
+}
+
+func TestHover(t *testing.T) {
+	dir := copyExample(t)
+	h := newHarness(t, Options{})
+	h.initialize(dir, protocol.ClientCapabilities{})
+	manifest := filepath.Join(dir, "plugin.json")
+	text := mustRead(t, manifest)
+	h.openText(manifest, text)
+	for _, c := range []struct {
+		needle string
+		want   []string
+		not    []string
+	}{
+		{`"name": "lookupBook"`, []string{"**function tool** `fn.lookupBook` — Find a book by ISBN", "Page: `code/lookup-book.ts`", `"isbn"`}, nil},
+		{`"openlibrary_key",`, []string{"**credential** `openlibrary_key`", "Header: `Authorization: Bearer ••••(openlibrary_key)`", "Sent to: api.openlibrary.org", "fixtures.json `secrets` (value redacted)"}, []string{"dev-ol-4f9c2e7a1b"}},
+		{`"covers.openlibrary.org"`, []string{"**fetch domain** `covers.openlibrary.org`", "Limits: 4194304 bytes per response, 5000 ms per request"}, nil},
+		{`"collections.put"`, []string{"**host method** `collections.put`"}, nil},
+		{`"tg.readChat"`, []string{"**native tool** `tg.readChat` (native/telegram.js) in the full-trust lane", "Read the last messages of a Telegram chat", "needsApproval: false"}, nil},
+		{`"native/telegram.js"`, []string{"**native tool module** `native/telegram.js`", "`tg.sendMessage`, `tg.readChat`"}, nil},
+	} {
+		got := h.hover(manifest, posOf(t, text, c.needle, 2))
+		for _, w := range c.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("hover on %s lacks %q:\n%s", c.needle, w, got)
+			}
+		}
+		for _, w := range c.not {
+			if strings.Contains(got, w) {
+				t.Errorf("hover on %s shows %q:\n%s", c.needle, w, got)
+			}
+		}
+	}
+	page := filepath.Join(dir, "code", "lookup-book.ts")
+	ptext := mustRead(t, page)
+	h.openText(page, ptext)
+	if got := h.hover(page, posOf(t, ptext, "http.fetch", 6)); !strings.Contains(got, "**host method** `http.fetch`") {
+		t.Errorf("hover on http.fetch: %q", got)
+	}
+	if got := h.hover(page, posOf(t, ptext, "export default", 0)); !strings.Contains(got, "`fn.lookupBook`") {
+		t.Errorf("hover on the default export: %q", got)
+	}
+	if got := h.hover(manifest, protocol.Position{}); got != "" {
+		t.Errorf("hover on the opening brace: %q", got)
+	}
+}
+
+func (h *harness) complete(path string, pos protocol.Position) []string {
+	h.t.Helper()
+	res, err := h.server.Completion(h.ctx, &protocol.CompletionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(path)}, Position: pos}})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	var out []string
+	for _, it := range res.(*protocol.CompletionList).Items {
+		out = append(out, it.Label)
+	}
+	return out
+}
+
+func TestCompletion(t *testing.T) {
+	dir := copyExample(t)
+	h := newHarness(t, Options{})
+	h.initialize(dir, protocol.ClientCapabilities{})
+	manifest := filepath.Join(dir, "plugin.json")
+	base := mustRead(t, manifest)
+	for _, c := range []struct {
+		name, from, to, cursorAfter string
+		want                        string
+	}{
+		{"host methods", `"collections.put"]`, `"collections.put", ""]`, `"collections.put", "`, "collections.delete|collections.query"},
+		{"host, no quote yet", `"collections.put"]`, `"collections.put", ]`, `"collections.put", `, "collections.delete|collections.query"},
+		{"page paths", `"page": "code/save-favourite"`, `"page": "code/"`, `"page": "code/`, "code/lookup-book|code/save-favourite|code/search-books"},
+		{"module paths", `"module": "native/telegram.js"`, `"module": "n"`, `"module": "n`, "native/telegram.js"},
+		{"native names", `"names": ["tg.sendMessage", "tg.readChat"]`, `"names": ["tg.sendMessage", ""]`, `"names": ["tg.sendMessage", "`, "tg.readChat"},
+		{"fetch domains seen in pages", `"api.openlibrary.org",`, `"api.openlibrary.org", "",`, `"api.openlibrary.org", "`, ""},
+		{"credential domains", `"domains": ["api.openlibrary.org"]`, `"domains": [""]`, `"domains": ["`, "api.openlibrary.org|covers.openlibrary.org"},
+	} {
+		text := strings.Replace(base, c.from, c.to, 1)
+		h.openText(manifest, text)
+		got := strings.Join(h.complete(manifest, posOf(t, text, c.cursorAfter, len(c.cursorAfter))), "|")
+		if got != c.want {
+			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
+		}
+	}
+	// a page writing a new domain makes it a completion in capabilities.fetch
+	page := filepath.Join(dir, "code", "lookup-book.ts")
+	h.openText(page, mustRead(t, page)+"\nconst X = \"https://images.example.org/x\";\n")
+	text := strings.Replace(base, `"api.openlibrary.org",`, `"api.openlibrary.org", "",`, 1)
+	h.openText(manifest, text)
+	if got := strings.Join(h.complete(manifest, posOf(t, text, `"api.openlibrary.org", "`, len(`"api.openlibrary.org", "`))), "|"); got != "images.example.org" {
+		t.Errorf("fetch completion with a new page domain: %q", got)
+	}
+}
+
+func TestDefinition(t *testing.T) {
+	dir := copyExample(t)
+	h := newHarness(t, Options{})
+	h.initialize(dir, protocol.ClientCapabilities{})
+	manifest := filepath.Join(dir, "plugin.json")
+	text := mustRead(t, manifest)
+	h.openText(manifest, text)
+	def := func(needle string) string {
+		res, err := h.server.Definition(h.ctx, &protocol.DefinitionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(manifest)}, Position: posOf(t, text, needle, 3)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		locs, ok := res.(protocol.LocationSlice)
+		if !ok || len(locs) != 1 {
+			return dump(res)
+		}
+		rel, _ := relTo(dir, pathOf(locs[0].URI))
+		return rel + ":" + dump(locs[0].Range)
+	}
+	for needle, want := range map[string]string{
+		`"code/lookup-book"`:   `code/lookup-book.ts:{"start":{"line":12,"character":0},"end":{"line":12,"character":14}}`,
+		`"native/telegram.js"`: `native/telegram.js:{"start":{"line":0,"character":0},"end":{"line":0,"character":0}}`,
+		`"tg.readChat"`:        `native/telegram.js:{"start":{"line":29,"character":2},"end":{"line":29,"character":15}}`,
+		`"books"`:              `[]`,
+	} {
+		if got := def(needle); got != want {
+			t.Errorf("definition of %s: %s, want %s", needle, got, want)
+		}
+	}
+}
+
+func TestDocumentSymbols(t *testing.T) {
+	dir := copyExample(t)
+	h := newHarness(t, Options{})
+	h.initialize(dir, protocol.ClientCapabilities{})
+	manifest := filepath.Join(dir, "plugin.json")
+	h.open(manifest)
+	res, err := h.server.DocumentSymbol(h.ctx, &protocol.DocumentSymbolParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(manifest)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	var walk func(prefix string, ss []protocol.DocumentSymbol)
+	walk = func(prefix string, ss []protocol.DocumentSymbol) {
+		for _, s := range ss {
+			if s.SelectionRange.Start.Line < s.Range.Start.Line || s.SelectionRange.End.Line > s.Range.End.Line {
+				t.Errorf("%s: selection outside range", s.Name)
+			}
+			lines = append(lines, prefix+s.Name)
+			walk(prefix+"  ", s.Children)
+		}
+	}
+	walk("", res.(protocol.DocumentSymbolSlice))
+	want := `tools
+  lookupBook
+  searchBooks
+  saveFavourite
+nativeTools
+  native/telegram.js
+    tg.sendMessage
+    tg.readChat
+capabilities
+  host
+    http.fetch
+    collections.get
+    collections.put
+  fetch
+    api.openlibrary.org
+    covers.openlibrary.org
+  credentials
+    openlibrary_key`
+	if got := strings.Join(lines, "\n"); got != want {
+		t.Errorf("symbols:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestMalformedManifestTypedCharByChar types the example manifest one
+// character at a time (every prefix is a broken document) and asks for
+// everything at each step: the server must answer every request and end
+// with the clean result.
+func TestMalformedManifestTypedCharByChar(t *testing.T) {
+	dir := copyExample(t)
+	h := newHarness(t, Options{})
+	h.initialize(dir, protocol.ClientCapabilities{})
+	manifest := filepath.Join(dir, "plugin.json")
+	text := mustRead(t, manifest)
+	h.openText(manifest, "")
+	step := 1
+	if testing.Short() {
+		step = 7
+	}
+	u := protocol.TextDocumentIdentifier{URI: uri.File(manifest)}
+	for i := 1; i <= len(text); i += step {
+		prefix := text[:i]
+		h.change(manifest, int32(i+1), prefix)
+		end := toPosition(analysis.NewFile("", []byte(prefix)), len(prefix))
+		tdp := protocol.TextDocumentPositionParams{TextDocument: u, Position: end}
+		if _, err := h.server.Hover(h.ctx, &protocol.HoverParams{TextDocumentPositionParams: tdp}); err != nil {
+			t.Fatalf("hover at %d: %v", i, err)
+		}
+		if _, err := h.server.Completion(h.ctx, &protocol.CompletionParams{TextDocumentPositionParams: tdp}); err != nil {
+			t.Fatalf("completion at %d: %v", i, err)
+		}
+		if i%5 == 0 {
+			if _, err := h.server.CodeLens(h.ctx, &protocol.CodeLensParams{TextDocument: u}); err != nil {
+				t.Fatalf("codeLens at %d: %v", i, err)
+			}
+			if _, err := h.server.DocumentSymbol(h.ctx, &protocol.DocumentSymbolParams{TextDocument: u}); err != nil {
+				t.Fatalf("symbols at %d: %v", i, err)
+			}
+			if _, err := h.server.CodeAction(h.ctx, &protocol.CodeActionParams{TextDocument: u, Range: protocol.Range{End: end}}); err != nil {
+				t.Fatalf("codeAction at %d: %v", i, err)
+			}
+			if _, err := h.server.Definition(h.ctx, &protocol.DefinitionParams{TextDocumentPositionParams: tdp}); err != nil {
+				t.Fatalf("definition at %d: %v", i, err)
+			}
+		}
+	}
+	h.change(manifest, int32(len(text)+10), text)
+	p := h.waitDiags(manifest, func(p *protocol.PublishDiagnosticsParams) bool {
+		v, _ := p.Version.Get()
+		return v == int32(len(text)+10)
+	})
+	if len(p.Diagnostics) != 0 {
+		t.Fatalf("the finished manifest is clean, got %s", dump(p.Diagnostics))
+	}
+	h.client.mu.Lock()
+	defer h.client.mu.Unlock()
+	for _, l := range h.client.logs {
+		if strings.Contains(l, "internal error") {
+			t.Errorf("server reported: %s", l)
+		}
+	}
+}
