@@ -35,7 +35,7 @@ var FetchNotHTTPS = &analysis.Rule{
 					continue
 				}
 				d := analysis.Diagnostic{File: pi.Rel, Span: span(c.URL.Span),
-					Message: fmt.Sprintf("the URL uses %s://: the broker only fetches https:// URLs", scheme)}
+					Message: fmt.Sprintf("%s uses %s://: the broker only fetches https:// URLs", urlForMessage(c.URL), scheme)}
 				if scheme == "http" {
 					if lit := c.URL.Lit; lit.End > lit.Start+5 && strings.EqualFold(string(pi.File.Text[lit.Start+1:lit.Start+5]), "http") &&
 						string(pi.File.Text[lit.Start+5:lit.Start+8]) == "://" {
@@ -64,4 +64,15 @@ var FetchNotHTTPS = &analysis.Rule{
 			pass.Report(d)
 		}
 	},
+}
+
+// urlForMessage quotes a URL, or its known start followed by "…".
+func urlForMessage(u *js.URLArg) string {
+	v := u.Value
+	if len(v) > 80 {
+		v = v[:77] + "…"
+	} else if u.Kind == js.Prefix {
+		v += "…"
+	}
+	return fmt.Sprintf("%q", v)
 }

@@ -1,0 +1,181 @@
+package rules
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+)
+
+// pageOverlayFS reads the disk under a set of in-memory files (absolute OS
+// paths), like an editor's unsaved buffers.
+type pageOverlayFS struct {
+	files map[string][]byte
+}
+
+func (o *pageOverlayFS) ReadFile(name string) ([]byte, error) {
+	if b, ok := o.files[name]; ok {
+		return b, nil
+	}
+	return os.ReadFile(name)
+}
+
+func (o *pageOverlayFS) Lstat(name string) (fs.FileInfo, error) {
+	if b, ok := o.files[name]; ok {
+		return pageMemInfo{filepath.Base(name), int64(len(b))}, nil
+	}
+	return os.Lstat(name)
+}
+
+func (o *pageOverlayFS) EvalSymlinks(name string) (string, error) {
+	if _, ok := o.files[name]; ok {
+		return name, nil
+	}
+	return filepath.EvalSymlinks(name)
+}
+
+type pageMemInfo struct {
+	name string
+	size int64
+}
+
+func (m pageMemInfo) Name() string       { return m.name }
+func (m pageMemInfo) Size() int64        { return m.size }
+func (m pageMemInfo) Mode() fs.FileMode  { return 0o644 }
+func (m pageMemInfo) ModTime() time.Time { return time.Time{} }
+func (m pageMemInfo) IsDir() bool        { return false }
+func (m pageMemInfo) Sys() any           { return nil }
+
+// applyPageFix applies a fix's edits to the overlay (later spans first).
+func applyPageFix(t *testing.T, p *analysis.Plugin, o *pageOverlayFS, fix analysis.Fix) []string {
+	t.Helper()
+	byFile := map[string][]analysis.Edit{}
+	var files []string
+	for _, e := range fix.Edits {
+		if _, ok := byFile[e.File]; !ok {
+			files = append(files, e.File)
+		}
+		byFile[e.File] = append(byFile[e.File], e)
+	}
+	for _, f := range files {
+		abs := p.Abs(f)
+		edits := byFile[f]
+		sort.Slice(edits, func(i, j int) bool { return edits[i].Span.Start > edits[j].Span.Start })
+		var text []byte
+		if edits[0].Create {
+			if len(edits) != 1 {
+				t.Fatalf("%s: a created file takes one edit, got %d", f, len(edits))
+			}
+			if _, err := o.ReadFile(abs); err == nil {
+				t.Fatalf("%s: the fix creates a file that exists", f)
+			}
+			text = []byte(edits[0].NewText)
+		} else {
+			old, err := o.ReadFile(abs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			text = append([]byte(nil), old...)
+			for _, e := range edits {
+				if e.Span.Start < 0 || e.Span.End > len(text) || e.Span.Start > e.Span.End {
+					t.Fatalf("%s: edit span %v outside the file (%d bytes)", f, e.Span, len(text))
+				}
+				text = append(text[:e.Span.Start:e.Span.Start], append([]byte(e.NewText), text[e.Span.End:]...)...)
+			}
+		}
+		o.files[abs] = text
+	}
+	return files
+}
+
+// TestPageFixes applies one fix per case, checks the plugin again and
+// compares the edited file with its golden file: the diagnostic is gone,
+// the JSON files still parse, the author's formatting is kept.
+func TestPageFixes(t *testing.T) {
+	cases := []struct {
+		name, dir, code, msg string // msg: a substring selecting the diagnostic
+		fix                      int
+	}{
+		{"add-domain", pluginsDir + "/page-url-forms", "fetch-undeclared-domain", "double.example.com is not", 0},
+		{"add-domain-from-tool", pluginsDir + "/page-hosts", "fetch-undeclared-domain", "tool hosts fetches", 1},
+		{"add-domain-create-capabilities", "testdata/fixes/no-capabilities", "fetch-undeclared-domain", "status.example.com is not", 0},
+		{"add-domain-create-fetch-tabs", "testdata/fixes/tabs-no-fetch", "fetch-undeclared-domain", "status.example.com is not", 0},
+		{"add-host-method", pluginsDir + "/page-host-methods", "host-undeclared-method", "collections.put", 0},
+		{"add-host-create-capabilities", "testdata/fixes/no-capabilities", "host-undeclared-method", "http.fetch", 0},
+		{"remove-unused-object", pluginsDir + "/page-unused-domain", "fetch-unused-domain", "old.unused.dev", 0},
+		{"remove-unused-last", pluginsDir + "/page-unused-domain", "fetch-unused-domain", "cdn.unused.dev", 0},
+		{"https-in-call", pluginsDir + "/page-hosts", "fetch-not-https", "uses http://", 0},
+		{"https-in-const", pluginsDir + "/page-hosts", "fetch-not-https", "via-const", 0},
+		{"https-in-manifest", pluginsDir + "/page-hosts", "fetch-not-https", "legacy.x.org", 0},
+		{"fixture-append", pluginsDir + "/page-fixtures", "fixture-unmatched", "PATCH", 0},
+		{"fixture-create-file", pluginsDir + "/page-fixtures-absent", "fixture-unmatched", "frankfurter", 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			o := &pageOverlayFS{files: map[string][]byte{}}
+			p, err := analysis.Load(o, tc.dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			before := analysis.Run(p, All(), nil, nil)
+			var target *analysis.Diagnostic
+			for i, d := range before {
+				if d.Code == tc.code && strings.Contains(d.Message, tc.msg) {
+					target = &before[i]
+					break
+				}
+			}
+			if target == nil {
+				t.Fatalf("no %s diagnostic containing %q in:\n%s", tc.code, tc.msg, formatText(p, "", before))
+			}
+			if len(target.Fixes) <= tc.fix {
+				t.Fatalf("%s has %d fixes, want fix #%d", target.Message, len(target.Fixes), tc.fix)
+			}
+			files := applyPageFix(t, p, o, target.Fixes[tc.fix])
+			p2, err := analysis.Load(o, tc.dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p2.SyntaxError != nil {
+				t.Fatalf("plugin.json no longer parses: %v\n%s", p2.SyntaxError, p2.ManifestFile.Text)
+			}
+			if p2.FixturesError != nil {
+				t.Fatalf("fixtures.json no longer parses: %v\n%s", p2.FixturesError, p2.FixturesFile.Text)
+			}
+			after := analysis.Run(p2, All(), nil, nil)
+			for _, d := range after {
+				if d.Code == tc.code && d.Message == target.Message {
+					t.Errorf("the diagnostic is still there after the fix: %s", d.Message)
+				}
+				if d.Code == "manifest-schema" || d.Code == "manifest-syntax" {
+					t.Errorf("the fix broke the manifest: %s", d.Message)
+				}
+			}
+			var got bytes.Buffer
+			for _, f := range files {
+				got.WriteString("=== " + f + "\n")
+				got.Write(o.files[p.Abs(f)])
+			}
+			golden := filepath.Join("testdata", "fixes", tc.name+".golden")
+			if *update {
+				if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update and read the result)", err)
+			}
+			if !bytes.Equal(got.Bytes(), want) {
+				t.Errorf("edited files differ from %s:\n--- got\n%s\n--- want\n%s", golden, got.String(), want)
+			}
+		})
+	}
+}
