@@ -100,7 +100,7 @@ func applyPageFix(t *testing.T, p *analysis.Plugin, o *pageOverlayFS, fix analys
 func TestPageFixes(t *testing.T) {
 	cases := []struct {
 		name, dir, code, msg string // msg: a substring selecting the diagnostic
-		fix                      int
+		fix                  int
 	}{
 		{"add-domain", pluginsDir + "/page-url-forms", "fetch-undeclared-domain", "double.example.com is not", 0},
 		{"add-domain-from-tool", pluginsDir + "/page-hosts", "fetch-undeclared-domain", "tool hosts fetches", 1},
