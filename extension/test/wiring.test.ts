@@ -206,7 +206,9 @@ describe("wiring against the real plugin-lsp serve", { timeout: 180_000 }, () =>
   it("returns a review card the client can show", { timeout: TIMEOUT }, async () => {
     const card = await conn.sendRequest(ExecuteCommandRequest.type, { command: SERVER_COMMANDS.reviewCard, arguments: [{ dir: dirUri() }] });
     const md = reviewCardMarkdown(card);
-    assert.ok(md.includes("books"), md);
-    assert.ok(md.includes("tg.sendMessage"), md);
+    assert.ok(md.startsWith("# Install review: books 1.2.0\n"), md);
+    assert.match(md, /Source-tree hash: `sha256:[0-9a-f]{64}`/);
+    assert.ok(md.includes("- native tool tg.sendMessage (native/telegram.js) in the full-trust lane"), md);
+    assert.ok(md.includes("### `fn.lookupBook` — `code/lookup-book`"), md);
   });
 });
