@@ -92,6 +92,12 @@ type Module struct {
 	Unreadable *Unknown
 }
 
+// IsESM reports whether the module is an ES module free of CommonJS
+// leftovers and syntax errors: what the host can import.
+func (m *Module) IsESM() bool {
+	return m.Kind == ESM && len(m.CommonJS) == 0 && len(m.Errors) == 0
+}
+
 // Mark is a piece of code proving something, with its text.
 type Mark struct {
 	Span Span

@@ -288,7 +288,7 @@ kind CommonJS
 cjs require @require
 cjs module.exports @module.exports
 cjs exports.more @exports.more
-cjs exports[ @exports[
+cjs exports[…] @exports[
 `)
 	// Not markers: property names, strings, comments, a local require.
 	check(t, "import { createRequire } from \"node:module\";\nconst require = createRequire(import.meta.url);\n"+
@@ -307,6 +307,28 @@ map tools @tools
 `)
 	// No module syntax at all.
 	check(t, "function f() { return 1 }", "kind script\n")
+	// esbuild's ESM bundles wrap CommonJS dependencies in functions whose
+	// parameters are exports and module: valid ESM, no marker. A require
+	// that no function declares is still one.
+	check(t, `var __getOwnPropNames = Object.getOwnPropertyNames;
+var __commonJS = (cb, mod) => function __require() {
+  return mod || (0, cb[__getOwnPropNames(cb)[0]])((mod = { exports: {} }).exports, mod), mod.exports;
+};
+var require_lib = __commonJS({
+  "node_modules/lib/index.js"(exports, module) {
+    exports.helper = function() { return 1; };
+    module.exports.other = 2;
+    const inner = () => { const require = (x) => x; return require("y"); };
+  }
+});
+var lib = require_lib();
+export const tools = { "a.b": { execute() { return require("z"); } } };`, `
+kind ESM
+cjs require @require
+export tools @tools
+map tools @tools
+  "a.b" @"a.b" def exec
+`)
 }
 
 func TestLexerTraps(t *testing.T) {

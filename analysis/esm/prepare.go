@@ -144,7 +144,11 @@ func prepare(src []byte) *prepared {
 				if e >= len(toks) {
 					e = len(toks) - 1
 				}
-				p.cjs = append(p.cjs, Mark{Span{int(t.start), int(toks[e].end)}, string(src[t.start:toks[e].end])})
+				text := string(src[t.start:toks[e].end])
+				if is(i+1, "[") {
+					text = "exports[…]"
+				}
+				p.cjs = append(p.cjs, Mark{Span{int(t.start), int(toks[e].end)}, text})
 			}
 		case "require":
 			if !afterDot(i) && is(i+1, "(") {

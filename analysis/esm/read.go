@@ -269,6 +269,7 @@ func patternNames(t ast.Expression) []string {
 // cjs keeps the CommonJS markers whose name is not a top-level binding
 // (`const require = createRequire(import.meta.url)` is ESM).
 func (r *reader) cjs(decls map[string]*decl) {
+	var scopes []funcScope
 	for _, mk := range r.p.cjs {
 		name := mk.Text
 		if i := strings.IndexAny(name, ".["); i >= 0 {
@@ -276,6 +277,14 @@ func (r *reader) cjs(decls map[string]*decl) {
 		}
 		if _, ok := decls[name]; ok {
 			continue
+		}
+		if r.body != nil && r.m.Kind == ESM {
+			if scopes == nil {
+				scopes = r.scopes()
+			}
+			if shadowed(scopes, mk.Span.Start, name) {
+				continue
+			}
 		}
 		r.m.CommonJS = append(r.m.CommonJS, mk)
 	}

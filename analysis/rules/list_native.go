@@ -66,7 +66,7 @@ func nativeModules(pass *analysis.Pass) []*nativeModule {
 			continue
 		}
 		m := &nativeModule{Rel: rel, File: f, Entries: []*analysis.NativeTool{nt}, ModuleNode: nt.Module}
-		if nativeExtensions[strings.ToLower(path.Ext(rel))] {
+		if nativeExtensions[path.Ext(rel)] {
 			m.Mod = pass.Cache.Memo("esm", f.Text, func() any { return esm.ReadExports(f.Text) }).(*esm.Module)
 		}
 		byRel[rel] = m

@@ -27,7 +27,7 @@ var NativeModuleNotESM = &analysis.Rule{
 	After:  "// native/telegram.js\nexport const tools = { \"tg.sendMessage\": sendMessage };",
 	Run: func(pass *analysis.Pass) {
 		for _, m := range nativeModules(pass) {
-			ext := strings.ToLower(path.Ext(m.Rel))
+			ext := path.Ext(m.Rel)
 			if m.Mod == nil {
 				pass.Report(analysis.Diagnostic{
 					File: analysis.ManifestName, Span: analysis.SpanOf(m.ModuleNode),
