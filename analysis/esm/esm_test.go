@@ -233,6 +233,18 @@ map tools @tools
 `)
 }
 
+func TestVarConstants(t *testing.T) {
+	// Bundlers emit var for const: a var never reassigned at the top level
+	// is a constant; one that is reassigned is not.
+	check(t, "var NS = \"a.\";\nlet K = \"b\";\nvar L = \"c\";\nL = \"d\";\nexport const tools = { [NS + K]: {}, [L]: {} };", `
+kind ESM
+export tools @tools
+map tools @tools
+  "a.b" @NS + K computed def
+  unknown computed key `+"`L` @L"+`
+`)
+}
+
 func TestUnknowableMaps(t *testing.T) {
 	check(t, "export default makeTools();", `
 kind ESM

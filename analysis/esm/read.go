@@ -146,6 +146,8 @@ type decl struct {
 	init  ast.Expression // nil for a pattern, function or class
 	konst bool
 	from  string // the specifier when imported
+	// reassigned: a top-level statement assigns to it.
+	reassigned bool
 }
 
 type reader struct {
@@ -220,6 +222,17 @@ func (r *reader) declare() {
 			if st.Class.Name != nil {
 				n := st.Class.Name.Name.String()
 				r.decls[n] = &decl{name: n}
+			}
+		}
+	}
+	for _, st := range r.body {
+		if es, ok := st.(*ast.ExpressionStatement); ok {
+			if as, ok := es.Expression.(*ast.AssignExpression); ok {
+				if id, ok := as.Left.(*ast.Identifier); ok {
+					if d := r.decls[id.Name.String()]; d != nil {
+						d.reassigned = true
+					}
+				}
 			}
 		}
 	}
@@ -598,8 +611,10 @@ func (o *objReader) constString(e ast.Expression, depth int) (string, bool) {
 		b, ok := o.constString(x.Right, depth+1)
 		return a + b, ok
 	case *ast.Identifier:
+		// const, or var/let never reassigned at the top level (bundlers
+		// turn const into var).
 		d := o.r.decls[x.Name.String()]
-		if d == nil || !d.konst || d.init == nil {
+		if d == nil || d.init == nil || (!d.konst && d.reassigned) {
 			return "", false
 		}
 		return o.constString(d.init, depth+1)
