@@ -1,7 +1,10 @@
 package js
 
 import (
+	"flag"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -54,9 +57,79 @@ func check(t *testing.T, name, src string, want ...string) {
 	}
 }
 
-func TestProbeSample(t *testing.T) {
-	src := "interface A { x: number }\nconst API = 'https://a.com';\nexport default async function f(i: A) {\n  const r = await (http as any).fetch<string>(`${API}/x/${i.x}`, { method: 'POST' }); // 😀\n  const s = '😀'; await http?.fetch(\"https://b.com\"); await http[\"fetch\"](API + '/y');\n  for await (const x of y) { collections.get('a') }\n}\n"
-	for _, l := range describe(src, AnalyzePage("p.ts", []byte(src))) {
-		t.Log(l)
+var pageCases = []struct{ name, src string }{
+	{"aliases.ts", `const { fetch, fetch: f2 } = http;
+const h = http, g = globalThis.http, c = globalThis["collections"];
+const bound = http.fetch.bind(http);
+export default async function run(u: string) {
+  await fetch("https://a.dev/1"); await f2("https://a.dev/2");
+  await h.fetch("https://a.dev/3"); await g["fetch"]("https://a.dev/4");
+  await c.query("col", {}); await bound("https://a.dev/5");
+  await http.fetch.call(null, "https://a.dev/6", { method: "post" });
+  await http?.["fetch"]?.("https://a.dev/7");
+}`},
+	{"shadow.ts", `function a(http: any) { return http.fetch("https://no.dev/"); }
+const b = () => { let collections = 1; return collections.get(); };
+class K { http = 1; m() { const { http } = this as any; return http.fetch("https://no.dev/"); } }
+try { } catch (http) { http.fetch("https://no.dev/"); }
+for (const http of []) { http.fetch("https://no.dev/"); }
+export default () => http.fetch("https://yes.dev/");`},
+	{"urls.ts", `const A = "https://a.dev";
+const B = A + "/b";
+const C = ` + "`${B}/c`" + `;
+const D = new URL("d?x=1", C + "/");
+export default async (input: { id: string }) => {
+  const local = ` + "`${C}/${input.id}`" + `;
+  await http.fetch(C);
+  await http.fetch(D.toString());
+  await http.fetch(local);
+  await http.fetch(A + input.id);
+  await http.fetch(input.id + A);
+  await http.fetch(` + "`${input.id}`" + `);
+  await http.fetch();
+};`},
+	{"exports.ts", `export const x = 1;
+export function helper() {}
+export default class Foo {}`},
+	{"export-value.js", `export default 42;`},
+	{"export-none.js", `export const run = () => 1;`},
+	{"headers.ts", `export default async () => {
+  const headers: Record<string, string> = { "X-Trace": "1" };
+  headers.Authorization = "x";
+  const hs = new Headers([["X-Api-Key", "k"]]);
+  hs.set("Cookie", "c");
+  await http.fetch("https://a.dev/", { headers: { authorization: "Bearer " + "x", ...headers } });
+  const t = ["sk-abcdefghijklmnopqrstuvwxyz", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig", "AKIAABCDEFGHIJKLMNOP"];
+  return t;
+};`},
+	{"syntax.ts", "export default function (x: number {\n}"},
+	{"hashbang-and-tla.ts", "#!/usr/bin/env node\nconst r = await http.fetch('https://a.dev/');\nexport default () => r;"},
+}
+
+var updateGolden = flag.Bool("update", false, "rewrite testdata/cases.golden")
+
+// TestPageCases compares everything AnalyzePage finds in each case with
+// testdata/cases.golden (read it after -update).
+func TestPageCases(t *testing.T) {
+	var b strings.Builder
+	for _, c := range pageCases {
+		b.WriteString("== " + c.name + "\n")
+		for _, l := range describe(c.src, AnalyzePage(c.name, []byte(c.src))) {
+			b.WriteString(l + "\n")
+		}
+	}
+	golden := filepath.Join("testdata", "cases.golden")
+	if *updateGolden {
+		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.String() != string(want) {
+		t.Errorf("AnalyzePage results differ from %s:\n%s", golden, b.String())
 	}
 }

@@ -507,6 +507,11 @@ func (a *analyzer) forInto(into ast.ForInto, sc *scope) *scope {
 
 func (a *analyzer) bindings(list []*ast.Binding, sc *scope) {
 	for _, b := range list {
+		if id, ok := b.Target.(*ast.Identifier); ok && strings.Contains(strings.ToLower(id.Name.String()), "header") {
+			if _, isObj := unwrap(b.Initializer).(*ast.ObjectLiteral); isObj {
+				a.headerObject(b.Initializer, sc) // const headers = { Authorization: … }
+			}
+		}
 		a.pattern(b.Target, sc)
 		a.expr(b.Initializer, sc)
 	}
@@ -720,7 +725,7 @@ func (a *analyzer) call(c *ast.CallExpression, sc *scope) {
 	} else if end <= start {
 		start = 0
 	}
-	hc.Callee = Span{start, calleeEnd(a.ts, start)}
+	hc.Callee = Span{start, trimOptional(a.ts, start, calleeEnd(a.ts, start))}
 	if end, found := callEnd(a.ts, start); found {
 		hc.Span = Span{start, end}
 	} else {
@@ -912,7 +917,7 @@ func (a *analyzer) headerCall(c *ast.CallExpression, sc *scope) {
 	if m := d.Identifier.Name.String(); m != "set" && m != "append" {
 		return
 	}
-	if !strings.Contains(strings.ToLower(exprName(d.Left)), "header") {
+	if !strings.Contains(strings.ToLower(exprName(d.Left)), "header") && !a.isHeadersObject(d.Left, sc) {
 		return
 	}
 	if s := a.eval(c.ArgumentList[0], sc, 0); s.kind == Exact {
@@ -946,4 +951,32 @@ func exprName(e ast.Expression) string {
 		return x.Identifier.Name.String()
 	}
 	return ""
+}
+
+// isHeadersObject reports whether e is a name bound to new Headers(…).
+func (a *analyzer) isHeadersObject(e ast.Expression, sc *scope) bool {
+	id, ok := unwrap(e).(*ast.Identifier)
+	if !ok {
+		return false
+	}
+	b := sc.lookup(id.Name.String())
+	if b == nil || b.init == nil || b.destructured {
+		return false
+	}
+	n, ok := unwrap(b.init).(*ast.NewExpression)
+	if !ok {
+		return false
+	}
+	c, ok := n.Callee.(*ast.Identifier)
+	return ok && c.Name.String() == "Headers"
+}
+
+// trimOptional drops a trailing "?." (an optional call: f?.(x)) from a
+// callee span.
+func trimOptional(src string, start, end int) int {
+	e := backSpace(src, end)
+	if e-2 > start && src[e-2:e] == "?." {
+		return backSpace(src, e-2)
+	}
+	return end
 }
