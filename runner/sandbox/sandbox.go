@@ -197,6 +197,11 @@ func (e *Engine) Run(ctx context.Context, job Job) Outcome {
 	rs.wait() // and no host goroutine outlives the run
 	out.Logs, out.LogBytes, out.LogTruncated = rs.logs, rs.logBytes, rs.logTruncated
 	out.MemoryPeakBytes = sb.memorySize()
+	if out.Err != nil && out.Err.Kind == KindThrown && out.MemoryPeakBytes >= DefaultMemoryCapBytes-4*PageSize {
+		// QuickJS out of memory may throw null (it cannot allocate the error).
+		out.Err = &Error{Kind: KindMemory, Name: "InternalError",
+			Message: fmt.Sprintf("out of memory: the sandbox is capped at %d MiB", DefaultMemoryCapBytes>>20)}
+	}
 	out.Duration = time.Since(start)
 	return out
 }
@@ -418,8 +423,8 @@ func (sb *sandbox) bridge(this *qjs.This) (v *qjs.Value, err error) {
 	case "timer":
 		id, _ := strconv.Atoi(arg(1))
 		ms, _ := strconv.ParseFloat(arg(2), 64)
-		if ms > float64(rs.job.Timeout/time.Millisecond) {
-			ms = float64(rs.job.Timeout / time.Millisecond)
+		if limit := float64(rs.job.Timeout/time.Millisecond) + 1000; !(ms <= limit) {
+			ms = limit // past the deadline anyway: the deadline ends the run first
 		}
 		rs.seq++
 		heap.Push(&rs.timers, &timer{id: id, due: time.Now().Add(time.Duration(ms * float64(time.Millisecond))), seq: rs.seq})
