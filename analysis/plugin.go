@@ -170,6 +170,11 @@ func (p *Plugin) Exists(rel string) bool {
 	if fi.Mode()&fs.ModeSymlink != 0 {
 		return p.CheckInside(c) == nil
 	}
+	// A regular file reached through a symlinked directory ("up/x" with
+	// up -> ..) may lie outside: ReadFile refuses it, so Exists must too.
+	if strings.Contains(c, "/") && p.CheckInside(c) != nil {
+		return false
+	}
 	return fi.Mode().IsRegular()
 }
 
