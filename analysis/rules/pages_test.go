@@ -2,6 +2,7 @@ package rules
 
 import (
 	"bytes"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -177,5 +178,88 @@ func TestPageFixes(t *testing.T) {
 				t.Errorf("edited files differ from %s:\n--- got\n%s\n--- want\n%s", golden, got.String(), want)
 			}
 		})
+	}
+}
+
+// benchPage returns a TypeScript page of about 200 lines.
+func benchPage() []byte {
+	var b strings.Builder
+	b.WriteString("const API = \"https://api.declared.dev/v2\";\n\ninterface Item { id: string; tags?: string[] }\n\n")
+	for i := 0; strings.Count(b.String(), "\n") < 190; i++ {
+		fmt.Fprintf(&b, "async function step%d(id: string): Promise<Item | undefined> {\n"+
+			"  const label: string = \"step %d – naïve ✓\";\n"+
+			"  const res = await http.fetch(`${API}/items?page=%d&id=${id}`, { method: \"GET\" });\n"+
+			"  const items = (await res.json()) as Item[];\n"+
+			"  await collections.get(\"steps\", label);\n"+
+			"  return items.find((it) => it.tags?.includes(label));\n"+
+			"}\n\n", i, i, i)
+	}
+	b.WriteString("export default async function run(input: { id: string }) {\n  return step0(input.id);\n}\n")
+	return []byte(b.String())
+}
+
+// BenchmarkPageFromCache is a 200-line page analysed from the cache
+// (target ≤ 0.1 ms): hashing the content and one map lookup.
+func BenchmarkPageFromCache(b *testing.B) {
+	src := benchPage()
+	cache := analysis.NewCache()
+	if p := analyzePage(cache, "code/run.ts", src); len(p.Errors) != 0 || len(p.Calls) == 0 {
+		b.Fatalf("bench page: %+v", p.Errors)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		analyzePage(cache, "code/run.ts", src)
+	}
+}
+
+// BenchmarkRecheckAfterManifestEdit re-checks a plugin (three realistic
+// pages and a 200-line one) after each edit of plugin.json, pages cached
+// (target ≤ 5 ms): load, every rule, sort.
+func BenchmarkRecheckAfterManifestEdit(b *testing.B) {
+	dir := b.TempDir()
+	src, err := os.ReadFile(filepath.Join(pluginsDir, "page-url-forms", "plugin.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, f := range []string{"code/literals.ts", "code/computed.ts", "code/callees.ts", "fixtures.json"} {
+		data, err := os.ReadFile(filepath.Join(pluginsDir, "page-url-forms", f))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "code", "run.ts"), benchPage(), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	manifest := strings.Replace(string(src), `"tools": [`, `"tools": [
+    { "name": "run", "page": "code/run", "description": "200 lines" },`, 1)
+	edited := strings.Replace(manifest, `"fetch": ["api.declared.dev"]`, `"fetch": ["api.declared.dev", "double.example.com"]`, 1)
+	versions := [][]byte{[]byte(manifest), []byte(edited)}
+	o := &pageOverlayFS{files: map[string][]byte{}}
+	abs, _ := filepath.Abs(filepath.Join(dir, "plugin.json"))
+	cache := analysis.NewCache()
+	cfg := analysis.DefaultConfig()
+	check := func(i int) []analysis.Diagnostic {
+		o.files[abs] = versions[i%2]
+		p, err := analysis.Load(o, dir)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return analysis.Run(p, All(), cfg, cache)
+	}
+	d0, d1 := check(0), check(1)
+	if fmt.Sprint(d0) == fmt.Sprint(d1) || len(d0) < 30 {
+		b.Fatalf("the edit should change the diagnostics (%d, %d)", len(d0), len(d1))
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		check(i)
+		i++
 	}
 }
