@@ -175,11 +175,11 @@ func (r *reader) clamp(s Span) Span {
 
 func (r *reader) text(n ast.Node) string {
 	s := r.span(n)
-	t := string(r.src[s.Start:s.End])
-	if len(t) > 40 {
-		t = t[:37] + "…"
+	t := strings.Join(strings.Fields(string(r.src[s.Start:s.End])), " ")
+	if rs := []rune(t); len(rs) > 40 {
+		t = string(rs[:37]) + "…"
 	}
-	return strings.Join(strings.Fields(t), " ")
+	return t
 }
 
 // spreadSpan covers a spread element with its "..." (goja's starts at the

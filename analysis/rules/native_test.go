@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/esm"
 	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
 )
 
@@ -275,6 +276,15 @@ m.js:1:66: error: tool "a.one" claims alwaysGate authority: a plugin may lift on
 	for _, d := range ds {
 		if len(d.Related) != 1 || d.Related[0].File != "plugin.json" || files["plugin.json"][d.Related[0].Span.Start:d.Related[0].Span.End] != `"a.one"` {
 			t.Errorf("%s: related = %+v, want the name in plugin.json", d.Code, d.Related)
+		}
+	}
+}
+
+// The rule's doc lists the catalogue; keep them in step.
+func TestNativeUnknownRequiresDocListsCatalogue(t *testing.T) {
+	for _, c := range esm.BrokerCapabilities() {
+		if !strings.Contains(NativeUnknownRequires.Doc, c.Name) {
+			t.Errorf("native-unknown-requires doc does not mention %s", c.Name)
 		}
 	}
 }
