@@ -92,7 +92,11 @@ type DefaultExport struct {
 // Header is an HTTP header name the page sets in code.
 type Header struct {
 	Name string
-	Span Span
+	Span Span // the name (a key, or a string argument)
+	// Remove is the text to delete to drop the header when it is a
+	// property of an object literal (with its comma, or its whole line);
+	// Remove.End == 0 otherwise.
+	Remove Span
 }
 
 // Token is a string literal that looks like a credential.

@@ -38,7 +38,11 @@ func describe(src string, p *Page) []string {
 		out = append(out, fmt.Sprintf("default %s @%s", d.Kind, at(d.Span)))
 	}
 	for _, h := range p.Headers {
-		out = append(out, fmt.Sprintf("header %s @%s", h.Name, at(h.Span)))
+		s := fmt.Sprintf("header %s @%s", h.Name, at(h.Span))
+		if h.Remove.End > 0 {
+			s += " remove=" + at(h.Remove)
+		}
+		out = append(out, s)
 	}
 	for _, t := range p.Tokens {
 		out = append(out, fmt.Sprintf("token %s @%s", t.Kind, at(t.Span)))
@@ -101,6 +105,18 @@ export default class Foo {}`},
   await http.fetch("https://a.dev/", { headers: { authorization: "Bearer " + "x", ...headers } });
   const t = ["sk-abcdefghijklmnopqrstuvwxyz", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig", "AKIAABCDEFGHIJKLMNOP"];
   return t;
+};`},
+	{"header-removal.ts", `export default async (t: string) => {
+  await http.fetch("https://a.dev/", { headers: { Authorization: ` + "`Bearer ${t}`" + `, Accept: "x" } });
+  await http.fetch("https://a.dev/", { headers: { Accept: "x", "Authorization": t } });
+  await http.fetch("https://a.dev/", {
+    headers: {
+      Authorization: "Bearer " + t,
+      Accept: "application/json",
+    },
+  });
+  const authorization = t;
+  return http.fetch("https://a.dev/", { headers: { authorization } });
 };`},
 	{"syntax.ts", "export default function (x: number {\n}"},
 	{"hashbang-and-tla.ts", "#!/usr/bin/env node\nconst r = await http.fetch('https://a.dev/');\nexport default () => r;"},

@@ -873,9 +873,11 @@ func (a *analyzer) headerObject(v ast.Expression, sc *scope) {
 				}
 				if k, ok := propKey(q.Key); ok {
 					a.addHeader(k, q.Key)
+					a.removable()
 				}
 			case *ast.PropertyShort:
 				a.addHeader(q.Name.Name.String(), &q.Name)
+				a.removable()
 			}
 		}
 	case *ast.ArrayLiteral: // [["Authorization", v]]
@@ -979,4 +981,48 @@ func trimOptional(src string, start, end int) int {
 		return backSpace(src, e-2)
 	}
 	return end
+}
+
+// removable sets Remove on the header just added, a property of an
+// object literal: the property with the comma after it (or before it,
+// for the last one), or its whole line when it stands alone on one.
+func (a *analyzer) removable() {
+	h := &a.page.Headers[len(a.page.Headers)-1]
+	start := h.Span.Start
+	if h.Span.End == 0 {
+		return
+	}
+	src := a.ts
+	end := exprEnd(src, start)
+	if end <= start {
+		return
+	}
+	j := end
+	for j < len(src) && (src[j] == ' ' || src[j] == '\t') {
+		j++
+	}
+	if j < len(src) && src[j] == ',' {
+		end = j + 1
+		for end < len(src) && (src[end] == ' ' || src[end] == '\t') {
+			end++
+		}
+	} else {
+		// The last property: take the comma before it.
+		k := backSpace(src, start)
+		if k > 0 && src[k-1] == ',' {
+			start = k - 1
+		}
+	}
+	ls := strings.LastIndexByte(src[:h.Span.Start], '\n') + 1
+	if strings.TrimSpace(src[ls:h.Span.Start]) == "" && (end >= len(src) || src[end] == '\n' || src[end] == '\r') {
+		// Alone on its line: drop the line.
+		start = ls
+		if end < len(src) && src[end] == '\r' {
+			end++
+		}
+		if end < len(src) && src[end] == '\n' {
+			end++
+		}
+	}
+	h.Remove = Span{start, end}
 }

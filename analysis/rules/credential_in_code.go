@@ -23,6 +23,7 @@ var CredentialInCode = &analysis.Rule{
 		"everyone who reads the plugin: move it to a credential.",
 	Lang:   "ts",
 	Before: "await http.fetch(url, { headers: { Authorization: \"Bearer ghp_…\" } });",
+	Fix:    "Remove the header's property from the object literal (a header set by assignment or `.set()` is left to the author).",
 	After:  "// capabilities.credentials: [{ \"name\": \"gh_token\", \"into\": { \"header\": \"Authorization\", \"format\": \"Bearer {{secret}}\" } }]\nawait http.fetch(url);",
 	Run: func(pass *analysis.Pass) {
 		p := pass.Plugin
@@ -42,8 +43,13 @@ var CredentialInCode = &analysis.Rule{
 				if !ok {
 					continue
 				}
-				pass.Report(analysis.Diagnostic{File: pi.Rel, Span: span(h.Span),
-					Message: fmt.Sprintf("the page sets the %s header, which the broker fills from credential %q (and overwrites): remove it from the code", h.Name, cred)})
+				d := analysis.Diagnostic{File: pi.Rel, Span: span(h.Span),
+					Message: fmt.Sprintf("the page sets the %s header, which the broker fills from credential %q (and overwrites): remove it from the code", h.Name, cred)}
+				if h.Remove.End > 0 {
+					d.Fixes = []analysis.Fix{{Title: "Remove the " + h.Name + " header (the broker sets it)",
+						Edits: []analysis.Edit{{File: pi.Rel, Span: span(h.Remove)}}}}
+				}
+				pass.Report(d)
 			}
 			for _, t := range pi.Page.Tokens {
 				pass.Report(analysis.Diagnostic{File: pi.Rel, Span: span(t.Span),

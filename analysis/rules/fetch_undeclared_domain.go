@@ -7,6 +7,7 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/analysis/fetchurl"
 	"github.com/plugin-lsp/plugin-lsp/analysis/js"
+	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
 )
 
 // FetchUndeclaredDomain reports an http.fetch whose host the broker
@@ -34,6 +35,9 @@ var FetchUndeclaredDomain = &analysis.Rule{
 		if p.SyntaxError != nil {
 			return // what is declared after the error is unknown
 		}
+		if n := p.Manifest.FetchNode; n != nil && n.Kind != jsonpos.Array {
+			return // manifest-schema: capabilities.fetch is not a list
+		}
 		allow := allowlist(p)
 		for _, pi := range loadPages(pass) {
 			var hosts []string // undeclared hosts of this page, first call first
@@ -51,7 +55,7 @@ var FetchUndeclaredDomain = &analysis.Rule{
 				if r == nil || r.Reason == fetchurl.NotHTTPS {
 					continue // allowed, or fetch-not-https's business
 				}
-				d := analysis.Diagnostic{File: pi.Rel, Span: span(c.Span), Related: capabilityRelated(p, "fetch")}
+				d := analysis.Diagnostic{File: pi.Rel, Span: span(c.Span), Related: append(capabilityRelated(p, "fetch"), toolsRelated(pi)...)}
 				switch r.Reason {
 				case fetchurl.NotAllowed, fetchurl.IPLiteral:
 					d.Message = fmt.Sprintf("%s is not in capabilities.fetch: the broker refuses this request", t.Host)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
 )
 
 // HostUndeclaredMethod reports a host API call whose method is not in
@@ -26,6 +27,9 @@ var HostUndeclaredMethod = &analysis.Rule{
 		if p.SyntaxError != nil {
 			return // what is declared after the error is unknown
 		}
+		if n := p.Manifest.HostNode; n != nil && n.Kind != jsonpos.Array {
+			return // manifest-schema: capabilities.host is not a list
+		}
 		declared := map[string]bool{}
 		for _, h := range p.Manifest.HostMethods() {
 			declared[h] = true
@@ -42,7 +46,7 @@ var HostUndeclaredMethod = &analysis.Rule{
 				pass.Report(analysis.Diagnostic{
 					File: pi.Rel, Span: span(c.Callee),
 					Message: fmt.Sprintf("%s is not in capabilities.host: the sandbox does not give it to this plugin's tools", name),
-					Related: capabilityRelated(p, "host"),
+					Related: append(capabilityRelated(p, "host"), toolsRelated(pi)...),
 					Fixes:   addToCapabilityFix(p, "host", name),
 				})
 			}

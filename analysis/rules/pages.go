@@ -134,6 +134,15 @@ func capabilityRelated(p *analysis.Plugin, which string) []analysis.Related {
 	return []analysis.Related{{File: analysis.ManifestName, Span: analysis.Span{}, Message: "plugin.json has no capabilities"}}
 }
 
+// toolsRelated points at the manifest entries of the tools a page serves.
+func toolsRelated(pi *pageInfo) []analysis.Related {
+	var out []analysis.Related
+	for _, t := range pi.Tools {
+		out = append(out, analysis.Related{File: analysis.ManifestName, Span: toolSpan(t), Message: "tool " + toolName(t) + " runs this page"})
+	}
+	return out
+}
+
 // addToCapabilityFix adds value to capabilities.<which>, creating the
 // objects that are missing; nil when the manifest cannot take the edit.
 func addToCapabilityFix(p *analysis.Plugin, which, value string) []analysis.Fix {

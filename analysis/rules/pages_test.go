@@ -114,6 +114,7 @@ func TestPageFixes(t *testing.T) {
 		{"https-in-call", pluginsDir + "/page-hosts", "fetch-not-https", "uses http://", 0},
 		{"https-in-const", pluginsDir + "/page-hosts", "fetch-not-https", "via-const", 0},
 		{"https-in-manifest", pluginsDir + "/page-hosts", "fetch-not-https", "legacy.x.org", 0},
+		{"remove-credential-header", pluginsDir + "/page-credentials", "credential-in-code", "Authorization header", 0},
 		{"fixture-append", pluginsDir + "/page-fixtures", "fixture-unmatched", "PATCH", 0},
 		{"fixture-create-file", pluginsDir + "/page-fixtures-absent", "fixture-unmatched", "frankfurter", 0},
 	}
