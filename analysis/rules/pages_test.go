@@ -264,3 +264,36 @@ func BenchmarkRecheckAfterManifestEdit(b *testing.B) {
 		i++
 	}
 }
+
+// TestPagesCachedByContent: a second check with the same cache analyses
+// no page again, an edited page is analysed once more, and the same bytes
+// as .ts and as .js are two analyses.
+func TestPagesCachedByContent(t *testing.T) {
+	cache := analysis.NewCache()
+	dir := pluginsDir + "/page-url-forms"
+	p, err := analysis.Load(nil, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := formatText(p, "", analysis.Run(p, All(), nil, cache))
+	n := cache.Len()
+	p, _ = analysis.Load(nil, dir)
+	if second := formatText(p, "", analysis.Run(p, All(), nil, cache)); second != first || cache.Len() != n {
+		t.Fatalf("second run: %d cache entries (was %d), same output: %v", cache.Len(), n, second == first)
+	}
+	o := &pageOverlayFS{files: map[string][]byte{}}
+	p, _ = analysis.Load(o, dir)
+	abs := p.Abs("code/literals.ts")
+	text, _ := os.ReadFile(abs)
+	o.files[abs] = append(append([]byte(nil), text...), '\n')
+	p, _ = analysis.Load(o, dir)
+	analysis.Run(p, All(), nil, cache)
+	if cache.Len() != n+1 {
+		t.Errorf("after editing one page: %d cache entries, want %d", cache.Len(), n+1)
+	}
+	a := analyzePage(cache, "x.ts", []byte("export default 1 as number;"))
+	b := analyzePage(cache, "x.js", []byte("export default 1 as number;"))
+	if len(a.Errors) != 0 || len(b.Errors) == 0 {
+		t.Errorf("as .ts: %v; as .js: %v (want no error, then a syntax error)", a.Errors, b.Errors)
+	}
+}
