@@ -13,8 +13,10 @@ var FetchDynamicURL = &analysis.Rule{
 	Severity: analysis.Info,
 	Title:    "fetch URL whose host is only known at run time",
 	Doc: "The checker follows string and template literals, `+`, `const` names (in any enclosing scope), " +
-		"`new URL(path, base)`, `String(x)`, `x.toString()` and `a.concat(b)`. When the host still depends " +
-		"on run-time data (a parameter, a function's result, a `let`), it cannot say whether " +
+		"`new URL(path, base)` and its `.href`, `String(x)`, `x.toString()`, `a.concat(b)`, conditionals " +
+		"(their common start) and the return values of the page's own functions (parameters unknown). " +
+		"When the host still depends on run-time data (a parameter, the tool's input, a `let`, a function " +
+		"the page does not define), it cannot say whether " +
 		"`capabilities.fetch` admits it; the broker will decide at run time. This note says what is not " +
 		"known. A known start whose host is complete (`https://api.x.com/${path}`) is checked normally; " +
 		"one whose host may go on (`\"https://api.x.com\" + rest`) is not, since `rest` could be " +
