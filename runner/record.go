@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/runner/broker"
 )
 
 // Request is one tool run.
@@ -59,25 +60,12 @@ type LogEntry struct {
 	Message string `json:"message"`
 }
 
-// FetchEntry is one http.fetch call as the broker's audit log saw it.
-type FetchEntry struct {
-	Method      string   `json:"method"`
-	URL         string   `json:"url"`
-	Status      int      `json:"status,omitempty"`
-	Bytes       int64    `json:"bytes,omitempty"`
-	Ms          float64  `json:"ms"`
-	Source      string   `json:"source"` // "fixture" | "network"
-	Credentials []string `json:"credentials"`
-	// Refused is the fetchurl.Reason (or "limit", "no-fixture", …) when the
-	// broker refused the call; Error says why in words.
-	Refused string `json:"refused,omitempty"`
-	Error   string `json:"error,omitempty"`
-	// Host is the normalized host (fetchurl.Target.Host), when the URL parsed.
-	Host string `json:"host,omitempty"`
-	// MaxBytes and TimeoutMs are the caps that applied to this call.
-	MaxBytes  int64 `json:"maxBytes,omitempty"`
-	TimeoutMs int64 `json:"timeoutMs,omitempty"`
-}
+// FetchEntry is one http.fetch call as the broker's audit log saw it:
+// method, url, status, bytes, ms, source ("fixture" | "network"),
+// credentials (names, never values), refused (the fetchurl.Reason or the
+// broker's own reason) and error, host, and the caps that applied
+// (maxBytes, timeoutMs). See broker.Entry.
+type FetchEntry = broker.Entry
 
 // Usage is what the run consumed, each figure beside its cap.
 type Usage struct {

@@ -1,0 +1,264 @@
+package runner
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/evanw/esbuild/pkg/api"
+	"github.com/go-sourcemap/sourcemap"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+)
+
+// ScriptName is the name the compiled page carries in QuickJS stack traces.
+const ScriptName = "page.js"
+
+// Program is a page compiled to one script for the sandbox.
+type Program struct {
+	Page  string // plugin-relative path of the entry page
+	Code  string // IIFE script that sets globalThis.__page
+	Map   *sourcemap.Consumer
+	files map[string][32]byte // every input file (rel) → sha256, for the cache
+}
+
+// CompileError is a page that does not build: a syntax or type-stripping
+// error, or a refused import. File/Line/Column (1-based) locate it.
+type CompileError struct {
+	File    string
+	Line    int
+	Column  int
+	Message string
+}
+
+func (e *CompileError) Error() string {
+	if e.File == "" {
+		return e.Message
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Column, e.Message)
+}
+
+const pluginNS = "plugin"
+
+// Compile bundles a page (TS → JS, one script) with esbuild. Relative
+// imports inside the plugin directory are bundled; every other import
+// (bare packages, qjs:std, node:fs, URLs, paths leaving the directory) is
+// refused. import() expressions never reach the sandbox: literal ones are
+// resolved like static imports (and refused the same way), computed ones
+// are compiled into a require() call that throws — the sandbox has no
+// module system a page can reach.
+func Compile(p *analysis.Plugin, page string) (*Program, error) {
+	entryPath, err := analysis.Clean(page)
+	if err != nil {
+		return nil, &CompileError{File: page, Message: fmt.Sprintf("cannot read the page: %v", err)}
+	}
+	files := map[string][32]byte{}
+	var mu sync.Mutex
+	resolver := api.Plugin{Name: "plugin-dir", Setup: func(b api.PluginBuild) {
+		b.OnResolve(api.OnResolveOptions{Filter: ".*"}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+			if a.Kind == api.ResolveEntryPoint {
+				return api.OnResolveResult{Path: entryPath, Namespace: pluginNS}, nil
+			}
+			if !strings.HasPrefix(a.Path, "./") && !strings.HasPrefix(a.Path, "../") {
+				return api.OnResolveResult{}, fmt.Errorf("import %q refused: a page may import only relative files inside the plugin (the sandbox has no packages and no qjs:, node: or URL modules)", a.Path)
+			}
+			rel := path.Join(path.Dir(a.Importer), a.Path)
+			c, err := analysis.Clean(rel)
+			if err != nil {
+				return api.OnResolveResult{}, fmt.Errorf("import %q refused: it leaves the plugin directory", a.Path)
+			}
+			for _, cand := range candidates(c) {
+				if existsInside(p, cand) {
+					if err := p.CheckInside(cand); err != nil {
+						return api.OnResolveResult{}, fmt.Errorf("import %q refused: it resolves outside the plugin directory", a.Path)
+					}
+					return api.OnResolveResult{Path: cand, Namespace: pluginNS}, nil
+				}
+			}
+			return api.OnResolveResult{}, fmt.Errorf("import %q: no file %s in the plugin", a.Path, strings.Join(candidates(c), ", "))
+		})
+		b.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: pluginNS}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+			b, err := readInside(p, a.Path)
+			if err != nil {
+				return api.OnLoadResult{}, fmt.Errorf("cannot read %s: %v", a.Path, err)
+			}
+			mu.Lock()
+			files[a.Path] = sha256.Sum256(b)
+			mu.Unlock()
+			s := string(b)
+			return api.OnLoadResult{Contents: &s, Loader: loaderFor(a.Path)}, nil
+		})
+	}}
+	res := api.Build(api.BuildOptions{
+		EntryPoints: []string{entryPath},
+		Bundle:      true,
+		Write:       false,
+		Format:      api.FormatIIFE,
+		GlobalName:  "__page",
+		Platform:    api.PlatformNeutral,
+		Target:      api.ES2022,
+		Sourcemap:   api.SourceMapExternal,
+		Outdir:      "/out",
+		LogLevel:    api.LogLevelSilent,
+		Charset:     api.CharsetUTF8,
+		Plugins:     []api.Plugin{resolver},
+		Supported: map[string]bool{
+			"dynamic-import": false, // import(x) becomes a throwing require(x)
+		},
+		AbsWorkingDir: os.TempDir(),
+	})
+	if len(res.Errors) > 0 {
+		return nil, compileError(res.Errors[0], entryPath)
+	}
+	prog := &Program{Page: entryPath, files: files}
+	for _, f := range res.OutputFiles {
+		switch {
+		case strings.HasSuffix(f.Path, ".map"):
+			m, err := sourcemap.Parse("", f.Contents)
+			if err != nil {
+				return nil, &CompileError{File: entryPath, Message: "source map: " + err.Error()}
+			}
+			prog.Map = m
+		case strings.HasSuffix(f.Path, ".js"):
+			prog.Code = string(f.Contents)
+		}
+	}
+	if prog.Code == "" {
+		return nil, &CompileError{File: entryPath, Message: "esbuild produced no output"}
+	}
+	return prog, nil
+}
+
+func candidates(c string) []string {
+	if ext := path.Ext(c); ext == ".ts" || ext == ".js" || ext == ".mjs" || ext == ".json" {
+		return []string{c}
+	}
+	return []string{c + ".ts", c + ".js", c + "/index.ts", c + "/index.js"}
+}
+
+func loaderFor(rel string) api.Loader {
+	switch path.Ext(rel) {
+	case ".ts", ".mts":
+		return api.LoaderTS
+	case ".json":
+		return api.LoaderJSON
+	}
+	return api.LoaderJS
+}
+
+func compileError(m api.Message, page string) *CompileError {
+	e := &CompileError{File: page, Message: m.Text}
+	if m.Location != nil {
+		e.File = sourceName(m.Location.File)
+		e.Line = m.Location.Line
+		e.Column = m.Location.Column + 1 // esbuild columns are 0-based (bytes)
+		if m.Location.LineText != "" && m.Location.Column <= len(m.Location.LineText) {
+			e.Column = utf16Len(m.Location.LineText[:m.Location.Column]) + 1
+		}
+	}
+	return e
+}
+
+// sourceName strips the namespace esbuild puts in front of plugin paths.
+func sourceName(s string) string {
+	s = strings.TrimPrefix(s, pluginNS+":")
+	s = filepath.ToSlash(s)
+	return s
+}
+
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		if r >= 0x10000 {
+			n += 2
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
+// frameRE matches a QuickJS stack position "page.js:12:5".
+var frameRE = regexp.MustCompile(`page\.js:(\d+):(\d+)`)
+
+// MapStack rewrites every page.js:line:col in a QuickJS stack to the .ts
+// position it came from (plugin-relative path, 1-based line and column).
+// It returns the top mapped frame too.
+func (p *Program) MapStack(stack string) (mapped string, file string, line, col int) {
+	if p == nil || p.Map == nil {
+		return stack, "", 0, 0
+	}
+	mapped = frameRE.ReplaceAllStringFunc(stack, func(m string) string {
+		sub := frameRE.FindStringSubmatch(m)
+		gl, _ := strconv.Atoi(sub[1])
+		gc, _ := strconv.Atoi(sub[2])
+		src, _, l, c, ok := p.Map.Source(gl, gc-1)
+		if !ok || src == "" {
+			return m
+		}
+		src = mapSource(src)
+		if file == "" {
+			file, line, col = src, l, c+1
+		}
+		return fmt.Sprintf("%s:%d:%d", src, l, c+1)
+	})
+	return mapped, file, line, col
+}
+
+// mapSource turns a source-map source ("../plugin:code/x.ts") back into
+// the plugin-relative path.
+func mapSource(s string) string {
+	if i := strings.Index(s, pluginNS+":"); i >= 0 {
+		return s[i+len(pluginNS)+1:]
+	}
+	return strings.TrimLeft(s, "./")
+}
+
+// fresh reports whether every input file of the program still has the
+// content it was compiled from.
+func (p *Program) fresh(pl *analysis.Plugin) bool {
+	for rel, h := range p.files {
+		b, err := readInside(pl, rel)
+		if err != nil || sha256.Sum256(b) != h {
+			return false
+		}
+	}
+	return true
+}
+
+// readInside reads a plugin file without touching the Plugin's own file
+// cache (esbuild calls loaders concurrently, and the LSP may share the
+// Plugin): Clean, symlink check, then the plugin's FS.
+func readInside(p *analysis.Plugin, rel string) ([]byte, error) {
+	c, err := analysis.Clean(rel)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.CheckInside(c); err != nil {
+		return nil, err
+	}
+	return p.FS.ReadFile(p.Abs(c))
+}
+
+// existsInside reports whether a regular file (or a symlink staying
+// inside) is at rel.
+func existsInside(p *analysis.Plugin, rel string) bool {
+	c, err := analysis.Clean(rel)
+	if err != nil {
+		return false
+	}
+	fi, err := p.FS.Lstat(p.Abs(c))
+	if err != nil {
+		return false
+	}
+	if fi.Mode()&os.ModeSymlink != 0 {
+		return p.CheckInside(c) == nil
+	}
+	return fi.Mode().IsRegular()
+}

@@ -1,0 +1,412 @@
+package runner
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
+	"github.com/plugin-lsp/plugin-lsp/runner/broker"
+	"github.com/plugin-lsp/plugin-lsp/runner/sandbox"
+)
+
+// Defaults of a run (DESIGN.md §2).
+const (
+	DefaultTimeout = 30 * time.Second
+	MaxTimeout     = 10 * time.Minute
+)
+
+// Config configures a Runner.
+type Config struct {
+	// CacheDir keeps the compiled QuickJS module across processes
+	// (default: <user cache dir>/plugin-lsp/qjs; "-" disables it).
+	CacheDir string
+	// Env looks up PLUGIN_SECRET_<NAME> dev secrets (default os.Getenv).
+	Env func(string) string
+	// Network configures the "real" provider (tests: a loopback dialer and
+	// root CA). Zero: the public network through the broker.
+	Network broker.NetworkOptions
+	// Spare is how many sandboxes are prepared ahead (default 1).
+	Spare int
+}
+
+// Runner runs function tools. It is safe for concurrent use: every Run
+// gets its own sandbox, broker and collections store.
+type Runner struct {
+	cfg    Config
+	engine *sandbox.Engine
+	net    broker.Provider
+
+	mu    sync.Mutex
+	progs map[string]*Program // page key → compiled program
+}
+
+var _ ToolRunner = (*Runner)(nil)
+
+// New prepares the sandbox engine (the first QuickJS runtime of the
+// process, with deadlines enabled).
+func New(cfg Config) (*Runner, error) {
+	if cfg.Env == nil {
+		cfg.Env = os.Getenv
+	}
+	cache := cfg.CacheDir
+	switch cache {
+	case "-":
+		cache = ""
+	case "":
+		if d, err := os.UserCacheDir(); err == nil {
+			cache = filepath.Join(d, "plugin-lsp", "qjs")
+		}
+	}
+	if cache != "" {
+		if err := os.MkdirAll(cache, 0o700); err != nil {
+			cache = ""
+		}
+	}
+	eng, err := sandbox.NewEngine(sandbox.Options{CacheDir: cache, Spare: cfg.Spare})
+	if err != nil {
+		return nil, err
+	}
+	return &Runner{cfg: cfg, engine: eng, net: broker.NewNetworkProvider(cfg.Network), progs: map[string]*Program{}}, nil
+}
+
+// Close releases the prepared sandboxes.
+func (r *Runner) Close() { r.engine.Close() }
+
+// ErrUnknownTool is returned by Run for a tool the manifest does not declare.
+var ErrUnknownTool = errors.New("unknown tool")
+
+// Run runs one tool. The error is for misuse only (no plugin, unknown
+// tool, bad providers value); a tool that throws, times out or cannot be
+// compiled is a Record with OK false.
+func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
+	start := time.Now()
+	p := req.Plugin
+	if p == nil || p.Manifest == nil {
+		return nil, errors.New("runner: no plugin")
+	}
+	tool := findTool(p.Manifest, req.Tool)
+	if tool == nil {
+		return nil, fmt.Errorf("%w %q: the manifest declares %s", ErrUnknownTool, req.Tool, toolList(p.Manifest))
+	}
+	switch req.Providers {
+	case "", "fake", "real":
+	default:
+		return nil, fmt.Errorf("runner: providers must be fake or real, not %q", req.Providers)
+	}
+	if len(req.Input) > 0 && !json.Valid(req.Input) {
+		return nil, errors.New("runner: the input is not JSON")
+	}
+	timeout := req.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	if timeout > MaxTimeout {
+		timeout = MaxTimeout
+	}
+	progress := req.Progress
+	if progress == nil {
+		progress = func(string) {}
+	}
+	rec := &Record{
+		Claim:   "fn." + req.Tool + ":" + callID(),
+		Result:  json.RawMessage("null"),
+		Logs:    []LogEntry{},
+		Fetches: []FetchEntry{},
+		Usage: Usage{
+			MemoryCapBytes: sandbox.DefaultMemoryCapBytes,
+			FetchCap:       broker.DefaultMaxFetches,
+			LogCapBytes:    sandbox.DefaultLogCapBytes,
+			TimeoutMs:      timeout.Milliseconds(),
+		},
+	}
+	fail := func(name, msg, file string, line, col int) (*Record, error) {
+		rec.Error = &RunError{Name: name, Message: msg, File: file, Line: line, Column: col}
+		rec.DurationMs = ms(time.Since(start))
+		return rec, nil
+	}
+
+	// Fixtures (fake provider, secrets, collections).
+	fxPath := req.FixturesPath
+	if fxPath == "" {
+		fxPath = filepath.Join(p.Dir, analysis.FixturesName)
+	}
+	fx, err := broker.LoadFixtures(fxPath)
+	if err != nil {
+		return fail("FixturesError", err.Error(), "", 0, 0)
+	}
+
+	// Compile.
+	pageStr, _ := analysis.Str(tool.Page)
+	rel, ok := resolvePage(p, pageStr)
+	if !ok {
+		return fail("CompileError", fmt.Sprintf("the page %q of tool %s does not exist (tried %s)", pageStr, req.Tool, rel), rel, 0, 0)
+	}
+	progress("compiling " + rel)
+	prog, err := r.compile(p, rel)
+	if err != nil {
+		var ce *CompileError
+		if errors.As(err, &ce) {
+			return fail("CompileError", ce.Message, ce.File, ce.Line, ce.Column)
+		}
+		return fail("CompileError", err.Error(), rel, 0, 0)
+	}
+
+	// Broker and host methods.
+	var provider broker.Provider = broker.NewFixtureProvider(fx)
+	if req.Providers == "real" {
+		provider = r.net
+	}
+	b := broker.New(broker.Config{
+		Fetch:       fetchCaps(p.Manifest),
+		Credentials: credentials(p.Manifest),
+		Secrets:     fx.SecretStore(r.cfg.Env),
+		Provider:    provider,
+	})
+	rec.Usage.FetchCap = b.MaxFetches()
+	store := newCollections(fx.Collections)
+	methods := hostMethods(p.Manifest.HostMethods(), b, store, progress)
+
+	progress("running " + rec.Claim)
+	out := r.engine.Run(ctx, sandbox.Job{
+		Name:    ScriptName,
+		Code:    prog.Code,
+		Input:   req.Input,
+		Methods: methods,
+		Timeout: timeout,
+	})
+
+	// The record: everything the tool produced passes through Redact.
+	rec.OK = out.OK
+	if out.OK {
+		rec.Result = json.RawMessage(b.Redact(string(out.Result)))
+		if !json.Valid(rec.Result) {
+			rec.Result = json.RawMessage(strconv.Quote(string(rec.Result)))
+		}
+	}
+	if out.Err != nil {
+		stack, file, line, col := prog.MapStack(out.Err.Stack)
+		rec.Error = &RunError{
+			Name:    b.Redact(out.Err.Name),
+			Message: b.Redact(out.Err.Message),
+			Stack:   b.Redact(strings.TrimRight(stack, "\n")),
+			File:    file, Line: line, Column: col,
+		}
+		if rec.Error.File == "" && out.Err.Kind != sandbox.KindThrown {
+			rec.Error.File = prog.Page
+		}
+	}
+	for _, l := range out.Logs {
+		rec.Logs = append(rec.Logs, LogEntry{Level: l.Level, Message: b.Redact(l.Message)})
+	}
+	for _, e := range b.Audit() {
+		rec.Fetches = append(rec.Fetches, FetchEntry(e))
+	}
+	st := b.Stats()
+	rec.Usage.FetchCount = st.Calls
+	rec.Usage.FetchBytes = st.Bytes
+	rec.Usage.LogBytes = out.LogBytes
+	rec.Usage.MemoryPeakBytes = out.MemoryPeakBytes
+	rec.DurationMs = ms(time.Since(start))
+	if out.OK {
+		progress("returned")
+	} else {
+		progress("failed: " + rec.Error.Message)
+	}
+	return rec, nil
+}
+
+func ms(d time.Duration) float64 {
+	return float64(d.Microseconds()) / 1000
+}
+
+func callID() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+func findTool(m *analysis.Manifest, name string) *analysis.Tool {
+	for _, t := range m.Tools {
+		if s, ok := analysis.Str(t.Name); ok && s == name {
+			return t
+		}
+	}
+	return nil
+}
+
+func toolList(m *analysis.Manifest) string {
+	var names []string
+	for _, t := range m.Tools {
+		if s, ok := analysis.Str(t.Name); ok {
+			names = append(names, s)
+		}
+	}
+	if len(names) == 0 {
+		return "no function tools"
+	}
+	return strings.Join(names, ", ")
+}
+
+// compile compiles a page, reusing the last result while none of its
+// input files changed.
+func (r *Runner) compile(p *analysis.Plugin, rel string) (*Program, error) {
+	key := p.Dir + "\x00" + rel
+	r.mu.Lock()
+	prev := r.progs[key]
+	r.mu.Unlock()
+	if prev != nil && prev.fresh(p) {
+		return prev, nil
+	}
+	prog, err := Compile(p, rel)
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	r.progs[key] = prog
+	r.mu.Unlock()
+	return prog, nil
+}
+
+func num(n *jsonpos.Node) int64 {
+	if n == nil || n.Kind != jsonpos.Number {
+		return 0
+	}
+	v, err := strconv.ParseFloat(n.Raw, 64)
+	if err != nil || v < 0 {
+		return 0
+	}
+	return int64(v)
+}
+
+func fetchCaps(m *analysis.Manifest) []broker.Capability {
+	var caps []broker.Capability
+	for _, f := range m.Fetch {
+		d, ok := analysis.Str(f.Domain)
+		if !ok {
+			continue
+		}
+		caps = append(caps, broker.Capability{Domain: d, MaxBytes: num(f.MaxBytes), TimeoutMs: num(f.TimeoutMs)})
+	}
+	return caps
+}
+
+func credentials(m *analysis.Manifest) []broker.Credential {
+	var out []broker.Credential
+	for _, c := range m.Credentials {
+		name, ok := analysis.Str(c.Name)
+		if !ok {
+			continue
+		}
+		cr := broker.Credential{Name: name}
+		cr.Header, _ = analysis.Str(c.Header)
+		cr.Format, _ = analysis.Str(c.Format)
+		for _, d := range c.Domains {
+			if s, ok := analysis.Str(d); ok {
+				cr.Domains = append(cr.Domains, s)
+			}
+		}
+		out = append(out, cr)
+	}
+	return out
+}
+
+// hostMethods grants exactly the declared host methods the runner knows;
+// a bare page (nothing declared) gets none.
+func hostMethods(declared []string, b *broker.Broker, store *collections, progress func(string)) []sandbox.Method {
+	var out []sandbox.Method
+	seen := map[string]bool{}
+	for _, name := range declared {
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		switch name {
+		case "http.fetch":
+			out = append(out, sandbox.Method{Name: name, Async: true, Fn: fetchMethod(b, progress)})
+		case "collections.get", "collections.put", "collections.delete", "collections.query":
+			out = append(out, sandbox.Method{Name: name, Fn: store.method(strings.TrimPrefix(name, "collections."))})
+		}
+	}
+	return out
+}
+
+type fetchInit struct {
+	Method  string            `json:"method"`
+	Headers map[string]string `json:"headers"`
+	Body    *string           `json:"body"`
+}
+
+type fetchResult struct {
+	Status  int               `json:"status"`
+	Headers map[string]string `json:"headers"`
+	Body    string            `json:"body"`
+	URL     string            `json:"url"`
+}
+
+func fetchMethod(b *broker.Broker, progress func(string)) sandbox.HostFunc {
+	return func(ctx context.Context, args []json.RawMessage) (json.RawMessage, error) {
+		var url string
+		if len(args) == 0 || json.Unmarshal(args[0], &url) != nil {
+			return nil, errors.New("http.fetch: the URL must be a string")
+		}
+		var init fetchInit
+		if len(args) > 1 && string(args[1]) != "null" {
+			if err := json.Unmarshal(args[1], &init); err != nil {
+				return nil, errors.New("http.fetch: init must be { method?, headers?, body? }")
+			}
+		}
+		req := broker.Request{Method: strings.ToUpper(init.Method), URL: url, Header: http.Header{}}
+		for k, v := range init.Headers {
+			req.Header.Add(k, v)
+		}
+		if init.Body != nil {
+			req.Body = []byte(*init.Body)
+		}
+		progress("fetch " + url)
+		resp, err := b.Fetch(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		res := fetchResult{Status: resp.Status, Headers: map[string]string{}, Body: string(resp.Body), URL: resp.URL}
+		keys := make([]string, 0, len(resp.Header))
+		for k := range resp.Header {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			res.Headers[strings.ToLower(k)] = strings.Join(resp.Header[k], ", ")
+		}
+		return json.Marshal(res)
+	}
+}
+
+// resolvePage is analysis.Plugin.ResolvePage without the Plugin's file
+// cache (safe when the Plugin is shared by concurrent runs).
+func resolvePage(p *analysis.Plugin, page string) (string, bool) {
+	c, err := analysis.Clean(page)
+	if err != nil {
+		return page, false
+	}
+	if filepath.Ext(c) != "" {
+		return c, existsInside(p, c)
+	}
+	for _, ext := range analysis.PageExtensions {
+		if existsInside(p, c+ext) {
+			return c + ext, true
+		}
+	}
+	return c + analysis.PageExtensions[0], false
+}
