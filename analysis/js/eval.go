@@ -149,6 +149,16 @@ func (a *analyzer) eval(e ast.Expression, sc *scope, depth int) value {
 		if x.Identifier.Name.String() == "href" && a.isURLObject(x.Left, sc) {
 			return a.eval(x.Left, sc, depth+1)
 		}
+		if v, ok := a.evalProperty(x.Left, x.Identifier.Name.String(), sc, depth); ok {
+			return v
+		}
+		return unknown("")
+	case *ast.BracketExpression:
+		if k := a.eval(x.Member, sc, depth+1); k.kind == Exact {
+			if v, ok := a.evalProperty(x.Left, k.s, sc, depth); ok {
+				return v
+			}
+		}
 		return unknown("")
 	case *ast.ConditionalExpression:
 		l := a.eval(x.Consequent, sc, depth+1)
@@ -358,4 +368,119 @@ func (a *analyzer) isURLObject(e ast.Expression, sc *scope) bool {
 		return b != nil && b.decl == declConst && !b.destructured && b.init != nil && !b.evaluating && a.isURLObject(b.init, b.scope)
 	}
 	return false
+}
+
+// evalProperty reads key from a const object literal (CONFIG.api where
+// const CONFIG = { api: "https://…" }), nested ones included. The object
+// may be mutated at run time: only const bindings are followed, and the
+// last property of that name wins, as in JavaScript.
+func (a *analyzer) evalProperty(obj ast.Expression, key string, sc *scope, depth int) (value, bool) {
+	if depth > maxEvalDepth {
+		return value{}, false
+	}
+	var lit *ast.ObjectLiteral
+	var litScope *scope
+	switch o := unwrap(obj).(type) {
+	case *ast.Identifier:
+		b := sc.lookup(o.Name.String())
+		if b == nil || b.decl != declConst || b.destructured || b.init == nil || b.evaluating {
+			return value{}, false
+		}
+		l, ok := unwrap(b.init).(*ast.ObjectLiteral)
+		if !ok {
+			return value{}, false
+		}
+		lit, litScope = l, b.scope
+		b.evaluating = true
+		defer func() { b.evaluating = false }()
+	case *ast.DotExpression, *ast.BracketExpression: // CONFIG.urls.api, CONFIG["urls"].api
+		var left ast.Expression
+		var name string
+		if d, isDot := o.(*ast.DotExpression); isDot {
+			left, name = d.Left, d.Identifier.Name.String()
+		} else {
+			br := o.(*ast.BracketExpression)
+			k := a.eval(br.Member, sc, depth+1)
+			if k.kind != Exact {
+				return value{}, false
+			}
+			left, name = br.Left, k.s
+		}
+		inner, ok := a.propertyExpr(left, name, sc, depth+1)
+		if !ok {
+			return value{}, false
+		}
+		l, ok := unwrap(inner.e).(*ast.ObjectLiteral)
+		if !ok {
+			return value{}, false
+		}
+		lit, litScope = l, inner.sc
+	default:
+		return value{}, false
+	}
+	e, ok := a.findProperty(lit, key, litScope, depth)
+	if !ok {
+		return value{}, false
+	}
+	return a.eval(e, litScope, depth+1), true
+}
+
+type scopedExpr struct {
+	e  ast.Expression
+	sc *scope
+}
+
+// propertyExpr returns the expression of obj.key when obj is a const
+// object literal.
+func (a *analyzer) propertyExpr(obj ast.Expression, key string, sc *scope, depth int) (scopedExpr, bool) {
+	if depth > maxEvalDepth {
+		return scopedExpr{}, false
+	}
+	id, ok := unwrap(obj).(*ast.Identifier)
+	if !ok {
+		return scopedExpr{}, false
+	}
+	b := sc.lookup(id.Name.String())
+	if b == nil || b.decl != declConst || b.destructured || b.init == nil {
+		return scopedExpr{}, false
+	}
+	l, ok := unwrap(b.init).(*ast.ObjectLiteral)
+	if !ok {
+		return scopedExpr{}, false
+	}
+	e, ok := a.findProperty(l, key, b.scope, depth)
+	return scopedExpr{e, b.scope}, ok
+}
+
+// findProperty returns the value of the last property named key, and
+// false when a spread or a computed key after it could replace it.
+func (a *analyzer) findProperty(o *ast.ObjectLiteral, key string, sc *scope, depth int) (ast.Expression, bool) {
+	var found ast.Expression
+	for _, p := range o.Value {
+		switch q := p.(type) {
+		case *ast.PropertyKeyed:
+			k, ok := propKey(q.Key)
+			if q.Computed {
+				v := a.eval(q.Key, sc, depth+1)
+				if v.kind != Exact {
+					found = nil // may be key
+					continue
+				}
+				k, ok = v.s, true
+			}
+			if ok && k == key {
+				found = nil
+				if q.Kind == ast.PropertyKindValue {
+					found = q.Value
+				}
+			}
+		case *ast.PropertyShort:
+			if q.Name.Name.String() == key {
+				found = &q.Name
+			}
+		case *ast.SpreadElement:
+			found = nil // may hold key
+		}
+	}
+	return found, found != nil
 }

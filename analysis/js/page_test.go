@@ -118,6 +118,17 @@ export default class Foo {}`},
   const authorization = t;
   return http.fetch("https://a.dev/", { headers: { authorization } });
 };`},
+	{"objects.ts", `const CONFIG = { api: "https://cfg.dev", urls: { img: "https://img.cfg.dev/" }, ["x" + 1]: 1 } as const;
+const SPREAD = { ...CONFIG, api: "https://other.dev" };
+const base = "https://short.dev";
+const SHORT = { base };
+export default async () => {
+  await http.fetch(` + "`${CONFIG.api}/a`" + `);
+  await http.fetch(CONFIG.urls.img + "b.png");
+  await http.fetch(CONFIG["urls"]["img"]);
+  await http.fetch(SPREAD.api + "/c");
+  await http.fetch(SHORT.base + "/d");
+};`},
 	{"syntax.ts", "export default function (x: number {\n}"},
 	{"hashbang-and-tla.ts", "#!/usr/bin/env node\nconst r = await http.fetch('https://a.dev/');\nexport default () => r;"},
 }
