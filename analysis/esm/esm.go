@@ -43,6 +43,8 @@
 // module's syntax errors.
 package esm
 
+import "fmt"
+
 // Span is a half-open byte range [Start, End) in the module's bytes.
 type Span struct{ Start, End int }
 
@@ -80,6 +82,11 @@ type Module struct {
 	// Tools is the tools map (see the package doc); nil when the module
 	// has neither a tools nor a default export.
 	Tools *ToolMap
+	// Maps holds, for each exported name whose value reads as an object
+	// (or comes from another module), that object read as a tools map:
+	// what an importing module's spread or re-export of it contains.
+	// Tools is one of them.
+	Maps map[string]*ToolMap
 	// AlwaysGate lists every mention of alwaysGate in code (an identifier,
 	// a property name or the string "alwaysGate"), comments excluded.
 	AlwaysGate []Span
@@ -109,6 +116,14 @@ type Import struct {
 	Span   Span     // the whole statement
 	From   string   // the module specifier
 	Locals []string // the local bindings it declares
+	Names  []ImportName
+}
+
+// ImportName is one binding of an import: Imported is the name exported
+// by the other module ("default" for a default import, "*" for a
+// namespace).
+type ImportName struct {
+	Local, Imported string
 }
 
 // Export is one exported name.
@@ -118,8 +133,8 @@ type Export struct {
 	// `export const x`, the `default` keyword, the `as` name), or the
 	// `*` of `export * from`.
 	Span Span
-	// Local is the local binding exported ("" for an expression default
-	// or a re-export).
+	// Local is the local binding exported ("" for an expression default);
+	// for a re-export, the name exported by From.
 	Local string
 	// From is the specifier of a re-export (`export { x } from "./y.js"`).
 	From string
@@ -139,6 +154,11 @@ type SyntaxError struct {
 type Unknown struct {
 	Span   Span
 	Reason string
+	// From and Name are set when the names live in another module: the
+	// export Name of the module From (a re-export, an imported binding,
+	// a spread of one, or `export *`). A caller that can read that module
+	// may follow it (ExportedMap there) instead of giving up.
+	From, Name string
 }
 
 // ToolMap is the map of tool names to definitions.
@@ -150,6 +170,34 @@ type ToolMap struct {
 	Span       Span
 	Entries    []*Tool
 	Unknowable []Unknown
+}
+
+// ExportedMap returns the map exported under name, following nothing:
+// when the module only re-exports everything from elsewhere
+// (`export * from "./x.js"`) it returns a map whose Unknowable entries
+// say where to look (From, Name). It returns nil when the module exports
+// no such name.
+func (m *Module) ExportedMap(name string) *ToolMap {
+	if tm, ok := m.Maps[name]; ok {
+		return tm
+	}
+	for _, e := range m.Exports {
+		if e.Name == name && !e.Star {
+			return nil // exported, but not an object
+		}
+	}
+	var tm *ToolMap
+	if name != "default" { // export * never forwards the default export
+		for _, e := range m.Exports {
+			if e.Star && e.Name == "*" {
+				if tm == nil {
+					tm = &ToolMap{Export: name, ExportSpan: e.Span, Span: e.Span}
+				}
+				tm.Unknowable = append(tm.Unknowable, Unknown{Span: e.Span, Reason: fmt.Sprintf("`export * from %q` may provide `%s`", e.From, name), From: e.From, Name: name})
+			}
+		}
+	}
+	return tm
 }
 
 // Lookup returns the entries named name (the last one wins at runtime).

@@ -94,7 +94,11 @@ func describe(src string, m *Module) string {
 			b.WriteString("\n")
 		}
 		for _, u := range tm.Unknowable {
-			fmt.Fprintf(&b, "  unknown %s %s\n", u.Reason, at(u.Span))
+			fmt.Fprintf(&b, "  unknown %s %s", u.Reason, at(u.Span))
+			if u.From != "" {
+				fmt.Fprintf(&b, " follow=%s#%s", u.From, u.Name)
+			}
+			b.WriteString("\n")
 		}
 	}
 	return b.String()
@@ -181,14 +185,14 @@ map default @default
 kind ESM
 export tools @tools from=./defs.js
 map tools @tools
-  unknown ` + "`tools` is re-exported from \"./defs.js\" @tools" + `
+  unknown ` + "`tools` is re-exported from \"./defs.js\" @tools follow=./defs.js#tools" + `
 `},
 		{"star re-export", `export * from "./defs.js"; export * as more from "./more.js";`, `
 kind ESM
 export * @* from=./defs.js star
 export more @more from=./more.js star
 map tools @*
-  unknown ` + "`export * from \"./defs.js\"` may provide the tools map @*" + `
+  unknown ` + "`export * from \"./defs.js\"` may provide `tools` @* follow=./defs.js#tools" + `
 `},
 		{"no tools export", "export const version = 2;\nexport function helper() {}\nexport class Client {}", `
 kind ESM
@@ -257,7 +261,7 @@ kind ESM
 import "./x.js" [tools]
 export tools @tools
 map tools @tools
-  unknown `+"`tools` is imported from \"./x.js\" @tools"+`
+  unknown `+"`tools` is imported from \"./x.js\" @tools follow=./x.js#tools"+`
 `)
 	// A spread cycle stops instead of looping.
 	check(t, "const a = { ...b, x: {} };\nconst b = { ...a };\nexport const tools = a;", `
@@ -266,6 +270,48 @@ export tools @tools
 map tools @tools
   "x" @x def
 `)
+}
+
+func TestFollowAndExportedMaps(t *testing.T) {
+	src := "import def, { a as b, \"c d\" as e } from \"./m.js\";\nimport * as ns from \"./n.js\";\n" +
+		"export const tools = { ...b, ...e, ...def, ...ns, own: {} };\n" +
+		"export const more = { x: {} };\nexport const version = 2;\nexport { b as again };\nexport { z as zz } from \"./z.js\";\nexport * from \"./star.js\";\nexport default def;\n"
+	check(t, src, `
+kind ESM
+import "./m.js" [def b e]
+import "./n.js" [ns]
+export tools @tools
+export more @more
+export version @version
+export again @again local=b
+export zz @zz local=z from=./z.js
+export * @* from=./star.js star
+export default @default
+map tools @tools
+  "own" @own def
+  unknown spread of `+"`b` @...b follow=./m.js#a"+`
+  unknown spread of `+"`e` @...e follow=./m.js#c d"+`
+  unknown spread of `+"`def` @...def follow=./m.js#default"+`
+  unknown spread of `+"`ns` @...ns follow=./n.js#*"+`
+`)
+	m := ReadExports([]byte(src))
+	var got []string
+	for _, name := range []string{"tools", "more", "version", "again", "zz", "default", "other", "nothing"} {
+		tm := m.ExportedMap(name)
+		switch {
+		case tm == nil:
+			got = append(got, name+":nil")
+		case len(tm.Unknowable) > 0:
+			got = append(got, fmt.Sprintf("%s:%d entries, follow %s#%s", name, len(tm.Entries), tm.Unknowable[0].From, tm.Unknowable[0].Name))
+		default:
+			got = append(got, fmt.Sprintf("%s:%d entries", name, len(tm.Entries)))
+		}
+	}
+	want := "tools:1 entries, follow ./m.js#a|more:1 entries|version:nil|again:0 entries, follow ./m.js#a|zz:0 entries, follow ./z.js#z|" +
+		"default:0 entries, follow ./m.js#default|other:0 entries, follow ./star.js#other|nothing:0 entries, follow ./star.js#nothing"
+	if g := strings.Join(got, "|"); g != want {
+		t.Errorf("ExportedMap:\n got %s\nwant %s", g, want)
+	}
 }
 
 func TestDefinitions(t *testing.T) {

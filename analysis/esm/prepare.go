@@ -177,17 +177,33 @@ func prepare(src []byte) *prepared {
 				imp.From = unquote(text(j))
 				_, j = tail(j+1, false)
 			} else {
-				// default, * as ns, { a, b as c }
+				// default, * as ns, { a, b as c, "d" as e }
+				inBraces := false
 				for j < len(toks) && !is(j, "from") && !is(j, ";") {
-					if toks[j].kind == tIdent {
-						w := text(j)
-						if is(j+1, "as") {
-							j++
-						} else if w != "as" && w != "type" || is(j+1, ",") || is(j+1, "}") || is(j+1, "from") {
-							imp.Locals = append(imp.Locals, w)
+					switch {
+					case is(j, "{"):
+						inBraces = true
+					case is(j, "}"):
+						inBraces = false
+					case is(j, "*") && is(j+1, "as") && j+2 < len(toks):
+						imp.Names = append(imp.Names, ImportName{Local: text(j + 2), Imported: "*"})
+						j += 2
+					case toks[j].kind == tIdent || (inBraces && toks[j].kind == tString):
+						imported := unquote(text(j))
+						local := imported
+						if is(j+1, "as") && j+2 < len(toks) {
+							local = text(j + 2)
+							j += 2
 						}
+						if !inBraces {
+							imported = "default"
+						}
+						imp.Names = append(imp.Names, ImportName{Local: local, Imported: imported})
 					}
 					j++
+				}
+				for _, n := range imp.Names {
+					imp.Locals = append(imp.Locals, n.Local)
 				}
 				imp.From, j = tail(j, true)
 			}
@@ -244,8 +260,8 @@ func prepare(src []byte) *prepared {
 				}
 				from, k := tail(j+1, false)
 				for _, ex := range specs {
-					if from != "" {
-						ex.From, ex.Local = from, ""
+					if from != "" { // Local is then the name in that module
+						ex.From = from
 					}
 					p.exports = append(p.exports, ex)
 				}

@@ -146,6 +146,8 @@ type decl struct {
 	init  ast.Expression // nil for a pattern, function or class
 	konst bool
 	from  string // the specifier when imported
+	// imported is the name the other module exports ("default", "*").
+	imported string
 	// reassigned: a top-level statement assigns to it.
 	reassigned bool
 }
@@ -199,8 +201,8 @@ func (r *reader) spreadSpan(pr *ast.SpreadElement) Span {
 // declare records the top-level bindings.
 func (r *reader) declare() {
 	for _, imp := range r.p.imports {
-		for _, l := range imp.Locals {
-			r.decls[l] = &decl{name: l, from: imp.From}
+		for _, n := range imp.Names {
+			r.decls[n.Local] = &decl{name: n.Local, from: imp.From, imported: n.Imported}
 		}
 	}
 	for _, st := range r.body {
@@ -362,32 +364,33 @@ func (r *reader) statementAt(off int) ast.Statement {
 
 // toolMap finds the tools (or default) export and reads it.
 func (r *reader) toolMap() {
-	var ex *Export
+	r.m.Maps = map[string]*ToolMap{}
+	for i := range r.m.Exports {
+		ex := &r.m.Exports[i]
+		if ex.Star {
+			continue
+		}
+		if tm := r.readMap(ex, ex.Name == "tools" || ex.Name == "default"); tm != nil {
+			r.m.Maps[ex.Name] = tm
+		}
+	}
 	for _, name := range []string{"tools", "default"} {
-		for i := range r.m.Exports {
-			if e := &r.m.Exports[i]; e.Name == name && !e.Star {
-				ex = e
-			}
-		}
-		if ex != nil {
-			break
+		if tm, ok := r.m.Maps[name]; ok {
+			r.m.Tools = tm
+			return
 		}
 	}
-	if ex == nil {
-		for _, e := range r.m.Exports {
-			if e.Star && e.Name == "*" {
-				r.m.Tools = &ToolMap{Export: "tools", ExportSpan: e.Span, Span: e.Span,
-					Unknowable: []Unknown{{e.Span, fmt.Sprintf("`export * from %q` may provide the tools map", e.From)}}}
-				return
-			}
-		}
-		return
-	}
+	r.m.Tools = r.m.ExportedMap("tools") // export * from …, or nil
+}
+
+// readMap reads the value exported as ex as a tools map. Unless force is
+// set it returns nil for a value that is neither an object nor from
+// another module.
+func (r *reader) readMap(ex *Export, force bool) *ToolMap {
 	tm := &ToolMap{Export: ex.Name, ExportSpan: ex.Span, Span: ex.Span}
-	r.m.Tools = tm
 	if ex.From != "" {
-		tm.Unknowable = append(tm.Unknowable, Unknown{ex.Span, fmt.Sprintf("`%s` is re-exported from %q", ex.Name, ex.From)})
-		return
+		tm.Unknowable = append(tm.Unknowable, Unknown{Span: ex.Span, Reason: fmt.Sprintf("`%s` is re-exported from %q", ex.Name, ex.From), From: ex.From, Name: ex.Local})
+		return tm
 	}
 	var expr ast.Expression
 	local := ex.Local
@@ -399,10 +402,24 @@ func (r *reader) toolMap() {
 		expr = &ast.Identifier{Name: unistr(local), Idx: file.Idx(ex.Span.Start + 1 + len(wrapPrefix))}
 	}
 	if expr == nil {
-		tm.Unknowable = append(tm.Unknowable, Unknown{ex.Span, "the default export cannot be read"})
-		return
+		if !force {
+			return nil
+		}
+		tm.Unknowable = append(tm.Unknowable, Unknown{Span: ex.Span, Reason: "the default export cannot be read"})
+		return tm
 	}
 	obj := &objReader{r: r, seen: map[string]bool{}}
+	if !force {
+		switch x := obj.resolve(expr, 0).(type) {
+		case *ast.ObjectLiteral:
+		case *ast.Identifier:
+			if d := r.decls[x.Name.String()]; d == nil || d.from == "" {
+				return nil
+			}
+		default:
+			return nil
+		}
+	}
 	props, lit := obj.collect(expr, 0)
 	if local != "" { // reasons about the exported binding sit on the export
 		for i, u := range obj.unknown {
@@ -428,6 +445,7 @@ func (r *reader) toolMap() {
 	for _, pr := range props {
 		tm.Entries = append(tm.Entries, r.tool(pr))
 	}
+	return tm
 }
 
 // prop is one resolved property of an object expression.
@@ -446,7 +464,7 @@ type objReader struct {
 }
 
 func (o *objReader) unknowable(n ast.Node, format string, args ...any) {
-	o.unknown = append(o.unknown, Unknown{o.r.span(n), fmt.Sprintf(format, args...)})
+	o.unknown = append(o.unknown, Unknown{Span: o.r.span(n), Reason: fmt.Sprintf(format, args...)})
 }
 
 // resolve follows identifiers to their top-level initializer and unwraps
@@ -516,6 +534,7 @@ func (o *objReader) collect(e ast.Expression, depth int) (props []prop, lit *ast
 		switch {
 		case d != nil && d.from != "":
 			o.unknowable(orig, "`%s` is imported from %q", x.Name, d.from)
+			o.unknown[len(o.unknown)-1].From, o.unknown[len(o.unknown)-1].Name = d.from, d.imported
 		case d == nil:
 			o.unknowable(orig, "`%s` is not a top-level constant of the module", x.Name)
 		default:
@@ -549,7 +568,11 @@ func (o *objReader) collect(e ast.Expression, depth int) (props []prop, lit *ast
 			before := len(o.unknown)
 			inner, _ := o.collect(pr.Expression, depth+1)
 			if len(o.unknown) > before { // one reason, on the spread itself
-				o.unknown = append(o.unknown[:before], Unknown{o.r.spreadSpan(pr), fmt.Sprintf("spread of `%s`", o.r.text(pr.Expression))})
+				u := Unknown{Span: o.r.spreadSpan(pr), Reason: fmt.Sprintf("spread of `%s`", o.r.text(pr.Expression))}
+				if len(o.unknown) == before+1 { // keep where to look
+					u.From, u.Name = o.unknown[before].From, o.unknown[before].Name
+				}
+				o.unknown = append(o.unknown[:before], u)
 			}
 			props = append(props, inner...)
 		}
