@@ -139,7 +139,15 @@ func (s *Server) Serve(ctx context.Context, stream jsonrpc2.Stream) int {
 	case <-conn.Done():
 		s.exitOnce.Do(func() { s.exitCode = 1; close(s.exited) })
 	case <-s.exited:
-		conn.Close()
+		// jsonrpc2's Close waits for the read loop, which may sit in a
+		// blocking read of stdin: after exit the process is done either
+		// way, so give it a moment and move on.
+		closed := make(chan struct{})
+		go func() { conn.Close(); close(closed) }()
+		select {
+		case <-closed:
+		case <-time.After(500 * time.Millisecond):
+		}
 	}
 	s.cancel()
 	s.stopChecks()
