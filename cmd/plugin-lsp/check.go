@@ -17,11 +17,16 @@ import (
 const checkUsage = `usage: plugin-lsp check [--format text|json|sarif] [--builtins FILE] DIR...
 
 Checks every plugin at or below each DIR (a directory holding plugin.json,
-or a directory of plugins). Exit status: 0 no errors, 1 errors found,
-2 bad usage (unknown flag, a DIR without any plugin).
+a directory of plugins, or a plugin.json file). Exit status: 0 no errors,
+1 errors found, 2 bad usage (unknown flag, a DIR without any plugin).
+Rules and their codes: docs/rules.md.
 
-  --format text   file:line:col: severity: message [code]   (the default)
-  --format json   LSP-shaped diagnostics (0-based lines, UTF-16 characters)
+  --format text   file:line:col: severity: message [code]   (the default;
+                  1-based line and UTF-16 column)
+  --format json   [{plugin, file, range: {start: {line, character}, end},
+                  severity (1 error, 2 warning, 3 info, 4 hint), code, message}]
+                  LSP-shaped: 0-based lines, UTF-16 characters, file
+                  relative to the plugin directory
   --format sarif  SARIF 2.1.0 for code-scanning services
   --builtins FILE a JSON array of tool names that extends the built-in catalogue
 `
@@ -132,6 +137,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	var dirs []string
 	for _, d := range o.dirs {
+		if fi, err := os.Stat(d); err == nil && !fi.IsDir() && filepath.Base(d) == analysis.ManifestName {
+			d = filepath.Dir(d) // a plugin.json named directly
+		}
 		found, err := analysis.FindPlugins(d)
 		if err != nil {
 			fmt.Fprintf(stderr, "plugin-lsp check: %v\n", err)

@@ -95,6 +95,8 @@ func TestCheckExitCodesAndUsage(t *testing.T) {
 		{[]string{"check", filepath.Join(empty, "missing")}, 2, "no such file"},
 		{[]string{"check", "--builtins", filepath.Join(empty, "nope.json"), exampleDir}, 2, "--builtins"},
 		{[]string{"check", exampleDir, "--format=json"}, 0, ""},
+		{[]string{"check", exampleDir + "/plugin.json"}, 0, ""},
+		{[]string{"check", exampleDir + "/fixtures.json"}, 2, "no plugin.json at or below"},
 		{[]string{"check", "-format", "sarif", exampleDir}, 0, ""},
 		{[]string{"check", filepath.Join(pluginsDir, "creds-unscoped")}, 0, ""}, // warnings only
 		{[]string{"check", filepath.Join(pluginsDir, "manifest-typos")}, 1, ""},
