@@ -191,6 +191,15 @@ var frameRE = regexp.MustCompile(`page\.js:(\d+):(\d+)`)
 // position it came from (plugin-relative path, 1-based line and column).
 // It returns the top mapped frame too.
 func (p *Program) MapStack(stack string) (mapped string, file string, line, col int) {
+	// Frames of the sandbox's own glue (<prelude>, <start>, <deliver>, …)
+	// say nothing to the author.
+	var kept []string
+	for _, l := range strings.Split(stack, "\n") {
+		if !strings.Contains(l, "(<") {
+			kept = append(kept, l)
+		}
+	}
+	stack = strings.Join(kept, "\n")
 	if p == nil || p.Map == nil {
 		return stack, "", 0, 0
 	}

@@ -1,12 +1,176 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/runner"
 )
 
-// cmdRun is replaced by the sandbox runner (issue 4).
+const runUsage = `usage: plugin-lsp run [--fixtures F] [--input JSON] [--timeout D] [--providers fake|real] DIR TOOL
+
+Runs the function tool TOOL of the plugin in DIR in the real sandbox
+(QuickJS-WASM, zero ambient authority, the fetch broker) and prints the run
+record as one JSON object: {claim, ok, result, error, logs, fetches,
+durationMs, usage}. Exit status: 0 the tool returned, 1 it threw or was
+stopped, 2 bad usage (unknown flag or tool, input not JSON, no plugin).
+
+  --fixtures F     fixtures file (default DIR/fixtures.json)
+  --input JSON     the tool's argument (default null); @FILE reads a file
+  --timeout D      wall deadline, a Go duration (default 30s)
+  --providers P    fake (default: fixtures; an unmatched fetch throws) or
+                   real (the network, through the same broker)
+`
+
+type runOptions struct {
+	fixtures, input, providers string
+	timeout                    time.Duration
+	pos                        []string
+}
+
+func parseRunArgs(args []string) (runOptions, error) {
+	o := runOptions{providers: "fake", timeout: runner.DefaultTimeout}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			o.pos = append(o.pos, args[i+1:]...)
+			break
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			o.pos = append(o.pos, a)
+			continue
+		}
+		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		switch name {
+		case "fixtures", "input", "timeout", "providers":
+		case "h", "help":
+			return o, flagHelp
+		default:
+			return o, fmt.Errorf("unknown flag %s", a)
+		}
+		if !hasVal {
+			if i+1 >= len(args) {
+				return o, fmt.Errorf("flag --%s needs a value", name)
+			}
+			i++
+			val = args[i]
+		}
+		switch name {
+		case "fixtures":
+			o.fixtures = val
+		case "input":
+			o.input = val
+		case "providers":
+			if val != "fake" && val != "real" {
+				return o, fmt.Errorf("--providers must be fake or real, not %q", val)
+			}
+			o.providers = val
+		case "timeout":
+			d, err := time.ParseDuration(val)
+			if err != nil || d <= 0 {
+				return o, fmt.Errorf("--timeout %q is not a positive duration (e.g. 5s, 500ms)", val)
+			}
+			o.timeout = d
+		}
+	}
+	if len(o.pos) != 2 {
+		return o, errors.New("want exactly DIR and TOOL")
+	}
+	return o, nil
+}
+
+var flagHelp = errors.New("help")
+
+// runnerFactory builds the runner; tests replace it to share one engine.
+type runnerFactory func() (runner.ToolRunner, func(), error)
+
+func defaultRunner() (runner.ToolRunner, func(), error) {
+	r, err := runner.New(runner.Config{Spare: -1})
+	if err != nil {
+		return nil, nil, err
+	}
+	return r, r.Close, nil
+}
+
 func cmdRun(args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "plugin-lsp run: not built yet")
-	return 2
+	return runCommand(args, stdout, stderr, defaultRunner)
+}
+
+func runCommand(args []string, stdout, stderr io.Writer, newRunner runnerFactory) int {
+	o, err := parseRunArgs(args)
+	if err == flagHelp {
+		fmt.Fprint(stdout, runUsage)
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "plugin-lsp run: %v\n\n%s", err, runUsage)
+		return 2
+	}
+	dir, tool := o.pos[0], o.pos[1]
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() && filepath.Base(dir) == analysis.ManifestName {
+		dir = filepath.Dir(dir)
+	}
+	p, err := analysis.Load(analysis.OSFS{}, dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "plugin-lsp run: %v\n", err)
+		return 2
+	}
+	var input json.RawMessage
+	if o.input != "" {
+		raw := []byte(o.input)
+		if strings.HasPrefix(o.input, "@") {
+			if raw, err = os.ReadFile(o.input[1:]); err != nil {
+				fmt.Fprintf(stderr, "plugin-lsp run: --input: %v\n", err)
+				return 2
+			}
+		}
+		if !json.Valid(raw) {
+			fmt.Fprintf(stderr, "plugin-lsp run: --input is not JSON: %s\n", clip(string(raw), 80))
+			return 2
+		}
+		input = raw
+	}
+	r, closeRunner, err := newRunner()
+	if err != nil {
+		fmt.Fprintf(stderr, "plugin-lsp run: %v\n", err)
+		return 1
+	}
+	defer closeRunner()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	rec, err := r.Run(ctx, runner.Request{
+		Plugin: p, Tool: tool, Input: input, FixturesPath: o.fixtures,
+		Providers: o.providers, Timeout: o.timeout,
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "plugin-lsp run: %v\n", err)
+		return 2
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(rec); err != nil {
+		fmt.Fprintf(stderr, "plugin-lsp run: %v\n", err)
+		return 1
+	}
+	if !rec.OK {
+		return 1
+	}
+	return 0
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
 }

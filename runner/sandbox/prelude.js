@@ -121,13 +121,17 @@
   // 5. Host calls: Go answers at once ({v} or {e}) or later ({p: id}),
   //    delivered by __sb.deliver on this thread.
   const pending = new MapC();
-  const hostError = (msg) => new ErrorC(msg);
-  const hostCall = (method, args) => new PromiseC((resolve, reject) => {
-    const r = parse(call("call", method, stringify(args)));
-    if (hasOwn(r, "p")) apply(mapSet, pending, [r.p, { resolve, reject }]);
-    else if (hasOwn(r, "e")) reject(hostError(r.e));
-    else resolve(r.v);
-  });
+  // The Error is made when the tool calls, so its stack shows the tool's
+  // frames (QuickJS loses the frames before an await).
+  const hostCall = (method, args) => {
+    const err = new ErrorC(method + " failed");
+    return new PromiseC((resolve, reject) => {
+      const r = parse(call("call", method, stringify(args)));
+      if (hasOwn(r, "p")) apply(mapSet, pending, [r.p, { resolve, reject, err }]);
+      else if (hasOwn(r, "e")) { err.message = r.e; reject(err); }
+      else resolve(r.v);
+    });
+  };
   const plain = (v) => (v === undefined ? null : v);
 
   const makeResponse = (r) => {
@@ -233,7 +237,7 @@
         const p = apply(mapGet, pending, [r.id]);
         if (!p) continue;
         apply(mapDelete, pending, [r.id]);
-        if (hasOwn(r, "e")) p.reject(hostError(r.e));
+        if (hasOwn(r, "e")) { p.err.message = r.e; p.reject(p.err); }
         else p.resolve(r.v);
       }
     },
