@@ -274,7 +274,7 @@ map tools @tools
 
 func TestFollowAndExportedMaps(t *testing.T) {
 	src := "import def, { a as b, \"c d\" as e } from \"./m.js\";\nimport * as ns from \"./n.js\";\n" +
-		"export const tools = { ...b, ...e, ...def, ...ns, own: {} };\n" +
+		"export const tools = { ...b, ...e, ...def, ...ns, ...ns.sub, ...local.sub, own: {} };\n" +
 		"export const more = { x: {} };\nexport const version = 2;\nexport { b as again };\nexport { z as zz } from \"./z.js\";\nexport * from \"./star.js\";\nexport default def;\n"
 	check(t, src, `
 kind ESM
@@ -293,6 +293,8 @@ map tools @tools
   unknown spread of `+"`e` @...e follow=./m.js#c d"+`
   unknown spread of `+"`def` @...def follow=./m.js#default"+`
   unknown spread of `+"`ns` @...ns follow=./n.js#*"+`
+  unknown spread of `+"`ns.sub` @...ns.sub follow=./n.js#sub"+`
+  unknown spread of `+"`local.sub` @...local.sub"+`
 `)
 	m := ReadExports([]byte(src))
 	var got []string

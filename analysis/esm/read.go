@@ -544,6 +544,16 @@ func (o *objReader) collect(e ast.Expression, depth int) (props []prop, lit *ast
 	case *ast.CallExpression:
 		o.unknowable(orig, "call of `%s`", o.r.text(x))
 		return nil, nil
+	case *ast.DotExpression:
+		o.unknowable(orig, "`%s` is not an object literal", o.r.text(orig))
+		if id, ok := x.Left.(*ast.Identifier); ok { // ns.member of import * as ns
+			if d := o.r.decls[id.Name.String()]; d != nil && d.from != "" && d.imported == "*" {
+				u := &o.unknown[len(o.unknown)-1]
+				u.Reason = fmt.Sprintf("`%s` is imported from %q", o.r.text(orig), d.from)
+				u.From, u.Name = d.from, x.Identifier.Name.String()
+			}
+		}
+		return nil, nil
 	default:
 		o.unknowable(orig, "`%s` is not an object literal", o.r.text(orig))
 		return nil, nil

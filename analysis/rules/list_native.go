@@ -102,6 +102,96 @@ func (m *nativeModule) declaredHere() analysis.Related {
 		Message: "declared in nativeTools as " + m.Rel}
 }
 
+// effTool is a tools-map entry with the file it is written in: a module
+// may take entries from the plugin's other modules.
+type effTool struct {
+	File string
+	*esm.Tool
+}
+
+// effUnknown is a place, in File, that makes the map unknowable.
+type effUnknown struct {
+	File string
+	esm.Unknown
+}
+
+// effMap is a module's tools map with what it takes from other modules of
+// the plugin followed.
+type effMap struct {
+	Export     string   // "tools" or "default"
+	Span       esm.Span // the map in the module itself
+	Entries    []effTool
+	Unknowable []effUnknown
+}
+
+// maxFollow bounds the chain of modules followed from a native module.
+const maxFollow = 8
+
+// toolMap returns the module's tools map, following relative imports,
+// re-exports and `export *` into the plugin's other .js/.mjs files (tsc
+// emits one file per source file); nil when the module has no tools or
+// default export. Names that live outside the plugin (packages) or in a
+// module that cannot be read stay unknowable.
+func (m *nativeModule) toolMap(pass *analysis.Pass) *effMap {
+	if m.Mod == nil || m.Mod.Tools == nil {
+		return nil
+	}
+	tm := m.Mod.Tools
+	out := &effMap{Export: tm.Export, Span: tm.Span}
+	followMap(pass, m.Rel, tm, out, map[string]bool{m.Rel + "#" + tm.Export: true}, 0)
+	return out
+}
+
+func followMap(pass *analysis.Pass, file string, tm *esm.ToolMap, out *effMap, seen map[string]bool, depth int) {
+	for _, e := range tm.Entries {
+		out.Entries = append(out.Entries, effTool{file, e})
+	}
+	for _, u := range tm.Unknowable {
+		if target, mod := followable(pass, file, u, depth); mod != nil {
+			key := target + "#" + u.Name
+			if seen[key] {
+				continue // a cycle: nothing new there
+			}
+			if next := mod.ExportedMap(u.Name); next != nil {
+				seen[key] = true
+				followMap(pass, target, next, out, seen, depth+1)
+				continue
+			}
+		}
+		out.Unknowable = append(out.Unknowable, effUnknown{file, u})
+	}
+}
+
+// followable returns the plugin module a relative specifier in file
+// names, when it can be read.
+func followable(pass *analysis.Pass, file string, u esm.Unknown, depth int) (string, *esm.Module) {
+	if u.From == "" || u.Name == "" || u.Name == "*" || depth >= maxFollow {
+		return "", nil
+	}
+	if !strings.HasPrefix(u.From, "./") && !strings.HasPrefix(u.From, "../") {
+		return "", nil
+	}
+	rel, err := analysis.Clean(path.Join(path.Dir(file), u.From))
+	if err != nil || !nativeExtensions[path.Ext(rel)] {
+		return "", nil
+	}
+	f, err := pass.Plugin.ReadFile(rel)
+	if err != nil {
+		return "", nil
+	}
+	mod := pass.Cache.Memo("esm", f.Text, func() any { return esm.ReadExports(f.Text) }).(*esm.Module)
+	if mod.Kind == esm.CommonJS || len(mod.Errors) > 0 || mod.Unreadable != nil {
+		return "", nil
+	}
+	return rel, mod
+}
+
+// fileSpan identifies a place across the plugin's files (to report it once).
+type fileSpan struct {
+	file string
+	span esm.Span
+}
+
 // relatedTool points from a module diagnostic about tool name to where
 // plugin.json declares it (or to the module entry when it does not).
 func (m *nativeModule) relatedTool(name string) []analysis.Related {

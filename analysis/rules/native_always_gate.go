@@ -25,32 +25,32 @@ var NativeAlwaysGate = &analysis.Rule{
 	Before: "\"tg.readChat\": { description: \"…\", needsApproval: { \"web.fetch\": false }, alwaysGate: true, execute }",
 	After:  "\"tg.readChat\": { description: \"…\", needsApproval: false, execute }",
 	Run: func(pass *analysis.Pass) {
+		reported := map[fileSpan]bool{}
 		for _, m := range nativeModules(pass) {
 			if m.Mod == nil {
 				continue
 			}
-			reported := map[esm.Span]bool{}
-			if m.Mod.Tools != nil {
-				for _, t := range m.Mod.Tools.Entries {
-					if s := t.AlwaysGateSpan; s != nil && !reported[*s] {
-						reported[*s] = true
-						pass.Report(analysis.Diagnostic{File: m.Rel, Span: espan(*s),
+			if tm := m.toolMap(pass); tm != nil {
+				for _, t := range tm.Entries {
+					if s := t.AlwaysGateSpan; s != nil && !reported[fileSpan{t.File, *s}] {
+						reported[fileSpan{t.File, *s}] = true
+						pass.Report(analysis.Diagnostic{File: t.File, Span: espan(*s),
 							Message: fmt.Sprintf("tool %q claims alwaysGate authority: a plugin may lift only its own gate (needsApproval: false), never claim alwaysGate", t.Name),
 							Related: m.relatedTool(t.Name)})
 					}
-					if a := t.NeedsApproval; a != nil && !reported[a.ValueSpan] {
+					if a := t.NeedsApproval; a != nil && !reported[fileSpan{t.File, a.ValueSpan}] {
 						if msg := approvalProblem(t.Name, a); msg != "" {
-							reported[a.ValueSpan] = true
-							pass.Report(analysis.Diagnostic{File: m.Rel, Span: espan(a.ValueSpan), Message: msg, Related: m.relatedTool(t.Name)})
+							reported[fileSpan{t.File, a.ValueSpan}] = true
+							pass.Report(analysis.Diagnostic{File: t.File, Span: espan(a.ValueSpan), Message: msg, Related: m.relatedTool(t.Name)})
 						}
 					}
 				}
 			}
 			for _, s := range m.Mod.AlwaysGate {
-				if reported[s] {
+				if reported[fileSpan{m.Rel, s}] {
 					continue
 				}
-				reported[s] = true
+				reported[fileSpan{m.Rel, s}] = true
 				pass.Report(analysis.Diagnostic{File: m.Rel, Span: espan(s),
 					Message: m.Rel + " claims alwaysGate authority: only first-party tools are always gated; a plugin may lift only its own gate",
 					Related: []analysis.Related{m.declaredHere()}})

@@ -22,22 +22,29 @@ var NativeExportUndeclared = &analysis.Rule{
 	Fix:    "Add the name to that module's `names` in plugin.json.",
 	Run: func(pass *analysis.Pass) {
 		mf := pass.Plugin.ManifestFile
+		reported := map[fileSpan]bool{}
 		for _, m := range nativeModules(pass) {
-			if !m.readable() || m.Mod.Tools == nil {
+			if !m.readable() {
+				continue
+			}
+			tm := m.toolMap(pass)
+			if tm == nil {
 				continue
 			}
 			declared := m.declared()
 			seen := map[string]bool{}
-			for _, e := range m.Mod.Tools.Entries {
-				if declared[e.Name] || seen[e.Name] {
+			for _, e := range tm.Entries {
+				at := fileSpan{e.File, e.KeySpan}
+				if declared[e.Name] || seen[e.Name] || reported[at] {
 					continue
 				}
-				seen[e.Name] = true
+				seen[e.Name], reported[at] = true, true
+				wrapped := e.Name == "tools" && tm.Export == "default"
 				d := analysis.Diagnostic{
-					File: m.Rel, Span: espan(e.KeySpan), Tags: []analysis.Tag{analysis.Unnecessary},
+					File: e.File, Span: espan(e.KeySpan), Tags: []analysis.Tag{analysis.Unnecessary},
 					Message: fmt.Sprintf("%q is exported but not declared in plugin.json nativeTools names: ignored at runtime", e.Name),
 				}
-				if e.Name == "tools" && m.Mod.Tools.Export == "default" {
+				if wrapped {
 					d.Message = "the default export is itself the tools map: this defines one tool named \"tools\" (ignored at runtime); export the map directly"
 				}
 				entry := m.Entries[0]
@@ -46,7 +53,7 @@ var NativeExportUndeclared = &analysis.Rule{
 				} else {
 					d.Related = []analysis.Related{m.declaredHere()}
 				}
-				if e.Name != "tools" || m.Mod.Tools.Export != "default" {
+				if !wrapped {
 					if edit, err := addNativeName(mf, entry, e.Name); err == nil {
 						d.Fixes = []analysis.Fix{{Title: fmt.Sprintf("Add %q to names in plugin.json", e.Name), Edits: []analysis.Edit{edit}}}
 					}

@@ -25,6 +25,7 @@ var NativeExportsUnknown = &analysis.Rule{
 	Before: "export const tools = { ...makeTelegramTools() };",
 	After:  "export const tools = {\n  \"tg.sendMessage\": sendMessage,\n  \"tg.readChat\": readChat,\n};",
 	Run: func(pass *analysis.Pass) {
+		reported := map[fileSpan]bool{}
 		for _, m := range nativeModules(pass) {
 			if m.Mod == nil || len(m.Mod.Errors) > 0 || m.Mod.Kind == esm.CommonJS {
 				continue
@@ -34,11 +35,16 @@ var NativeExportsUnknown = &analysis.Rule{
 					Message: u.Reason + ": names cannot be checked statically", Related: []analysis.Related{m.declaredHere()}})
 				continue
 			}
-			if m.Mod.Tools == nil {
+			tm := m.toolMap(pass)
+			if tm == nil {
 				continue
 			}
-			for _, u := range m.Mod.Tools.Unknowable {
-				pass.Report(analysis.Diagnostic{File: m.Rel, Span: espan(u.Span),
+			for _, u := range tm.Unknowable {
+				if reported[fileSpan{u.File, u.Span}] {
+					continue
+				}
+				reported[fileSpan{u.File, u.Span}] = true
+				pass.Report(analysis.Diagnostic{File: u.File, Span: espan(u.Span),
 					Message: u.Reason + ": names cannot be checked statically", Related: []analysis.Related{m.declaredHere()}})
 			}
 		}

@@ -26,18 +26,19 @@ var NativeNameNotExported = &analysis.Rule{
 			if !m.readable() {
 				continue
 			}
-			tm := m.Mod.Tools
+			tm := m.toolMap(pass)
 			if tm != nil && len(tm.Unknowable) > 0 {
 				continue
 			}
 			var keys []string
-			hasToolsKey := false
+			has := map[string]bool{}
 			if tm != nil {
 				for _, e := range tm.Entries {
 					keys = append(keys, e.Name)
-					hasToolsKey = hasToolsKey || (e.Name == "tools" && tm.Export == "default")
+					has[e.Name] = true
 				}
 			}
+			hasToolsKey := tm != nil && tm.Export == "default" && has["tools"]
 			for _, nt := range m.Entries {
 				for _, n := range nt.Names {
 					name, ok := analysis.Str(n)
@@ -49,7 +50,7 @@ var NativeNameNotExported = &analysis.Rule{
 					case tm == nil:
 						d.Message = fmt.Sprintf("%q is not exported: %s has no `tools` export and no default export", name, m.Rel)
 						d.Related = []analysis.Related{{File: m.Rel, Message: "the module"}}
-					case tm.Lookup(name) != nil:
+					case has[name]:
 						continue
 					case hasToolsKey:
 						d.Message = fmt.Sprintf("%q is not exported: the default export of %s is itself the tools map, and it holds one tool named \"tools\"; export the map directly (`export const tools = { … }`)", name, m.Rel)

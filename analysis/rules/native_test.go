@@ -288,3 +288,24 @@ func TestNativeUnknownRequiresDocListsCatalogue(t *testing.T) {
 		}
 	}
 }
+
+// Following other modules stops at cycles, at the plugin's edge and at
+// modules that cannot be read; each of those stays unknowable.
+func TestNativeFollowLimits(t *testing.T) {
+	expectNative(t, nativeFS{
+		"plugin.json": `{ "name": "x", "version": "1.0.0", "sdk": 1, "nativeTools": [
+  { "module": "a.js", "names": ["a.one", "a.nope"] },
+  { "module": "c.js", "names": ["c.one"] }
+] }`,
+		"a.js":      "export * from \"./b.js\";\nexport const tools = { \"a.one\": {}, ...loop };\nimport { loop } from \"./b.js\";",
+		"b.js":      "export * from \"./a.js\";\nexport { tools as loop } from \"./a.js\";",
+		"c.js":      "import { x } from \"../outside.js\";\nimport { y } from \"./broken.js\";\nimport { z } from \"./cjs.js\";\nexport const tools = { ...x, ...y, ...z, \"c.one\": {} };",
+		"broken.js": "export const y = {",
+		"cjs.js":    "module.exports = { z: {} };",
+	}, `
+c.js:4:24: info: spread of `+"`x`"+`: names cannot be checked statically [native-exports-unknown]
+c.js:4:30: info: spread of `+"`y`"+`: names cannot be checked statically [native-exports-unknown]
+c.js:4:36: info: spread of `+"`z`"+`: names cannot be checked statically [native-exports-unknown]
+plugin.json:2:42: error: "a.nope" is not exported by a.js: its `+"`tools`"+` export has no such key (did you mean `+"`a.one`"+`?) [native-name-not-exported]
+`)
+}

@@ -29,22 +29,27 @@ var NativeUnknownRequires = &analysis.Rule{
 			known = append(known, c.Name)
 			isKnown[c.Name] = true
 		}
+		reported := map[fileSpan]bool{}
 		for _, m := range nativeModules(pass) {
-			if !m.readable() || m.Mod.Tools == nil {
+			if !m.readable() {
 				continue
 			}
-			reported := map[esm.Span]bool{}
-			for _, t := range m.Mod.Tools.Entries {
+			tm := m.toolMap(pass)
+			if tm == nil {
+				continue
+			}
+			for _, t := range tm.Entries {
 				for _, r := range t.Requires {
-					if isKnown[r.Value] || reported[r.Span] {
+					at := fileSpan{t.File, r.Span}
+					if isKnown[r.Value] || reported[at] {
 						continue
 					}
-					reported[r.Span] = true
+					reported[at] = true
 					hint := didYouMean(r.Value, known)
 					if hint == "" {
 						hint = " (known: " + strings.Join(known, ", ") + ")"
 					}
-					pass.Report(analysis.Diagnostic{File: m.Rel, Span: espan(r.Span),
+					pass.Report(analysis.Diagnostic{File: t.File, Span: espan(r.Span),
 						Message: fmt.Sprintf("unknown broker capability %q in requires of %q%s", r.Value, t.Name, hint),
 						Related: m.relatedTool(t.Name)})
 				}
