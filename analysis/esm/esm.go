@@ -87,6 +87,11 @@ type Module struct {
 	// what an importing module's spread or re-export of it contains.
 	// Tools is one of them.
 	Maps map[string]*ToolMap
+	// Defs holds every exported object read as a tool definition (Name is
+	// the export name, KeySpan where it is exported), and every re-export
+	// (Def unset, ValueFrom/ValueName set): what a tools map importing its
+	// definitions one by one finds there.
+	Defs map[string]*Tool
 	// AlwaysGate lists every mention of alwaysGate in code (an identifier,
 	// a property name or the string "alwaysGate"), comments excluded.
 	AlwaysGate []Span
@@ -226,6 +231,9 @@ type Tool struct {
 	ValueSpan Span
 	// DefUnknowable lists spreads and calls inside the definition.
 	DefUnknowable []Unknown
+	// ValueFrom and ValueName are set when the definition is imported:
+	// the export ValueName of the module ValueFrom (see Module.Defs).
+	ValueFrom, ValueName string
 
 	Description    bool
 	InputSchema    bool

@@ -88,6 +88,9 @@ func describe(src string, m *Module) string {
 			if t.AlwaysGateSpan != nil {
 				fmt.Fprintf(&b, " alwaysGate%s", at(*t.AlwaysGateSpan))
 			}
+			if t.ValueFrom != "" {
+				fmt.Fprintf(&b, " value=%s#%s", t.ValueFrom, t.ValueName)
+			}
 			for _, u := range t.DefUnknowable {
 				fmt.Fprintf(&b, " defunknown(%s %s)", u.Reason, at(u.Span))
 			}
@@ -313,6 +316,39 @@ map tools @tools
 		"default:0 entries, follow ./m.js#default|other:0 entries, follow ./star.js#other|nothing:0 entries, follow ./star.js#nothing"
 	if g := strings.Join(got, "|"); g != want {
 		t.Errorf("ExportedMap:\n got %s\nwant %s", g, want)
+	}
+}
+
+func TestImportedDefinitions(t *testing.T) {
+	check(t, "import { send as s } from \"./send.js\";\nimport * as defs from \"./defs.js\";\nimport pkg from \"pkg\";\n"+
+		"export const tools = { \"a.send\": s, \"a.read\": defs.read, \"a.pkg\": pkg };", `
+kind ESM
+import "./send.js" [s]
+import "./defs.js" [defs]
+import "pkg" [pkg]
+export tools @tools
+map tools @tools
+  "a.send" @"a.send" value=./send.js#send
+  "a.read" @"a.read" value=./defs.js#read
+  "a.pkg" @"a.pkg" value=pkg#default
+`)
+	m := ReadExports([]byte("export const send = { requires: [\"clock\"], alwaysGate: 1 };\nexport { x as y } from \"./z.js\";\n" +
+		"export default { description: \"d\" };\nexport const n = 1;\nimport { w } from \"./w.js\";\nexport { w };"))
+	var got []string
+	for _, name := range []string{"send", "y", "default", "n", "w"} {
+		d := m.Defs[name]
+		switch {
+		case d == nil:
+			got = append(got, name+":-")
+		case d.Def:
+			got = append(got, fmt.Sprintf("%s:def requires=%d gate=%v", name, len(d.Requires), d.AlwaysGateSpan != nil))
+		default:
+			got = append(got, fmt.Sprintf("%s:%s#%s", name, d.ValueFrom, d.ValueName))
+		}
+	}
+	want := "send:def requires=1 gate=true|y:./z.js#x|default:def requires=0 gate=false|n:-|w:./w.js#w"
+	if g := strings.Join(got, "|"); g != want {
+		t.Errorf("Defs:\n got %s\nwant %s", g, want)
 	}
 }
 

@@ -76,6 +76,7 @@ func ReadExports(src []byte) (m *Module) {
 	r.cjs(r.decls)
 	r.exports()
 	r.toolMap()
+	r.defs()
 	return m
 }
 
@@ -381,6 +382,31 @@ func (r *reader) toolMap() {
 		}
 	}
 	r.m.Tools = r.m.ExportedMap("tools") // export * from …, or nil
+}
+
+// defs reads every exported object (and re-exported binding) as a tool
+// definition, for modules that import their definitions one by one.
+func (r *reader) defs() {
+	r.m.Defs = map[string]*Tool{}
+	for i := range r.m.Exports {
+		ex := &r.m.Exports[i]
+		switch {
+		case ex.Star:
+		case ex.From != "":
+			r.m.Defs[ex.Name] = &Tool{Name: ex.Name, KeySpan: ex.Span, RequiresKnown: true, ValueFrom: ex.From, ValueName: ex.Local}
+		case ex.Local != "":
+			id := &ast.Identifier{Name: unistr(ex.Local), Idx: file.Idx(ex.Span.Start + 1 + len(wrapPrefix))}
+			if t := r.tool(prop{key: ex.Name, keySpan: ex.Span, value: id, kind: ast.PropertyKindValue}); t.Def || t.ValueFrom != "" {
+				r.m.Defs[ex.Name] = t
+			}
+		case ex.Name == "default":
+			if vs, ok := r.statementAt(r.p.defaultAt).(*ast.VariableStatement); ok && len(vs.List) == 1 {
+				if t := r.tool(prop{key: ex.Name, keySpan: ex.Span, value: vs.List[0].Initializer, kind: ast.PropertyKindValue}); t.Def || t.ValueFrom != "" {
+					r.m.Defs[ex.Name] = t
+				}
+			}
+		}
+	}
 }
 
 // readMap reads the value exported as ex as a tools map. Unless force is
@@ -704,7 +730,21 @@ func (r *reader) tool(pr prop) *Tool {
 	}
 	t.ValueSpan = r.span(pr.value)
 	o := &objReader{r: r, seen: map[string]bool{}}
-	if _, ok := o.resolve(pr.value, 0).(*ast.ObjectLiteral); !ok {
+	switch v := o.resolve(pr.value, 0).(type) {
+	case *ast.ObjectLiteral:
+	case *ast.Identifier: // imported from another module
+		if d := r.decls[v.Name.String()]; d != nil && d.from != "" && d.imported != "*" {
+			t.ValueFrom, t.ValueName = d.from, d.imported
+		}
+		return t
+	case *ast.DotExpression: // ns.member of import * as ns
+		if id, ok := v.Left.(*ast.Identifier); ok {
+			if d := r.decls[id.Name.String()]; d != nil && d.from != "" && d.imported == "*" {
+				t.ValueFrom, t.ValueName = d.from, v.Identifier.Name.String()
+			}
+		}
+		return t
+	default:
 		return t
 	}
 	props, _ := o.collect(pr.value, 0)

@@ -102,11 +102,15 @@ func (m *nativeModule) declaredHere() analysis.Related {
 		Message: "declared in nativeTools as " + m.Rel}
 }
 
-// effTool is a tools-map entry with the file it is written in: a module
-// may take entries from the plugin's other modules.
+// effTool is a tools-map entry with the file it is written in (a module
+// may take entries from the plugin's other modules), and its definition:
+// the entry itself, or the object it imports from another module of the
+// plugin (nil when neither can be read).
 type effTool struct {
 	File string
 	*esm.Tool
+	Def     *esm.Tool
+	DefFile string
 }
 
 // effUnknown is a place, in File, that makes the map unknowable.
@@ -144,7 +148,8 @@ func (m *nativeModule) toolMap(pass *analysis.Pass) *effMap {
 
 func followMap(pass *analysis.Pass, file string, tm *esm.ToolMap, out *effMap, seen map[string]bool, depth int) {
 	for _, e := range tm.Entries {
-		out.Entries = append(out.Entries, effTool{file, e})
+		def, defFile := resolveDef(pass, file, e)
+		out.Entries = append(out.Entries, effTool{File: file, Tool: e, Def: def, DefFile: defFile})
 	}
 	for _, u := range tm.Unknowable {
 		if target, mod := followable(pass, file, u, depth); mod != nil {
@@ -160,6 +165,23 @@ func followMap(pass *analysis.Pass, file string, tm *esm.ToolMap, out *effMap, s
 		}
 		out.Unknowable = append(out.Unknowable, effUnknown{file, u})
 	}
+}
+
+// resolveDef returns the definition of an entry: the entry itself when
+// it is an object, or the exported object it imports (through re-exports)
+// from the plugin's other modules.
+func resolveDef(pass *analysis.Pass, file string, t *esm.Tool) (*esm.Tool, string) {
+	for depth := 0; depth < maxFollow; depth++ {
+		if t.Def {
+			return t, file
+		}
+		target, mod := followable(pass, file, esm.Unknown{From: t.ValueFrom, Name: t.ValueName}, 0)
+		if mod == nil || mod.Defs[t.ValueName] == nil {
+			return nil, ""
+		}
+		t, file = mod.Defs[t.ValueName], target
+	}
+	return nil, ""
 }
 
 // followable returns the plugin module a relative specifier in file

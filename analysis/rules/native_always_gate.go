@@ -32,16 +32,20 @@ var NativeAlwaysGate = &analysis.Rule{
 			}
 			if tm := m.toolMap(pass); tm != nil {
 				for _, t := range tm.Entries {
-					if s := t.AlwaysGateSpan; s != nil && !reported[fileSpan{t.File, *s}] {
-						reported[fileSpan{t.File, *s}] = true
-						pass.Report(analysis.Diagnostic{File: t.File, Span: espan(*s),
+					def := t.Def
+					if def == nil {
+						continue
+					}
+					if s := def.AlwaysGateSpan; s != nil && !reported[fileSpan{t.DefFile, *s}] {
+						reported[fileSpan{t.DefFile, *s}] = true
+						pass.Report(analysis.Diagnostic{File: t.DefFile, Span: espan(*s),
 							Message: fmt.Sprintf("tool %q claims alwaysGate authority: a plugin may lift only its own gate (needsApproval: false), never claim alwaysGate", t.Name),
 							Related: m.relatedTool(t.Name)})
 					}
-					if a := t.NeedsApproval; a != nil && !reported[fileSpan{t.File, a.ValueSpan}] {
+					if a := def.NeedsApproval; a != nil && !reported[fileSpan{t.DefFile, a.ValueSpan}] {
 						if msg := approvalProblem(t.Name, a); msg != "" {
-							reported[fileSpan{t.File, a.ValueSpan}] = true
-							pass.Report(analysis.Diagnostic{File: t.File, Span: espan(a.ValueSpan), Message: msg, Related: m.relatedTool(t.Name)})
+							reported[fileSpan{t.DefFile, a.ValueSpan}] = true
+							pass.Report(analysis.Diagnostic{File: t.DefFile, Span: espan(a.ValueSpan), Message: msg, Related: m.relatedTool(t.Name)})
 						}
 					}
 				}

@@ -39,8 +39,11 @@ var NativeUnknownRequires = &analysis.Rule{
 				continue
 			}
 			for _, t := range tm.Entries {
-				for _, r := range t.Requires {
-					at := fileSpan{t.File, r.Span}
+				if t.Def == nil {
+					continue
+				}
+				for _, r := range t.Def.Requires {
+					at := fileSpan{t.DefFile, r.Span}
 					if isKnown[r.Value] || reported[at] {
 						continue
 					}
@@ -49,7 +52,7 @@ var NativeUnknownRequires = &analysis.Rule{
 					if hint == "" {
 						hint = " (known: " + strings.Join(known, ", ") + ")"
 					}
-					pass.Report(analysis.Diagnostic{File: t.File, Span: espan(r.Span),
+					pass.Report(analysis.Diagnostic{File: t.DefFile, Span: espan(r.Span),
 						Message: fmt.Sprintf("unknown broker capability %q in requires of %q%s", r.Value, t.Name, hint),
 						Related: m.relatedTool(t.Name)})
 				}
