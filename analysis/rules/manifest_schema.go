@@ -1,7 +1,14 @@
 package rules
 
 import (
+	"fmt"
+	"strconv"
+	"strings"
+
 	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/fetchurl"
+	"github.com/plugin-lsp/plugin-lsp/analysis/jsonedit"
+	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
 	"github.com/plugin-lsp/plugin-lsp/analysis/schema"
 )
 
@@ -13,7 +20,9 @@ var ManifestSchema = &analysis.Rule{
 	Doc: "The manifest is checked against `analysis/schema/plugin.schema.json` (JSON Schema draft 2020-12; " +
 		"point your editor at it for completion and hover). The diagnostic sits on the offending key or value: " +
 		"an unknown key (usually a typo: a close match is suggested), a value of the wrong type, a name or version " +
-		"in the wrong shape, a required key that is missing, or a key written twice.\n\n" +
+		"in the wrong shape, a required key that is missing, or a key written twice. A fetch or credential domain " +
+		"must be a bare host (`api.example.com`, with `:port` when not 443): a URL, a path, a trailing dot or a " +
+		"non-ASCII host is reported here, with a fix to the bare host when one can be read off.\n\n" +
 		"Some checks are left to dedicated rules so that one mistake gives one diagnostic: the ranges of fetch " +
 		"limits (`fetch-limit-range`), `sdk` being required with native tools (`native-sdk-missing`), the header " +
 		"and template of a credential (`credential-format`). A tool's `inputJsonSchema` is checked in outline " +
@@ -43,7 +52,62 @@ var ManifestSchema = &analysis.Rule{
 				pass.Reportf(analysis.ManifestName, analysis.Span(pr.Span), "%s", pr.Message)
 			}
 		}
+		checkDomains(pass)
 	},
+}
+
+// checkDomains reports capabilities.fetch and credential domains that are
+// not bare host names (the broker would never match them), with a fix when
+// the host can be read off ("https://api.x.org/v1" → "api.x.org"). An
+// http:// entry is left to fetch-not-https.
+func checkDomains(pass *analysis.Pass) {
+	m := pass.Plugin.Manifest
+	var nodes []*jsonpos.Node
+	for _, f := range m.Fetch {
+		nodes = append(nodes, f.Domain)
+	}
+	for _, c := range m.Credentials {
+		nodes = append(nodes, c.Domains...)
+	}
+	for _, n := range nodes {
+		d, ok := analysis.Str(n)
+		if !ok || d == "" || strings.HasPrefix(strings.ToLower(d), "http://") {
+			continue // the schema or fetch-not-https
+		}
+		_, r := fetchurl.NormalizeDomain(d)
+		if r == nil {
+			continue
+		}
+		diag := analysis.Diagnostic{
+			File: analysis.ManifestName, Span: analysis.SpanOf(n),
+			Message: fmt.Sprintf("%q: %s (the broker compares hosts exactly, so it would never match)", schema.DisplayPath(n.Pointer()), strings.TrimSuffix(r.Message, ".")),
+		}
+		if host := bareHost(d); host != "" && host != d {
+			if e, err := jsonedit.Replace(pass.Plugin.ManifestFile, n, jsonString(host)); err == nil {
+				diag.Fixes = []analysis.Fix{{Title: "Use the bare domain " + strconv.Quote(host), Edits: []analysis.Edit{e}}}
+			}
+		}
+		pass.Report(diag)
+	}
+}
+
+// bareHost reads the host out of a URL-ish domain entry, or returns "".
+func bareHost(d string) string {
+	s := d
+	if i := strings.Index(s, "://"); i >= 0 {
+		s = s[i+3:]
+	}
+	if i := strings.IndexAny(s, "/?#"); i >= 0 {
+		s = s[:i]
+	}
+	if i := strings.LastIndexByte(s, '@'); i >= 0 {
+		s = s[i+1:]
+	}
+	s = strings.TrimSuffix(strings.ToLower(s), ".")
+	if _, r := fetchurl.NormalizeDomain(s); r != nil {
+		return ""
+	}
+	return s
 }
 
 // schemaValidator compiles the embedded schema once per cache (the

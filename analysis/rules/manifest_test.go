@@ -265,3 +265,18 @@ func TestCredentialFormatCases(t *testing.T) {
 		}
 	}
 }
+
+func TestFixFetchDomains(t *testing.T) {
+	dir := copyPlugin(t, "manifest-fetch-domains")
+	text, ds := fixAll(t, dir, "manifest-schema", []string{
+		`Use the bare domain "api.newsdata.example"`, `Use the bare domain "feeds.example.org"`,
+		`Use the bare domain "mirror.example.net"`, `Use the bare domain "wire.example.com"`,
+	})
+	if !strings.Contains(text, `"api.newsdata.example",`) || !strings.Contains(text, `"domains": ["wire.example.com"]`) {
+		t.Errorf("manifest:\n%s", text)
+	}
+	// The non-ASCII host has no fix and stays.
+	if left := codes(ds, "manifest-schema"); len(left) != 1 || !strings.Contains(left[0].Message, "not ASCII") {
+		t.Errorf("left: %+v", left)
+	}
+}
