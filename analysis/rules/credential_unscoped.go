@@ -6,6 +6,7 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/analysis/jsonedit"
+	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
 )
 
 // CredentialUnscoped warns about a credential sent to every fetch domain.
@@ -33,7 +34,7 @@ var CredentialUnscoped = &analysis.Rule{
 			return
 		}
 		for _, c := range m.Credentials {
-			if c.Node == nil || c.Node.Kind.String() != "object" || c.Node.Get("domains") != nil {
+			if c.Node == nil || c.Node.Kind != jsonpos.Object || c.Node.Get("domains") != nil {
 				continue
 			}
 			name, _ := analysis.Str(c.Name)

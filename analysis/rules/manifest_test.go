@@ -280,3 +280,27 @@ func TestFixFetchDomains(t *testing.T) {
 		t.Errorf("left: %+v", left)
 	}
 }
+
+// The rename suggestion is always a valid, free name, whatever the
+// plugin is called.
+func TestNameShadowsBuiltinSuggestion(t *testing.T) {
+	for name, want := range map[string]string{
+		`"fn"`:       `Rename to "plugin.search"`,
+		`"3d-tools"`: `Rename to "plugin.search"`,
+		`"Bad Name"`: `Rename to "plugin.search"`,
+		`"maps"`:     `Rename to "maps.search2"`, // maps.search is taken below
+		`42`:         `Rename to "plugin.search"`,
+	} {
+		src := `{"name":` + name + `,"version":"1.0.0","sdk":1,"nativeTools":[{"module":"m.js","names":["web.search","maps.search"]}]}`
+		p := analysis.LoadBytes(noFiles{}, "/x", []byte(src))
+		ds := codes(analysis.Run(p, All(), nil, nil), "name-shadows-builtin")
+		if len(ds) != 1 || len(ds[0].Fixes) != 1 || ds[0].Fixes[0].Title != want {
+			t.Errorf("name %s: %+v", name, ds)
+		}
+	}
+	src := `{"name":"p","version":"1.0.0","sdk":1,"nativeTools":[{"module":"m.js","names":["fn."]}]}`
+	p := analysis.LoadBytes(noFiles{}, "/x", []byte(src))
+	if ds := codes(analysis.Run(p, All(), nil, nil), "name-shadows-builtin"); len(ds) != 1 || ds[0].Fixes[0].Title != `Rename to "p.tool"` {
+		t.Errorf("fn.: %+v", ds)
+	}
+}

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -50,8 +51,10 @@ var NameShadowsBuiltin = &analysis.Rule{
 		free := func(name string) bool {
 			return !taken[name] && !cat.Has(name) && !strings.HasPrefix(name, analysis.ReservedPrefix)
 		}
+		// The suggested prefix is the plugin's name when it can start a
+		// tool name (and is not the reserved "fn").
 		plugin, _ := analysis.Str(m.Name)
-		if plugin == "" {
+		if !namePart.MatchString(plugin) || plugin+"." == analysis.ReservedPrefix {
 			plugin = "plugin"
 		}
 		for _, t := range m.Tools {
@@ -85,7 +88,7 @@ var NameShadowsBuiltin = &analysis.Rule{
 					continue
 				}
 				last := s[strings.LastIndexByte(s, '.')+1:]
-				if last == "" {
+				if !namePart.MatchString(last) {
 					last = "tool"
 				}
 				suggestion := plugin + "." + last
@@ -97,6 +100,9 @@ var NameShadowsBuiltin = &analysis.Rule{
 		}
 	},
 }
+
+// namePart is one dot-separated part of a tool name (the schema's rule).
+var namePart = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
 
 func report(pass *analysis.Pass, n *jsonpos.Node, msg, suggestion string) {
 	d := analysis.Diagnostic{File: analysis.ManifestName, Span: analysis.SpanOf(n), Message: msg}
