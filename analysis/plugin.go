@@ -50,7 +50,8 @@ type Plugin struct {
 	FixturesRoot  *jsonpos.Node
 	FixturesError *jsonpos.SyntaxError
 
-	files map[string]*File
+	files  map[string]*File
+	exists map[string]bool // Exists results: a plugin is a snapshot
 }
 
 // Load reads dir/plugin.json and dir/fixtures.json through fsys.
@@ -163,6 +164,18 @@ func (p *Plugin) Exists(rel string) bool {
 	if _, ok := p.files[c]; ok {
 		return true
 	}
+	if e, ok := p.exists[c]; ok {
+		return e
+	}
+	if p.exists == nil {
+		p.exists = map[string]bool{}
+	}
+	e := p.exists1(c)
+	p.exists[c] = e
+	return e
+}
+
+func (p *Plugin) exists1(c string) bool {
 	fi, err := p.FS.Lstat(p.Abs(c))
 	if err != nil {
 		return false
