@@ -29,7 +29,12 @@
 // `tools["x"] = …` add entries. Anything else that may add names (a
 // spread of an unknown value, a call, a non-constant computed key, a
 // re-export from another file) is recorded in ToolMap.Unknowable: the
-// names cannot be checked statically.
+// names cannot be checked statically. When those names live in another
+// module (an import, a re-export, `export *`), the Unknown says which
+// (From, Name), and Module.Maps / Module.Defs of that module give what a
+// caller able to read it finds there: ReadExports itself reads one file.
+// A top-level var or let initialised to a string and never reassigned at
+// the top level counts as a constant (bundlers turn const into var).
 //
 // # How the module is parsed
 //
