@@ -3,8 +3,11 @@ package esm
 import (
 	"fmt"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/dop251/goja/ast"
 )
 
 // describe renders everything ReadExports found, one fact per line, with
@@ -516,6 +519,12 @@ func TestBrokerCapabilities(t *testing.T) {
 	}
 	if !IsBrokerCapability("secrets.read") || IsBrokerCapability("secret.read") {
 		t.Error("IsBrokerCapability is wrong")
+	}
+}
+
+func TestASTPackage(t *testing.T) {
+	if got := reflect.TypeOf(ast.Identifier{}).PkgPath(); got != astPkg {
+		t.Errorf("astPkg = %q, goja's AST is in %q", astPkg, got)
 	}
 }
 

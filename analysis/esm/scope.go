@@ -19,7 +19,9 @@ type funcScope struct {
 	names map[string]bool
 }
 
-var astPkg = reflect.TypeOf(ast.Identifier{}).PkgPath()
+// astPkg is the package of goja's AST types: walkAST descends into those
+// only (TestASTPackage keeps it right).
+const astPkg = "github.com/dop251/goja/ast"
 
 // walkAST calls visit for every node reachable from v (pre-order); visit
 // returns false to skip a node's children. It relies on reflection because

@@ -37,8 +37,9 @@ type nativeModule struct {
 	Mod *esm.Module
 }
 
-// nativeExtensions are the only module files the host loads.
-var nativeExtensions = map[string]bool{".js": true, ".mjs": true}
+// isNativeExtension reports whether ext is one the host loads as a
+// module: compiled ESM, .js or .mjs.
+func isNativeExtension(ext string) bool { return ext == ".js" || ext == ".mjs" }
 
 // nativeModules returns the modules named by nativeTools that exist inside
 // the plugin directory (missing and outside modules are reported by
@@ -66,7 +67,7 @@ func nativeModules(pass *analysis.Pass) []*nativeModule {
 			continue
 		}
 		m := &nativeModule{Rel: rel, File: f, Entries: []*analysis.NativeTool{nt}, ModuleNode: nt.Module}
-		if nativeExtensions[path.Ext(rel)] {
+		if isNativeExtension(path.Ext(rel)) {
 			m.Mod = pass.Cache.Memo("esm", f.Text, func() any { return esm.ReadExports(f.Text) }).(*esm.Module)
 		}
 		byRel[rel] = m
@@ -194,7 +195,7 @@ func followable(pass *analysis.Pass, file string, u esm.Unknown, depth int) (str
 		return "", nil
 	}
 	rel, err := analysis.Clean(path.Join(path.Dir(file), u.From))
-	if err != nil || !nativeExtensions[path.Ext(rel)] {
+	if err != nil || !isNativeExtension(path.Ext(rel)) {
 		return "", nil
 	}
 	f, err := pass.Plugin.ReadFile(rel)
