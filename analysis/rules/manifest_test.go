@@ -304,3 +304,29 @@ func TestNameShadowsBuiltinSuggestion(t *testing.T) {
 		t.Errorf("fn.: %+v", ds)
 	}
 }
+
+// Several fetch domains match the credential's name: all are proposed
+// together first, then each alone.
+func TestCredentialUnscopedSeveralMatches(t *testing.T) {
+	_, ds := checkDir(t, filepath.Join(pluginsDir, "creds-partial"))
+	d := codes(ds, "credential-unscoped")
+	if len(d) != 1 {
+		t.Fatalf("%+v", ds)
+	}
+	var titles []string
+	for _, f := range d[0].Fixes {
+		titles = append(titles, f.Title)
+	}
+	want := `Send "stripe_secret" only to api.stripe.com, files.stripe.com` + "\n" +
+		`Send "stripe_secret" only to api.stripe.com` + "\n" +
+		`Send "stripe_secret" only to api.exchangerate.example` + "\n" +
+		`Send "stripe_secret" only to files.stripe.com`
+	if strings.Join(titles, "\n") != want {
+		t.Errorf("fixes:\n%s", strings.Join(titles, "\n"))
+	}
+	dir := copyPlugin(t, "creds-partial")
+	text, _ := fixAll(t, dir, "credential-unscoped", []string{`Send "stripe_secret" only to api.stripe.com, files.stripe.com`})
+	if !strings.Contains(text, `"format": "Bearer {{secret}}" }, "domains": ["api.stripe.com", "files.stripe.com"] }`) {
+		t.Errorf("manifest:\n%s", text)
+	}
+}
