@@ -136,6 +136,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	var dirs []string
+	seen := map[string]bool{}
 	for _, d := range o.dirs {
 		if fi, err := os.Stat(d); err == nil && !fi.IsDir() && filepath.Base(d) == analysis.ManifestName {
 			d = filepath.Dir(d) // a plugin.json named directly
@@ -149,7 +150,13 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "plugin-lsp check: no plugin.json at or below %s\n", d)
 			return 2
 		}
-		dirs = append(dirs, found...)
+		for _, f := range found {
+			abs, _ := filepath.Abs(f)
+			if !seen[abs] { // the same plugin named twice is checked once
+				seen[abs] = true
+				dirs = append(dirs, f)
+			}
+		}
 	}
 	results := checkAll(dirs, cfg)
 	exit := 0

@@ -131,6 +131,11 @@ func TestCheckDirectoryOfPlugins(t *testing.T) {
 	if strings.Index(out, "/creds-bad-format/") > strings.Index(out, "/manifest-typos/") {
 		t.Error("results are not in directory order")
 	}
+	// A plugin named twice (directly and through its parent) is checked once.
+	_, out, _ = run(t, "check", filepath.Join(pluginsDir, "manifest-typos"), pluginsDir)
+	if n := strings.Count(out, `unknown key "tool" (did you mean "tools"?)`); n != 1 {
+		t.Errorf("manifest-typos reported %d times", n)
+	}
 }
 
 func TestCheckJSON(t *testing.T) {
