@@ -10,7 +10,9 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
+	"syscall"
 	"time"
 )
 
@@ -33,16 +35,17 @@ const MaxResponseHeaderBytes = 64 << 10
 func NewNetworkProvider(opts NetworkOptions) Provider {
 	dial := opts.DialContext
 	if dial == nil {
-		d := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
-		dial = d.DialContext
+		dial = publicDialer()
 	}
 	tr := &http.Transport{
-		Proxy:                  nil, // no ambient HTTPS_PROXY: the request goes where the broker allowed
-		DialContext:            dial,
-		TLSClientConfig:        &tls.Config{RootCAs: opts.RootCAs, MinVersion: tls.VersionTLS12},
-		ForceAttemptHTTP2:      true,
-		MaxIdleConns:           16,
-		IdleConnTimeout:        30 * time.Second,
+		Proxy:             nil, // no ambient HTTPS_PROXY: the request goes where the broker allowed
+		DialContext:       dial,
+		TLSClientConfig:   &tls.Config{RootCAs: opts.RootCAs, MinVersion: tls.VersionTLS12},
+		ForceAttemptHTTP2: true,
+		// One connection per request, closed after it: no idle connection
+		// (and no goroutine) outlives the fetch, whatever number of runs
+		// the process makes.
+		DisableKeepAlives:      true,
 		TLSHandshakeTimeout:    10 * time.Second,
 		MaxResponseHeaderBytes: MaxResponseHeaderBytes,
 	}
@@ -99,4 +102,48 @@ func unwrapClientError(err error) error {
 		return ue.Err
 	}
 	return err
+}
+
+// publicDialer dials what the broker allowed, but refuses to connect a
+// host *name* to a loopback, private, link-local or otherwise non-public
+// address (checked on the resolved address, so DNS rebinding cannot slip
+// past): an allowlisted name must not become a way into the author's
+// machine or the cloud metadata service. An IP literal reaches the dialer
+// only when it was listed verbatim in capabilities.fetch, so it is dialed
+// as it is.
+func publicDialer() func(ctx context.Context, network, addr string) (net.Conn, error) {
+	plain := &net.Dialer{Timeout: 30 * time.Second}
+	guarded := &net.Dialer{Timeout: 30 * time.Second, Control: func(network, address string, _ syscall.RawConn) error {
+		host, _, err := net.SplitHostPort(address)
+		if err != nil {
+			return err
+		}
+		ip, err := netip.ParseAddr(host)
+		if err != nil {
+			return err
+		}
+		if !isPublic(ip) {
+			return fmt.Errorf("the host name resolves to %s, which is not a public address (list that IP in capabilities.fetch to reach it)", ip)
+		}
+		return nil
+	}}
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		host, _, err := net.SplitHostPort(addr)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := netip.ParseAddr(host); err == nil {
+			return plain.DialContext(ctx, network, addr)
+		}
+		return guarded.DialContext(ctx, network, addr)
+	}
+}
+
+// cgnat is 100.64.0.0/10 (shared address space).
+var cgnat = netip.MustParsePrefix("100.64.0.0/10")
+
+func isPublic(ip netip.Addr) bool {
+	ip = ip.Unmap()
+	return ip.IsGlobalUnicast() && !ip.IsPrivate() && !cgnat.Contains(ip) &&
+		!ip.IsLoopback() && !ip.IsLinkLocalUnicast() && !ip.IsUnspecified()
 }

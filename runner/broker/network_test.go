@@ -6,6 +6,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -184,17 +185,16 @@ func TestSizeCapOnCarelessProvider(t *testing.T) {
 // run cancels an in-flight fetch.
 func TestNetworkTimeouts(t *testing.T) {
 	release := make(chan struct{})
-	t.Cleanup(func() { close(release) })
 	s := newTLSServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/slowbody" {
 			w.Write([]byte("first"))
 			w.(http.Flusher).Flush()
 		}
-		select {
-		case <-r.Context().Done():
-		case <-release:
-		}
+		// Never finish on its own (not even when the client goes away):
+		// only the broker's timer can end these fetches.
+		<-release
 	}))
+	t.Cleanup(func() { close(release) }) // runs before the server's Close, which waits for handlers
 	b := netBroker(s, broker.Capability{TimeoutMs: 50})
 	for _, path := range []string{"/slowheaders", "/slowbody"} {
 		_, err := b.Fetch(context.Background(), broker.Request{URL: "https://" + testHost + path})
@@ -392,5 +392,31 @@ func TestBrokenProviders(t *testing.T) {
 	_, err := b.Fetch(context.Background(), broker.Request{URL: "https://a.org/"})
 	if be := brokerErr(t, err); be.Reason != "no-provider" {
 		t.Errorf("no provider: %+v", be)
+	}
+}
+
+// No goroutine outlives the fetches: connections are not kept alive.
+func TestNetworkNoGoroutineLeak(t *testing.T) {
+	s := newTLSServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "x") }))
+	settle := func(limit int) int {
+		n := runtime.NumGoroutine()
+		for i := 0; i < 500 && n > limit; i++ {
+			time.Sleep(10 * time.Millisecond)
+			n = runtime.NumGoroutine()
+		}
+		return n
+	}
+	base := runtime.NumGoroutine()
+	for run := 0; run < 20; run++ {
+		b := netBroker(s, broker.Capability{}) // a fresh provider per run, as the runner does
+		for i := 0; i < 3; i++ {
+			if _, err := b.Fetch(context.Background(), broker.Request{URL: "https://" + testHost + "/"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if n := settle(base); n > base {
+		buf := make([]byte, 1<<16)
+		t.Fatalf("%d goroutines after 60 fetches, %d before:\n%s", n, base, buf[:runtime.Stack(buf, true)])
 	}
 }
