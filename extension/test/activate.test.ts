@@ -1,0 +1,174 @@
+// The real bundled client (dist/extension.js, with vscode-languageclient
+// inside) activated against a fake `vscode` module and the real server
+// binary: it starts `plugin-lsp serve`, registers the palette commands,
+// turns the server's Run lens into the preview panel, runs tools with the
+// remembered input, opens .ts locations, shows the review card and restarts.
+
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import Module from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { CLIENT_COMMANDS, SERVER_COMMANDS } from "../src/commands";
+import { rememberKey } from "../src/prefill";
+import { createFakeVscode, fakeDocument, type FakePanel, Uri } from "./fakevscode";
+import { EXT_ROOT, REPO_ROOT, visibleText } from "./util";
+
+/** Waits for `cond` (polling); fails with `what` after a generous bound. Asserts nothing about time. */
+async function until<T>(what: string, cond: () => T | undefined | false, limitMs = 60_000): Promise<T> {
+  const end = Date.now() + limitMs;
+  for (;;) {
+    const v = cond();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+interface Extension {
+  activate(ctx: unknown): Promise<void>;
+  deactivate(): Promise<void>;
+}
+
+describe("the bundled client activated in a fake VS Code", { timeout: 240_000 }, () => {
+  let work: string;
+  let plugin: string;
+  let fake: ReturnType<typeof createFakeVscode>;
+  let ext: Extension;
+  const state = new Map<string, unknown>();
+  const context = {
+    subscriptions: [] as Array<{ dispose(): unknown }>,
+    extensionPath: EXT_ROOT,
+    extensionUri: Uri.file(EXT_ROOT),
+    workspaceState: {
+      get: (k: string, d?: unknown) => (state.has(k) ? state.get(k) : d),
+      update: async (k: string, v: unknown) => void state.set(k, v),
+      keys: () => [...state.keys()],
+    },
+    globalState: { get: () => undefined, update: async () => undefined, keys: () => [], setKeysForSync: () => undefined },
+    asAbsolutePath: (p: string) => join(EXT_ROOT, p),
+  };
+
+  before(async () => {
+    work = mkdtempSync(join(tmpdir(), "plugin-lsp-activate-"));
+    const binary = join(work, "bin", "plugin-lsp");
+    execFileSync("go", ["build", "-o", binary, "./cmd/plugin-lsp"], { cwd: REPO_ROOT, stdio: ["ignore", "inherit", "inherit"] });
+    plugin = join(work, "books");
+    cpSync(join(REPO_ROOT, "testdata", "example", "books"), plugin, { recursive: true });
+    const manifest = join(plugin, "plugin.json");
+    fake = createFakeVscode({
+      workspaceFolder: work,
+      settings: { serverPath: binary, timeout: "7s", providers: "fake", builtins: [], debounceMs: 0 },
+      files: [manifest],
+      documents: [fakeDocument(Uri.file(manifest), "json", readFileSync(manifest, "utf8"))],
+      quickPick: (items) => items.find((i) => i.label === "lookupBook"),
+    });
+    const load = (Module as unknown as { _load: (req: string, ...rest: unknown[]) => unknown })._load;
+    (Module as unknown as { _load: unknown })._load = function (req: string, ...rest: unknown[]) {
+      return req === "vscode" ? fake.vscode : load.call(this, req, ...rest);
+    };
+    ext = require(join(EXT_ROOT, "dist", "extension.js")) as Extension;
+    await ext.activate(context);
+  }, { timeout: 600_000 });
+
+  after(async () => {
+    await ext?.deactivate();
+    for (const d of context.subscriptions) d.dispose();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  const dirUri = () => Uri.file(plugin).toString();
+  const lastResult = (p: FakePanel) => [...p.posted].reverse().find((m) => (m as { type: string }).type === "result") as { html: string } | undefined;
+
+  it("registers the palette commands and starts the configured server", async () => {
+    for (const id of Object.values(CLIENT_COMMANDS)) assert.ok(fake.commands.has(id), id);
+    assert.ok(fake.output.some((l) => l === `Starting ${join(work, "bin", "plugin-lsp")} serve (setting)`), fake.output.join("\n"));
+    // The language client registers the server's commands once initialize answered.
+    await until("server commands", () => fake.commands.has(SERVER_COMMANDS.runTool));
+    assert.deepEqual(fake.messages.filter((m) => m.kind === "error"), []);
+  });
+
+  it("gets diagnostics for the open plugin.json", async () => {
+    const diags = await until("diagnostics", () => {
+      const map = fake.providers.get("diagnostics")?.[0] as Map<string, unknown[]> | undefined;
+      return map?.get(Uri.file(join(plugin, "plugin.json")).toString());
+    });
+    assert.deepEqual((diags as Array<{ severity: number }>).filter((d) => d.severity === 0), [], "no errors in the example plugin");
+  });
+
+  it("turns the Run lens into the preview panel, run with the remembered input", async () => {
+    await context.workspaceState.update(rememberKey(dirUri(), "lookupBook"), `{"isbn": "9780261103344"}`);
+    const registered = fake.providers.get("registerCodeLensProvider");
+    assert.ok(registered && registered.length > 0, "a code lens provider is registered");
+    const provider = (registered[0] as unknown[])[1] as { provideCodeLenses(doc: unknown, token: unknown): Promise<Array<{ command?: { command: string; arguments?: unknown[] } }>> };
+    const doc = (fake.vscode.workspace.textDocuments as unknown[])[0];
+    const lenses = await provider.provideCodeLenses(doc, new fake.vscode.CancellationTokenSource().token);
+    const lens = lenses.find((l) => (l.command?.arguments?.[0] as { tool?: string })?.tool === "lookupBook");
+    assert.ok(lens?.command, JSON.stringify(lenses));
+    assert.equal(lens.command.command, SERVER_COMMANDS.runTool);
+    // VS Code runs a lens's command through the command registry.
+    await fake.vscode.commands.executeCommand(lens.command.command, ...(lens.command.arguments ?? []));
+    const panel = await until("a panel", () => fake.panels[0]);
+    assert.equal(panel.title, "Run lookupBook");
+    const html = panel.htmls[0];
+    assert.match(html, /<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src https:\/\/fake\.vscode-cdn\.net 'nonce-[A-Za-z0-9]{32}'; script-src 'nonce-[A-Za-z0-9]{32}';">/);
+    assert.ok(html.includes(`src="https://fake.vscode-cdn.net${join(EXT_ROOT, "dist", "webview.js")}"`), "the script comes from dist/ through asWebviewUri");
+    assert.ok(html.includes(`{&quot;isbn&quot;: &quot;9780261103344&quot;}</textarea>`), "the remembered input fills the box");
+    const result = await until("a result", () => lastResult(panel));
+    assert.deepEqual(panel.posted[0], { type: "running" });
+    const text = visibleText(result.html);
+    assert.ok(text.includes("Result Title The Hobbit"), text);
+    assert.ok(text.includes("Timeout 7 s"), `pluginLsp.timeout reached the run: ${text}`);
+  });
+
+  it("runs what the page posts, remembers it, and opens clicked .ts locations", async () => {
+    const panel = fake.panels[0];
+    const before = panel.posted.length;
+    panel.receive({ type: "run", input: `{"isbn": "0000000000"}` });
+    const result = await until("a second result", () => panel.posted.length >= before + 2 && lastResult(panel));
+    assert.equal(context.workspaceState.get(rememberKey(dirUri(), "lookupBook")), `{"isbn": "0000000000"}`);
+    const link = /data-file="([^"]+)" data-line="(\d+)" data-column="(\d+)"/.exec(result.html);
+    assert.ok(link, result.html);
+    panel.receive({ type: "open", file: link[1], line: Number(link[2]), column: Number(link[3]) });
+    const shown = await until("the .ts file shown", () => fake.shown[0]);
+    assert.equal(shown.uri, Uri.file(join(plugin, link[1])).toString());
+    assert.deepEqual([shown.selection?.start.line, shown.selection?.start.character], [Number(link[2]) - 1, Number(link[3]) - 1]);
+  });
+
+  it("refuses input that is not JSON without calling the server", async () => {
+    const panel = fake.panels[0];
+    const before = panel.posted.length;
+    panel.receive({ type: "run", input: `{"isbn": }` });
+    const msg = await until("an input error", () => panel.posted.length > before && panel.posted[panel.posted.length - 1]);
+    assert.deepEqual(msg, { type: "inputError", message: (msg as { message: string }).message });
+    assert.match((msg as { message: string }).message, /^Input is not JSON \(line 1, column 10\)/);
+  });
+
+  it("Run Tool… picks the plugin and the tool and opens its panel with the schema's input", async () => {
+    state.clear();
+    fake.panels[0].dispose();
+    await fake.vscode.commands.executeCommand(CLIENT_COMMANDS.runTool);
+    const panel = await until("a new panel", () => fake.panels[1]);
+    assert.equal(panel.title, "Run lookupBook");
+    assert.ok(panel.htmls[0].includes(`{\n  &quot;isbn&quot;: &quot;&quot;\n}</textarea>`), panel.htmls[0]);
+    assert.deepEqual(panel.posted, [], "the palette does not run before the author presses Run");
+  });
+
+  it("shows the review card", async () => {
+    await fake.vscode.commands.executeCommand(CLIENT_COMMANDS.showReviewCard);
+    const card = await until("the card", () => fake.opened.find((o) => o.language === "markdown"));
+    assert.ok(card.content?.startsWith("# Install review: books 1.2.0\n"), card.content);
+    assert.ok(fake.executed.some((e) => e.command === "markdown.showPreview"));
+  });
+
+  it("restarts the server", async () => {
+    const starts = () => fake.output.filter((l) => l.startsWith("Starting ")).length;
+    assert.equal(starts(), 1);
+    await fake.vscode.commands.executeCommand(CLIENT_COMMANDS.restartServer);
+    assert.equal(starts(), 2);
+    assert.ok(fake.messages.some((m) => m.kind === "status" && m.text === "Plugin LSP: server restarted"));
+    await until("server commands after restart", () => fake.commands.has(SERVER_COMMANDS.runTool));
+  });
+});
