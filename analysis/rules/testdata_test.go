@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
 )
 
 // update rewrites the .expect files of TestPlugins (and is the one -update
@@ -147,4 +149,53 @@ func lineDiff(want, got string) string {
 		b.WriteString("  (same lines, different order)\n")
 	}
 	return b.String()
+}
+
+// Every fix offered on any testdata plugin keeps a valid plugin.json valid,
+// edits only spans inside the file, and creates only files that do not
+// exist yet.
+func TestFixesKeepManifestValid(t *testing.T) {
+	entries, err := os.ReadDir(pluginsDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		p, ds := checkDir(t, filepath.Join(pluginsDir, e.Name()))
+		valid := p.SyntaxError == nil
+		for _, d := range ds {
+			for _, f := range d.Fixes {
+				n++
+				text := append([]byte{}, p.ManifestFile.Text...)
+				var edits []analysis.Edit
+				for _, ed := range f.Edits {
+					switch {
+					case ed.Create:
+						if p.Exists(ed.File) {
+							t.Errorf("%s: %s: fix %q creates %s, which exists", e.Name(), d.Code, f.Title, ed.File)
+						}
+					case ed.File == analysis.ManifestName:
+						if ed.Span.Start < 0 || ed.Span.End > len(text) || ed.Span.Start > ed.Span.End {
+							t.Errorf("%s: %s: fix %q edits %v outside plugin.json", e.Name(), d.Code, f.Title, ed.Span)
+							continue
+						}
+						edits = append(edits, ed)
+					}
+				}
+				// Apply from the end so earlier spans stay put.
+				sort.Slice(edits, func(i, j int) bool { return edits[i].Span.Start < edits[j].Span.Start })
+				for i := len(edits) - 1; i >= 0; i-- {
+					ed := edits[i]
+					text = append(text[:ed.Span.Start:ed.Span.Start], append([]byte(ed.NewText), text[ed.Span.End:]...)...)
+				}
+				if _, serr := jsonpos.Parse(text); valid && len(edits) > 0 && serr != nil {
+					t.Errorf("%s: %s: fix %q breaks plugin.json: %v\n%s", e.Name(), d.Code, f.Title, serr.Message, text)
+				}
+			}
+		}
+	}
+	t.Logf("%d fixes applied", n)
 }
