@@ -15,6 +15,7 @@
 package broker
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -56,10 +57,21 @@ type Capability struct {
 
 // Credential is one capabilities.credentials entry: the secret Name lands
 // in Header, formatted by Format ("Bearer {{secret}}"; empty means
-// "{{secret}}"), on requests to Domains (empty: every allowed domain).
+// "{{secret}}"), on requests to Domains (empty or nil: every allowed
+// domain; domains that do not normalize match nothing).
 type Credential struct {
 	Name, Header, Format string
 	Domains              []string
+}
+
+// Display is the header as previews and logs show it, the secret replaced
+// by its name: "Authorization: Bearer ••••(openlibrary_key)".
+func (c Credential) Display() string {
+	f := c.Format
+	if f == "" {
+		f = secretMarker
+	}
+	return c.Header + ": " + strings.Replace(f, secretMarker, "••••("+c.Name+")", 1)
 }
 
 // Secrets resolves dev secrets host-side (see Fixtures.SecretStore).
@@ -229,7 +241,7 @@ func New(cfg Config) *Broker {
 		if cr.format == "" {
 			cr.format = secretMarker
 		}
-		if c.Domains != nil {
+		if len(c.Domains) > 0 {
 			cr.domains = map[string]bool{}
 			for _, d := range c.Domains {
 				if key, r := fetchurl.NormalizeDomain(d); r == nil {
@@ -333,7 +345,7 @@ func (b *Broker) redactBytes(p []byte) []byte {
 		return p
 	}
 	for _, v := range b.secretList {
-		if strings.Contains(string(p), v) {
+		if bytes.Contains(p, []byte(v)) {
 			return []byte(b.redactor.Replace(string(p)))
 		}
 	}

@@ -260,3 +260,36 @@ func TestSecretStore(t *testing.T) {
 		t.Errorf("EnvName = %q", got)
 	}
 }
+
+func TestCredentialDisplay(t *testing.T) {
+	cases := map[string]broker.Credential{
+		"Authorization: Bearer ••••(openlibrary_key)": {Name: "openlibrary_key", Header: "Authorization", Format: "Bearer {{secret}}"},
+		"X-Api-Key: ••••(k)":                          {Name: "k", Header: "X-Api-Key"},
+	}
+	for want, c := range cases {
+		if got := c.Display(); got != want {
+			t.Errorf("Display() = %q, want %q", got, want)
+		}
+	}
+}
+
+// An empty domains list means every allowed domain, like a missing one; a
+// list of domains that do not normalize matches nothing.
+func TestCredentialDomainsEdge(t *testing.T) {
+	p := &recordingProvider{}
+	b := broker.New(broker.Config{
+		Fetch: []broker.Capability{{Domain: "a.org"}},
+		Credentials: []broker.Credential{
+			{Name: "empty", Header: "X-Empty", Domains: []string{}},
+			{Name: "bad", Header: "X-Bad", Domains: []string{"https://a.org", "a.org."}},
+		},
+		Secrets:  mapSecrets{"empty": "e1", "bad": "b1"},
+		Provider: p,
+	})
+	if _, err := b.Fetch(context.Background(), broker.Request{URL: "https://a.org/"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := p.calls()[0].Header; !reflect.DeepEqual(got, http.Header{"X-Empty": {"e1"}}) {
+		t.Errorf("sent %v", got)
+	}
+}

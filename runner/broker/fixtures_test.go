@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/plugin-lsp/plugin-lsp/runner/broker"
@@ -301,5 +303,30 @@ func TestRequestHeadersAndBody(t *testing.T) {
 	}
 	if got := p.calls()[0].Header; !reflect.DeepEqual(got, http.Header{"X-Ok": {"1"}}) {
 		t.Errorf("sent headers %v", got)
+	}
+}
+
+// Parallel callers cannot overrun the cap.
+func TestFetchLimitConcurrent(t *testing.T) {
+	p := &recordingProvider{}
+	b := broker.New(broker.Config{Fetch: []broker.Capability{{Domain: "a.org"}}, Provider: p})
+	var wg sync.WaitGroup
+	var refused atomic.Int64
+	for i := 0; i < 200; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := b.Fetch(context.Background(), broker.Request{URL: "https://a.org/"})
+			if be, ok := err.(*broker.Error); ok && be.Reason == "limit" {
+				refused.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	if n := len(p.calls()); n != 64 || refused.Load() != 136 {
+		t.Fatalf("%d sent, %d refused", n, refused.Load())
+	}
+	if a := b.Audit(); len(a) != 65 {
+		t.Fatalf("audit has %d entries", len(a))
 	}
 }
