@@ -45,6 +45,9 @@ func explainSyntax(text []byte, e *jsonpos.SyntaxError) (analysis.Span, string) 
 		return span, e.Message
 	}
 	span.End = off + 1
+	if off == 0 && len(text) >= 3 && text[0] == 0xef && text[1] == 0xbb && text[2] == 0xbf {
+		return analysis.Span{Start: 0, End: 3}, "plugin.json starts with a byte order mark (BOM): save it as UTF-8 without BOM"
+	}
 	switch c := text[off]; {
 	case c == '/' && off+1 < len(text) && (text[off+1] == '/' || text[off+1] == '*'):
 		return span, "comments are not allowed: plugin.json is plain JSON, not JSONC"

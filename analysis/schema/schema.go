@@ -260,7 +260,14 @@ func unknownKey(key string, obj *jsonpos.Node, props, sub map[string]any) string
 	if obj.Parent == nil {
 		what = " in plugin.json"
 	} else if t, ok := sub["title"].(string); ok {
-		what = " in a " + t
+		switch {
+		case strings.HasSuffix(t, "s"): // "capabilities"
+			what = " in " + t
+		case strings.ContainsRune("aeiou", rune(t[0])):
+			what = " in an " + t
+		default:
+			what = " in a " + t
+		}
 	}
 	var shown []string
 	for _, k := range known {
@@ -292,8 +299,11 @@ func Suggest(word string, candidates []string) string {
 	return best
 }
 
+// levenshtein is the optimal-string-alignment distance: insertions,
+// deletions, substitutions and transpositions of neighbours cost 1.
 func levenshtein(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
+	prev2 := make([]int, len(rb)+1)
 	prev := make([]int, len(rb)+1)
 	cur := make([]int, len(rb)+1)
 	for j := range prev {
@@ -307,8 +317,11 @@ func levenshtein(a, b string) int {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1) // a transposition ("hots" → "host")
+			}
 		}
-		prev, cur = cur, prev
+		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(rb)]
 }

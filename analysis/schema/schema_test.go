@@ -154,7 +154,7 @@ func TestSuggest(t *testing.T) {
 	cands := []string{"tools", "nativeTools", "capabilities", "name", "sdk"}
 	for in, want := range map[string]string{
 		"tool": "tools", "NativeTools": "nativeTools", "capabilites": "capabilities",
-		"nmae": "", "sdks": "sdk", "xyz": "", "Name": "name",
+		"nmae": "name", "sdks": "sdk", "xyz": "", "Name": "name", "nmea": "", "tolos": "tools",
 	} {
 		if got := Suggest(in, cands); got != want {
 			t.Errorf("Suggest(%q) = %q, want %q", in, got, want)
