@@ -533,7 +533,7 @@ func (b *Broker) Fetch(ctx context.Context, req Request) (*Response, error) {
 		return finish(nil, tooLarge(t.URL.Redacted(), t.Host, limits.MaxBytes))
 	}
 	// The tool must never see a secret, even one the server echoes back.
-	clean := &Response{Status: resp.Status, Header: make(http.Header, len(resp.Header)), Body: b.redactBytes(resp.Body), URL: req.URL}
+	clean := &Response{Status: resp.Status, Header: make(http.Header, len(resp.Header)), Body: b.redactBytes(resp.Body), URL: b.Redact(req.URL)}
 	for k, vs := range resp.Header {
 		cvs := make([]string, len(vs))
 		for i, v := range vs {
