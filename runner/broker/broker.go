@@ -107,6 +107,8 @@ const (
 // with credentials. limits holds the effective caps (never zero): a
 // provider must not read more than MaxBytes+1 body bytes. The context
 // carries the per-capability timeout.
+// A provider that also has a method Source() Source lets the audit log
+// name the source of refused calls too.
 type Provider interface {
 	RoundTrip(ctx context.Context, req *Request, limits Capability) (*Response, Source, error)
 }
@@ -399,6 +401,10 @@ func (b *Broker) Fetch(ctx context.Context, req Request) (*Response, error) {
 		rawURL = rawURL[:MaxURLBytes] + "…"
 	}
 	e := Entry{Method: clip(method, 16), URL: b.Redact(rawURL), Credentials: []string{}}
+	if k, ok := b.provider.(interface{ Source() Source }); ok {
+		// Refused calls name the source they would have used.
+		e.Source = string(k.Source())
+	}
 
 	// Reserve the audit slot first so the log stays in call order even
 	// when calls finish out of order.
@@ -504,7 +510,9 @@ func (b *Broker) Fetch(ctx context.Context, req Request) (*Response, error) {
 	resp, src, err := safeRoundTrip(cctx, b.provider, out, limits)
 	timedOut := cctx.Err() != nil && ctx.Err() == nil
 	cancel()
-	e.Source = string(src)
+	if src != "" {
+		e.Source = string(src)
+	}
 	if err != nil {
 		var nf *NoFixtureError
 		switch {

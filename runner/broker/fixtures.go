@@ -296,6 +296,9 @@ func canned(x *Fixture) *cannedResponse {
 	return c
 }
 
+// Source says that this provider answers from fixtures.
+func (p *fixtureProvider) Source() Source { return SourceFixture }
+
 func (p *fixtureProvider) RoundTrip(ctx context.Context, req *Request, limits Capability) (*Response, Source, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, SourceFixture, err

@@ -189,3 +189,18 @@ func TestBadCapabilityIgnored(t *testing.T) {
 		t.Fatal("a malformed capability let a request through")
 	}
 }
+
+// Refused calls name the source the run uses, so every entry of a record
+// has "fixture" or "network".
+func TestRefusedEntryNamesSource(t *testing.T) {
+	for want, p := range map[string]broker.Provider{
+		"fixture": broker.NewFixtureProvider(&broker.Fixtures{}),
+		"network": broker.NewNetworkProvider(broker.NetworkOptions{}),
+	} {
+		b := broker.New(refusalConfig(p))
+		b.Fetch(context.Background(), broker.Request{URL: "http://api.x.org/"})
+		if e := b.Audit()[0]; e.Source != want || e.Refused != "not-https" {
+			t.Errorf("%s: %+v", want, e)
+		}
+	}
+}
