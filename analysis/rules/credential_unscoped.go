@@ -5,21 +5,26 @@ import (
 	"strings"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/fetchurl"
 	"github.com/plugin-lsp/plugin-lsp/analysis/jsonedit"
 	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
+	"github.com/plugin-lsp/plugin-lsp/analysis/schema"
 )
 
 // CredentialUnscoped warns about a credential sent to every fetch domain.
 var CredentialUnscoped = &analysis.Rule{
 	Code:     "credential-unscoped",
 	Severity: analysis.Warning,
-	Title:    "credential is sent to every fetch domain",
+	Title:    "credential is sent to every fetch domain, or scoped to none",
 	Doc: "A credential without `domains` is injected into requests to every domain in `capabilities.fetch`. " +
 		"With more than one domain that usually leaks the secret to a service it was not issued for (the " +
 		"Open Library key sent to a CDN). Say which domains it is for.\n\n" +
 		"The fix proposes, first, the fetch domains whose name shares a word with the credential's name " +
 		"(`openlibrary_key` → `api.openlibrary.org`), or the first declared domain when none does; the other " +
-		"fixes scope it to one domain each.",
+		"fixes scope it to one domain each.\n\n" +
+		"A `domains` entry that is not in `capabilities.fetch` is reported too: the tool can never reach that " +
+		"domain, so the credential is never sent there (usually a typo, or the fetch entry was renamed). " +
+		"Scoping to a subdomain does not cover its parent or the other way round: hosts compare exactly.",
 	Lang: "json",
 	Before: "\"fetch\": [\"api.openlibrary.org\", \"covers.example-cdn.net\"],\n" +
 		"\"credentials\": [{ \"name\": \"openlibrary_key\", \"into\": { \"header\": \"Authorization\", \"format\": \"Bearer {{secret}}\" } }]",
@@ -30,6 +35,7 @@ var CredentialUnscoped = &analysis.Rule{
 	Run: func(pass *analysis.Pass) {
 		m := pass.Plugin.Manifest
 		domains := uniqueStrings(m.FetchDomains())
+		reportScopeOutsideFetch(pass, domains)
 		if len(domains) < 2 {
 			return
 		}
@@ -99,4 +105,35 @@ func guessDomains(name string, domains []string) []string {
 var genericWords = map[string]bool{
 	"key": true, "api": true, "token": true, "secret": true, "auth": true, "www": true,
 	"com": true, "org": true, "net": true, "dev": true, "bearer": true, "access": true,
+}
+
+// reportScopeOutsideFetch warns about credential domains that no fetch
+// entry declares (compared as the broker compares hosts), with a fix to
+// the fetch domain it was probably meant to be. Domains that do not
+// normalize are manifest-schema's.
+func reportScopeOutsideFetch(pass *analysis.Pass, fetch []string) {
+	allow := fetchurl.NewAllowlist(fetch)
+	for _, c := range pass.Plugin.Manifest.Credentials {
+		name, _ := analysis.Str(c.Name)
+		for _, n := range c.Domains {
+			s, ok := analysis.Str(n)
+			if !ok {
+				continue
+			}
+			if key, r := fetchurl.NormalizeDomain(s); r != nil || allow[key] {
+				continue
+			}
+			d := analysis.Diagnostic{
+				File: analysis.ManifestName, Span: analysis.SpanOf(n),
+				Message: fmt.Sprintf("credential %q is scoped to %q, which is not in capabilities.fetch: it is never sent there", name, s),
+			}
+			if sug := schema.Suggest(s, fetch); sug != "" {
+				d.Message += fmt.Sprintf(" (did you mean %q?)", sug)
+				if e, err := jsonedit.Replace(pass.Plugin.ManifestFile, n, jsonString(sug)); err == nil {
+					d.Fixes = []analysis.Fix{{Title: "Scope it to " + sug, Edits: []analysis.Edit{e}}}
+				}
+			}
+			pass.Report(d)
+		}
+	}
 }
