@@ -69,3 +69,25 @@ func FuzzFetch(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseFixtures: any bytes give fixtures or a positioned error, and
+// the provider built from them answers or refuses without panicking.
+func FuzzParseFixtures(f *testing.F) {
+	f.Add([]byte(fixturesJSON))
+	f.Add([]byte(`{"fnFetch": [{"url": "https://a.org", "status": "x"}]}`))
+	f.Add([]byte(`{"fnFetch": [`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fx, err := broker.ParseFixtures(data)
+		if err != nil {
+			if msg := err.Error(); !strings.Contains(msg, ":") || msg[0] < '0' || msg[0] > '9' {
+				t.Fatalf("error without a position: %q", msg)
+			}
+			return
+		}
+		b := broker.New(broker.Config{Fetch: []broker.Capability{{Domain: "a.org"}, {Domain: "api.x.org"}}, Provider: broker.NewFixtureProvider(fx)})
+		for _, x := range fx.FnFetch {
+			b.Fetch(context.Background(), broker.Request{Method: x.Method, URL: x.URL})
+		}
+		b.Fetch(context.Background(), broker.Request{URL: "https://a.org/none"})
+	})
+}
