@@ -70,7 +70,8 @@ export function reviewCardMarkdown(result: unknown): string {
   const name = typeof c.plugin === "string" && c.plugin !== "" ? c.plugin : "(unnamed plugin)";
   out.push(`# Install review: ${mdText(name)} ${mdText(c.version ?? "")}`.trimEnd(), "");
   if (typeof c.description === "string" && c.description !== "") out.push(mdText(c.description), "");
-  out.push(`Source-tree hash: ${mdCode(c.sourceTreeHash ?? "")}`, "");
+  const hash = typeof c.sourceTreeHash === "string" && c.sourceTreeHash !== "" ? mdCode(c.sourceTreeHash) : "(not computed)";
+  out.push(`Source-tree hash: ${hash}`, "");
   for (const p of arr(c.problems)) out.push(`> **Warning:** ${mdText(p)}`, "");
   const fns = arr(c.functionTools);
   out.push(`## Function tools (sandboxed, ${fns.length})`, "");

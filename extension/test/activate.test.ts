@@ -5,7 +5,6 @@
 // remembered input, opens .ts locations, shows the review card and restarts.
 
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import Module from "node:module";
 import { tmpdir } from "node:os";
@@ -14,7 +13,7 @@ import { after, before, describe, it } from "node:test";
 import { CLIENT_COMMANDS, SERVER_COMMANDS } from "../src/commands";
 import { rememberKey } from "../src/prefill";
 import { createFakeVscode, fakeDocument, type FakePanel, Uri } from "./fakevscode";
-import { EXT_ROOT, REPO_ROOT, visibleText } from "./util";
+import { EXT_ROOT, REPO_ROOT, buildServer, visibleText } from "./util";
 
 /** Waits for `cond` (polling); fails with `what` after a generous bound. Asserts nothing about time. */
 async function until<T>(what: string, cond: () => T | undefined | false, limitMs = 60_000): Promise<T> {
@@ -37,6 +36,7 @@ describe("the bundled client activated in a fake VS Code", { timeout: 240_000 },
   let plugin: string;
   let fake: ReturnType<typeof createFakeVscode>;
   let ext: Extension;
+  let binary: string;
   const state = new Map<string, unknown>();
   const context = {
     subscriptions: [] as Array<{ dispose(): unknown }>,
@@ -53,8 +53,7 @@ describe("the bundled client activated in a fake VS Code", { timeout: 240_000 },
 
   before(async () => {
     work = mkdtempSync(join(tmpdir(), "plugin-lsp-activate-"));
-    const binary = join(work, "bin", "plugin-lsp");
-    execFileSync("go", ["build", "-o", binary, "./cmd/plugin-lsp"], { cwd: REPO_ROOT, stdio: ["ignore", "inherit", "inherit"] });
+    binary = buildServer(join(work, "bin", "plugin-lsp"));
     plugin = join(work, "books");
     cpSync(join(REPO_ROOT, "testdata", "example", "books"), plugin, { recursive: true });
     const manifest = join(plugin, "plugin.json");
@@ -84,7 +83,7 @@ describe("the bundled client activated in a fake VS Code", { timeout: 240_000 },
 
   it("registers the palette commands and starts the configured server", async () => {
     for (const id of Object.values(CLIENT_COMMANDS)) assert.ok(fake.commands.has(id), id);
-    assert.ok(fake.output.some((l) => l === `Starting ${join(work, "bin", "plugin-lsp")} serve (setting)`), fake.output.join("\n"));
+    assert.ok(fake.output.some((l) => l === `Starting ${binary} serve (setting)`), fake.output.join("\n"));
     // The language client registers the server's commands once initialize answered.
     await until("server commands", () => fake.commands.has(SERVER_COMMANDS.runTool));
     assert.deepEqual(fake.messages.filter((m) => m.kind === "error"), []);

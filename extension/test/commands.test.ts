@@ -58,6 +58,9 @@ describe("reviewCardMarkdown", () => {
     assert.ok(md.includes("``h`x``"), md);
     assert.ok(md.includes("> **Warning:** bad \\*json\\*"), md);
   });
+  it("says so when the hash is missing", () => {
+    assert.ok(reviewCardMarkdown({ plugin: "p", version: "1", sourceTreeHash: "", functionTools: [], nativeTools: [] }).includes("Source-tree hash: (not computed)\n"));
+  });
   it("passes strings through and shows other values as JSON", () => {
     assert.equal(reviewCardMarkdown("# card"), "# card");
     assert.equal(reviewCardMarkdown({ text: "plain" }), "plain");

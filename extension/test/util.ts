@@ -40,3 +40,17 @@ export function visibleText(html: string): string {
     .replace(/\s+/g, " ")
     .trim();
 }
+
+/**
+ * Builds plugin-lsp from ../cmd/plugin-lsp into `out`, or, when
+ * PLUGIN_LSP_TEST_BINARY names a binary, uses that one instead (to try a
+ * server build from elsewhere).
+ */
+export function buildServer(out: string): string {
+  const given = process.env.PLUGIN_LSP_TEST_BINARY;
+  if (given) return given;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { execFileSync } = require("node:child_process") as typeof import("node:child_process");
+  execFileSync("go", ["build", "-o", out, "./cmd/plugin-lsp"], { cwd: REPO_ROOT, stdio: ["ignore", "inherit", "inherit"] });
+  return out;
+}
