@@ -353,7 +353,8 @@ type sarifRuleConfig struct {
 }
 
 type sarifText struct {
-	Text string `json:"text"`
+	Text     string `json:"text"`
+	Markdown string `json:"markdown,omitempty"`
 }
 
 type sarifResult struct {
@@ -414,7 +415,7 @@ func writeSARIF(w io.Writer, results []checked) error {
 		Rules:          []sarifRule{},
 	}
 	index := map[string]int{}
-	addRule := func(code, title, doc string, sev analysis.Severity) {
+	addRule := func(code, title, doc, help string, sev analysis.Severity) {
 		if _, ok := index[code]; ok {
 			return
 		}
@@ -427,13 +428,21 @@ func writeSARIF(w io.Writer, results []checked) error {
 		}
 		driver.Rules = append(driver.Rules, sarifRule{
 			ID: code, Name: ruleName(code),
-			ShortDescription: sarifText{title}, FullDescription: sarifText{doc}, Help: sarifText{doc},
+			ShortDescription: sarifText{Text: title}, FullDescription: sarifText{Text: doc},
+			Help:                 sarifText{Text: doc, Markdown: help},
 			HelpURI:              rulesDocURL + "#" + code,
 			DefaultConfiguration: sarifRuleConfig{sarifLevel(sev)},
 		})
 	}
 	for _, r := range rules.All() {
-		addRule(r.Code, r.Title, r.Doc, r.Severity)
+		help := r.Doc
+		if r.Before != "" {
+			help += "\n\nTriggers the rule:\n\n```" + r.Lang + "\n" + r.Before + "\n```"
+		}
+		if r.After != "" {
+			help += "\n\nFixed:\n\n```" + r.Lang + "\n" + r.After + "\n```"
+		}
+		addRule(r.Code, r.Title, r.Doc, help, r.Severity)
 	}
 	run := sarifRun{Tool: sarifTool{Driver: driver}, Results: []sarifResult{}, ColumnKind: "utf16CodeUnits"}
 	if cwd != "" {
@@ -443,7 +452,7 @@ func writeSARIF(w io.Writer, results []checked) error {
 	}
 	for _, r := range results {
 		for _, d := range r.diags {
-			addRule(d.Code, "", "", d.Severity) // internal-error and any code not in the list
+			addRule(d.Code, "", "", "", d.Severity) // internal-error and any code not in the list
 			uri := filepath.Join(r.dir, filepath.FromSlash(d.File))
 			if abs, err := filepath.Abs(uri); err == nil && cwd != "" {
 				if rel, err := filepath.Rel(cwd, abs); err == nil {
@@ -456,7 +465,7 @@ func writeSARIF(w io.Writer, results []checked) error {
 			}
 			run.Results = append(run.Results, sarifResult{
 				RuleID: d.Code, RuleIndex: index[d.Code], Level: sarifLevel(d.Severity),
-				Message: sarifText{d.Message},
+				Message: sarifText{Text: d.Message},
 				Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
 					ArtifactLocation: sarifArtifactLoc{URI: filepath.ToSlash(uri), URIBaseID: "%SRCROOT%"},
 					Region: sarifRegion{
