@@ -2,6 +2,9 @@ package broker_test
 
 import (
 	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"testing"
 
 	"github.com/plugin-lsp/plugin-lsp/runner/broker"
@@ -46,5 +49,24 @@ func BenchmarkNew(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		broker.New(cfg)
+	}
+}
+
+// BenchmarkFetchNetworkLoopback: one allowed fetch through the broker and
+// the network provider to a loopback TLS server. Connections are not kept
+// alive, so this includes a TCP connect and a TLS handshake.
+func BenchmarkFetchNetworkLoopback(b *testing.B) {
+	s := &tlsServer{srv: httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, `{"ok":true}`) }))}
+	defer s.srv.Close()
+	cfg := broker.Config{Fetch: []broker.Capability{{Domain: testHost}}, Provider: s.provider()}
+	req := broker.Request{URL: "https://" + testHost + "/"}
+	brk := broker.New(cfg)
+	for i := 0; b.Loop(); i++ {
+		if i%64 == 0 {
+			brk = broker.New(cfg)
+		}
+		if _, err := brk.Fetch(context.Background(), req); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

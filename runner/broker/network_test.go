@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"io"
+	"net"
 	"net/http"
 	"runtime"
 	"strings"
@@ -418,5 +419,56 @@ func TestNetworkNoGoroutineLeak(t *testing.T) {
 	if n := settle(base); n > base {
 		buf := make([]byte, 1<<16)
 		t.Fatalf("%d goroutines after 60 fetches, %d before:\n%s", n, base, buf[:runtime.Stack(buf, true)])
+	}
+}
+
+// Hostile servers: a header flood, and a peer that accepts the connection
+// but never speaks TLS.
+func TestNetworkHostileServers(t *testing.T) {
+	s := newTLSServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Flood", strings.Repeat("a", 200<<10))
+		io.WriteString(w, "x")
+	}))
+	b := netBroker(s, broker.Capability{})
+	_, err := b.Fetch(context.Background(), broker.Request{URL: "https://" + testHost + "/"})
+	if be := brokerErr(t, err); be.Reason != "network" || !strings.Contains(be.Message, "header") {
+		t.Errorf("header flood: %q %q", be.Reason, be.Message)
+	}
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var held []net.Conn
+	var mu sync.Mutex
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			held = append(held, c) // accept, then say nothing
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range held {
+			c.Close()
+		}
+	})
+	mute := broker.New(broker.Config{
+		Fetch: []broker.Capability{{Domain: testHost, TimeoutMs: 50}},
+		Provider: broker.NewNetworkProvider(broker.NetworkOptions{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			var d net.Dialer
+			return d.DialContext(ctx, "tcp", ln.Addr().String())
+		}}),
+	})
+	_, err = mute.Fetch(context.Background(), broker.Request{URL: "https://" + testHost + "/"})
+	if be := brokerErr(t, err); be.Reason != "timeout" {
+		t.Errorf("mute server: %q %q", be.Reason, be.Message)
 	}
 }
