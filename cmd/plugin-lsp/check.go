@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -447,7 +448,7 @@ func writeSARIF(w io.Writer, results []checked) error {
 	run := sarifRun{Tool: sarifTool{Driver: driver}, Results: []sarifResult{}, ColumnKind: "utf16CodeUnits"}
 	if cwd != "" {
 		run.OriginalURIBaseIDs = map[string]sarifArtifactLoc{
-			"%SRCROOT%": {URI: "file://" + filepath.ToSlash(cwd) + "/"},
+			"%SRCROOT%": {URI: (&url.URL{Scheme: "file", Path: strings.TrimSuffix(filepath.ToSlash(cwd), "/") + "/"}).String()},
 		}
 	}
 	for _, r := range results {
@@ -467,7 +468,7 @@ func writeSARIF(w io.Writer, results []checked) error {
 				RuleID: d.Code, RuleIndex: index[d.Code], Level: sarifLevel(d.Severity),
 				Message: sarifText{Text: d.Message},
 				Locations: []sarifLocation{{PhysicalLocation: sarifPhysical{
-					ArtifactLocation: sarifArtifactLoc{URI: filepath.ToSlash(uri), URIBaseID: "%SRCROOT%"},
+					ArtifactLocation: sarifArtifactLoc{URI: (&url.URL{Path: filepath.ToSlash(uri)}).String(), URIBaseID: "%SRCROOT%"},
 					Region: sarifRegion{
 						StartLine: d.start.Line + 1, StartColumn: d.start.Col + 1,
 						EndLine: end.Line + 1, EndColumn: end.Col + 1,
