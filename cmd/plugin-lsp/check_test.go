@@ -300,3 +300,18 @@ func TestCheckBinaryExitCodes(t *testing.T) {
 		}
 	}
 }
+
+// SARIF URIs are relative to the working directory and percent-encoded.
+func TestCheckSARIFURIs(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "my plugin ü")
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "plugin.json"), []byte(`{"name":"x","version":"1"}`), 0o644)
+	t.Chdir(root)
+	_, out, _ := run(t, "check", "--format", "sarif", ".")
+	for _, want := range []string{`"uri": "my%20plugin%20%C3%BC/plugin.json"`, `"uriBaseId": "%SRCROOT%"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("sarif lacks %s:\n%s", want, out)
+		}
+	}
+}
