@@ -61,7 +61,8 @@ class ExtensionState implements vscode.Disposable {
     // when a plugin is actually here.
     const manifestOpen = vscode.workspace.textDocuments.some((d) => isManifest(d.uri));
     const inWorkspace = (await vscode.workspace.findFiles(`**/${MANIFEST}`, "**/node_modules/**", 1)).length > 0;
-    if (manifestOpen || inWorkspace) await this.ensureClient();
+    // Activation does not wait for the server; commands wait for it.
+    if (manifestOpen || inWorkspace) void this.ensureClient();
   }
 
   /** Starts the client once; later calls share the same start. */

@@ -61,6 +61,7 @@ export class RunPanel {
   private inputText: string;
   private resultHtml = "";
   private running?: vscode.CancellationTokenSource;
+  private disposed = false;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -122,6 +123,7 @@ export class RunPanel {
 
   /** Runs the tool with the input text, remembering it for this tool. */
   async runWith(text: string): Promise<void> {
+    if (this.disposed) return;
     const parsed = parseInput(text);
     if (!parsed.ok) {
       void this.panel.webview.postMessage({ type: "inputError", message: parsed.message });
@@ -145,7 +147,7 @@ export class RunPanel {
       if (this.running === cts) this.running = undefined;
       cts.dispose();
     }
-    void this.panel.webview.postMessage({ type: "result", html: this.resultHtml });
+    if (!this.disposed) void this.panel.webview.postMessage({ type: "result", html: this.resultHtml });
   }
 
   /** Opens a location reported by the run (plugin-relative, 1-based). */
@@ -159,8 +161,6 @@ export class RunPanel {
       void vscode.window.showErrorMessage(`Cannot open ${file}: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
-
-  private disposed = false;
 
   dispose(): void {
     if (this.disposed) return;

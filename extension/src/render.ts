@@ -290,13 +290,14 @@ export function formatBytes(n: number): string {
   return `${Number.isInteger(v) ? v : v.toFixed(1)} ${units[i]}`;
 }
 
-/** 12.345 → "12.3 ms"; 30000 → "30 s". */
+/** 0.029 → "0.029 ms"; 12.345 → "12.3 ms"; 30000 → "30 s". */
 export function formatMs(ms: number): string {
   if (!Number.isFinite(ms)) return String(ms);
   if (ms >= 1000) {
     const s = ms / 1000;
     return `${Number.isInteger(s) ? s : s.toFixed(2)} s`;
   }
+  if (ms < 1) return `${Number(ms.toPrecision(2))} ms`;
   return `${Number.isInteger(ms) ? ms : ms.toFixed(1)} ms`;
 }
 

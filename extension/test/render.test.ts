@@ -171,6 +171,6 @@ describe("linkLocations", () => {
 describe("formatting", () => {
   it("formats bytes and durations", () => {
     assert.deepEqual([0, 1023, 1024, 1536, 1048576, 134217728, 5e9].map(formatBytes), ["0 B", "1023 B", "1 KiB", "1.5 KiB", "1 MiB", "128 MiB", "4.7 GiB"]);
-    assert.deepEqual([0, 0.25, 12, 999.9, 1000, 1500, 30000].map(formatMs), ["0 ms", "0.3 ms", "12 ms", "999.9 ms", "1 s", "1.50 s", "30 s"]);
+    assert.deepEqual([0, 0.029, 0.25, 12, 999.9, 1000, 1500, 30000].map(formatMs), ["0 ms", "0.029 ms", "0.25 ms", "12 ms", "999.9 ms", "1 s", "1.50 s", "30 s"]);
   });
 });
