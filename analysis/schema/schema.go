@@ -268,6 +268,8 @@ func unknownKey(key string, obj *jsonpos.Node, props, sub map[string]any) string
 		default:
 			what = " in a " + t
 		}
+	} else {
+		what = fmt.Sprintf(" in %q", DisplayPath(obj.Pointer()))
 	}
 	var shown []string
 	for _, k := range known {

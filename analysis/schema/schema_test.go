@@ -78,6 +78,20 @@ func TestMessages(t *testing.T) {
 		{"truncated: type errors still", `{"name":"a","sdk":"1",`,
 			[]string{`"1": "sdk" must be the number 1 (the only SDK version)`}},
 		{"not an object", `[1,2]`, nil},
+		{"empty page and module", `{"name":"a","version":"1.0.0","sdk":1,"tools":[{"name":"x","page":""}],"nativeTools":[{"module":"","names":["a.b"]}]}`,
+			[]string{
+				`"": "tools[0].page" must be a page path like "code/lookup-book"`,
+				`"": "nativeTools[0].module" must be a module path like "native/telegram.js"`,
+			}},
+		{"empty fetch domain string", `{"name":"a","version":"1.0.0","capabilities":{"fetch":[""]}}`,
+			[]string{`"": "capabilities.fetch[0]" must be a domain like "api.example.com"`}},
+		{"credential not an object", `{"name":"a","version":"1.0.0","capabilities":{"credentials":["api_key"]}}`,
+			[]string{`"api_key": "capabilities.credentials[0]" must be an object like { "name": "api_key", "into": { "header": "Authorization", "format": "Bearer {{secret}}" } }, not a string`}},
+		{"type list in input schema", `{"name":"a","version":"1.0.0","tools":[{"name":"x","page":"p","inputJsonSchema":{"type":["string","null"]}}]}`, nil},
+		{"null where an array goes", `{"name":"a","version":"1.0.0","tools":null}`,
+			[]string{`null: "tools" must be an array, not null`}},
+		{"unknown key in into", `{"name":"a","version":"1.0.0","capabilities":{"credentials":[{"name":"k","into":{"header":"H","format":"{{secret}}","prefix":"x"}}]}}`,
+			[]string{`"prefix": unknown key "prefix" in "capabilities.credentials[0].into"; expected one of "format", "header"`}},
 		{"$schema allowed", `{"$schema":"./plugin.schema.json","name":"a","version":"0.1.0-beta.1+b5"}`, nil},
 	}
 	for _, tc := range tests {
