@@ -12,6 +12,16 @@
 // it opens no socket); secret values never appear in an Entry, in an
 // error returned to the tool, or in a response handed back to the tool.
 // The package never imports runner or lsp.
+//
+// Wiring for one run (the runner's side):
+//
+//	fx, err := broker.LoadFixtures(fixturesPath) // missing file: empty fixtures
+//	caps, creds := broker.FromManifest(plugin.Manifest)
+//	var p broker.Provider = broker.NewFixtureProvider(fx) // "fake"
+//	// "real": p = broker.NewNetworkProvider(broker.NetworkOptions{})
+//	b := broker.New(broker.Config{Fetch: caps, Credentials: creds, Secrets: fx.SecretStore(os.Getenv), Provider: p})
+//	// http.fetch → b.Fetch(runCtx, req); after the last Fetch has returned:
+//	// record.Fetches = b.Audit(); logs, result, error → b.Redact(...)
 package broker
 
 import (
