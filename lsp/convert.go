@@ -80,6 +80,7 @@ func (sn *snapshot) file(rel string) *analysis.File {
 	if err != nil {
 		return nil
 	}
+	f.Position(0) // builds the line index now, under the lock: File builds it lazily
 	return f
 }
 

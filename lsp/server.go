@@ -110,7 +110,7 @@ type clientCaps struct {
 
 // New returns a server with opts.
 func New(opts Options) *Server {
-	if opts.Debounce <= 0 {
+	if opts.Debounce == 0 {
 		opts.Debounce = DefaultDebounce
 	}
 	s := &Server{
