@@ -3,6 +3,8 @@
 // the order docs/rules.md shows them.
 package rules
 
+//go:generate sh -c "cd ../.. && go run ./scripts/gendocs > docs/rules.md"
+
 import (
 	"fmt"
 	"strings"
