@@ -14,7 +14,7 @@ func TestDocsUpToDate(t *testing.T) {
 		t.Fatal(err)
 	}
 	if string(got) != want {
-		t.Fatal("docs/rules.md is stale: run `go run ./scripts/gendocs > docs/rules.md`")
+		t.Fatal("docs/rules.md is stale: run `go generate ./analysis/rules` (or `go run ./scripts/gendocs > docs/rules.md`)")
 	}
 }
 
