@@ -1,14 +1,43 @@
 package main
 
 import (
+	"context"
+	"sync"
+
 	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/review"
 	"github.com/plugin-lsp/plugin-lsp/runner"
 )
 
-// newToolRunner returns the sandbox for plugin.runTool; nil until the
-// runner (issue 4) provides runner.New.
-func newToolRunner() runner.ToolRunner { return nil }
+// lazyRunner creates the sandbox runner on the first run: preparing the
+// QuickJS engine takes most of a second and tens of MB, which an editor
+// session that never runs a tool should not pay at startup.
+type lazyRunner struct {
+	once sync.Once
+	r    *runner.Runner
+	err  error
+}
 
-// reviewCard builds the plugin.reviewCard model; nil until analysis/review
-// lands.
-var reviewCard func(p *analysis.Plugin) (any, error)
+func newToolRunner() runner.ToolRunner { return &lazyRunner{} }
+
+func (l *lazyRunner) Run(ctx context.Context, req runner.Request) (*runner.Record, error) {
+	l.once.Do(func() { l.r, l.err = runner.New(runner.Config{}) })
+	if l.err != nil {
+		return nil, l.err
+	}
+	return l.r.Run(ctx, req)
+}
+
+// reviewCard is the model of plugin.reviewCard: the install review card of
+// the plugin as the editor shows it, with the source-tree hash of the
+// files on disk (unsaved buffers are not part of what gets installed).
+func reviewCard(p *analysis.Plugin) (any, error) {
+	c := review.FromPlugin(p)
+	h, err := review.TreeHash(p.Dir)
+	if err != nil {
+		c.Problems = append(c.Problems, "source-tree hash: "+err.Error())
+	} else {
+		c.Hash = "sha256:" + h
+	}
+	return c, nil
+}
