@@ -154,6 +154,28 @@ func (s *Server) Serve(ctx context.Context, stream jsonrpc2.Stream) int {
 	return s.exitCode
 }
 
+// ServeStdio runs the server over a reader and a writer (the process's
+// stdin and stdout) and returns the exit code.
+func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) int {
+	return s.Serve(ctx, jsonrpc2.NewStream(stdioConn{in, out}))
+}
+
+// stdioConn joins stdin and stdout into the stream the server reads and
+// writes.
+type stdioConn struct {
+	r io.Reader
+	w io.Writer
+}
+
+func (c stdioConn) Read(p []byte) (int, error)  { return c.r.Read(p) }
+func (c stdioConn) Write(p []byte) (int, error) { return c.w.Write(p) }
+func (c stdioConn) Close() error {
+	if cl, ok := c.r.(io.Closer); ok {
+		return cl.Close()
+	}
+	return nil
+}
+
 // codec marshals payloads with the protocol package's union-aware codec.
 type codec struct{}
 

@@ -7,8 +7,6 @@ import (
 	"io"
 	"os"
 
-	"go.lsp.dev/jsonrpc2"
-
 	"github.com/plugin-lsp/plugin-lsp/lsp"
 )
 
@@ -38,26 +36,9 @@ func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Version:  version,
 		Review:   reviewCard,
 	})
-	stream := jsonrpc2.NewStream(stdioConn{stdin, stdout})
-	code := srv.Serve(context.Background(), stream)
+	code := srv.ServeStdio(context.Background(), stdin, stdout)
 	if code != 0 {
 		fmt.Fprintln(stderr, "plugin-lsp: connection closed without shutdown")
 	}
 	return code
-}
-
-// stdioConn joins stdin and stdout into the stream the server reads and
-// writes.
-type stdioConn struct {
-	r io.Reader
-	w io.Writer
-}
-
-func (c stdioConn) Read(p []byte) (int, error)  { return c.r.Read(p) }
-func (c stdioConn) Write(p []byte) (int, error) { return c.w.Write(p) }
-func (c stdioConn) Close() error {
-	if cl, ok := c.r.(io.Closer); ok {
-		return cl.Close()
-	}
-	return nil
 }
