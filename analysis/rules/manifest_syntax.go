@@ -45,6 +45,9 @@ func explainSyntax(text []byte, e *jsonpos.SyntaxError) (analysis.Span, string) 
 		return span, e.Message
 	}
 	span.End = off + 1
+	if strings.Contains(e.Message, "exceeded max depth") {
+		return span, "the JSON is nested too deeply (more than 10000 levels of arrays and objects)"
+	}
 	if off == 0 && len(text) >= 3 && text[0] == 0xef && text[1] == 0xbb && text[2] == 0xbf {
 		return analysis.Span{Start: 0, End: 3}, "plugin.json starts with a byte order mark (BOM): save it as UTF-8 without BOM"
 	}
