@@ -330,3 +330,24 @@ func TestCredentialUnscopedSeveralMatches(t *testing.T) {
 		t.Errorf("manifest:\n%s", text)
 	}
 }
+
+func TestManifestSyntaxMessages(t *testing.T) {
+	for src, want := range map[string]string{
+		`{"tools":` + strings.Repeat("[", 20000): "nested too deeply",
+		"\xef\xbb\xbf{}":                         "byte order mark",
+		`{"a": 1 // note` + "\n}":                "comments are not allowed",
+		`{"a": [1, 2,]}`:                         "trailing comma before ']'",
+		`{"a": 1,}`:                              "trailing comma before '}'",
+		`{'a': 1}`:                               "double quotes",
+		"{\"a\": \"open\n}":                      "string not closed",
+		`{"name": "x"`:                           "incomplete",
+		`"just a string"`:                        "must hold a JSON object, not a string",
+		``:                                       "empty document",
+	} {
+		p := analysis.LoadBytes(noFiles{}, "/x", []byte(src))
+		ds := codes(analysis.Run(p, All(), nil, nil), "manifest-syntax")
+		if len(ds) != 1 || !strings.Contains(ds[0].Message, want) {
+			t.Errorf("%.40q: %+v, want %q", src, ds, want)
+		}
+	}
+}
