@@ -138,6 +138,8 @@ export function parseInput(text: string): ParsedInput {
  * The offset of the first syntax error in `text` (text.length when the
  * input ends too early). Node's JSON.parse does not always say where.
  */
+const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+
 export function jsonErrorOffset(text: string): number {
   let i = 0;
   const ws = () => {
@@ -173,12 +175,13 @@ export function jsonErrorOffset(text: string): number {
     fail();
   };
   const num = () => {
-    const m = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/.exec(text.slice(i));
-    if (!m || m[0] === "" || m[0] === "-") fail();
+    NUMBER.lastIndex = i; // sticky: no copy of the rest of the text per number
+    const m = NUMBER.exec(text);
+    if (!m || m[0] === "") fail();
     i += m![0].length;
   };
   const value = (depth: number): void => {
-    if (depth > 512) fail();
+    if (depth > 5000) fail(); // deeper than anything typed by hand; keeps the stack safe
     ws();
     if (i >= text.length) fail();
     const c = text[i];

@@ -148,8 +148,8 @@ function rawJson(value: unknown): string {
   } else {
     try {
       text = JSON.stringify(value, null, 2) ?? String(value);
-    } catch {
-      text = String(value);
+    } catch (e) {
+      text = `(cannot show this value: ${e instanceof Error ? e.message : "not printable"})`;
     }
   }
   return `<pre class="subui raw json">${escapeHtml(text)}</pre>`;
@@ -161,23 +161,33 @@ function cellText(v: unknown): string {
   if (v === undefined) return "";
   try {
     return JSON.stringify(v) ?? String(v);
-  } catch {
-    return String(v);
+  } catch (e) {
+    return `(cannot show this value: ${e instanceof Error ? e.message : "not printable"})`;
   }
 }
 
-// A `.ts`/`.js` location inside a stack or message: "code/lookup-book.ts:12:5".
-const LOCATION = /([A-Za-z0-9_@.\/-]+\.(?:ts|mts|js|mjs)):(\d+)(?::(\d+))?/g;
+// A location inside a stack or message is "code/lookup-book.ts:12:5". The
+// scan anchors on the extension and walks back over path characters (at most
+// MAX_PATH), so it stays linear on hostile text: a regex with a leading
+// `[path chars]+` backtracks quadratically on a long "a.a.a.a…" log line.
+const LOCATION_TAIL = /\.(?:ts|mts|js|mjs):(\d{1,9})(?::(\d{1,9}))?/g;
+const PATH_CHAR = /[A-Za-z0-9_@.\/-]/;
+const MAX_PATH = 512;
 
 /** Escapes text and turns each `file.ts:line:col` in it into a clickable location. */
 export function linkLocations(text: string): string {
   let out = "";
   let last = 0;
-  for (const m of text.matchAll(LOCATION)) {
-    const start = m.index ?? 0;
+  for (const m of text.matchAll(LOCATION_TAIL)) {
+    const dot = m.index ?? 0;
+    let start = dot;
+    while (start > last && dot - start < MAX_PATH && PATH_CHAR.test(text[start - 1])) start--;
+    if (start === dot) continue; // ".ts:3" with no name before it
+    const file = text.slice(start, dot) + m[0].slice(0, m[0].indexOf(":"));
+    const end = dot + m[0].length;
     out += escapeHtml(text.slice(last, start));
-    out += locationLink(m[1], Number(m[2]), m[3] === undefined ? 1 : Number(m[3]), m[0]);
-    last = start + m[0].length;
+    out += locationLink(file, Number(m[1]), m[2] === undefined ? 1 : Number(m[2]), text.slice(start, end));
+    last = end;
   }
   return out + escapeHtml(text.slice(last));
 }
@@ -379,7 +389,7 @@ function inline(text: string): string {
         return `<code>${escapeHtml(p.slice(1, -1))}</code>`;
       }
       let s = escapeHtml(p);
-      s = s.replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, (_m, label: string, url: string) => `<span class="link" title="${url}">${label}</span>`);
+      s = s.replace(/\[([^[\]]{1,500})\]\(([^()[\]\s]{1,2048})\)/g, (_m, label: string, url: string) => `<span class="link" title="${url}">${label}</span>`);
       s = s.replace(/\*\*([^*]+)\*\*/g, "<strong>$1</strong>");
       s = s.replace(/__([^_]+)__/g, "<strong>$1</strong>");
       s = s.replace(/\*([^*]+)\*/g, "<em>$1</em>");

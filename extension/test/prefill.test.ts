@@ -135,6 +135,8 @@ describe("jsonErrorOffset", () => {
       [`{"a": "\\q"}`, 8],
       [`-`, 0],
     ];
+    cases.push(["[" + "1,".repeat(500_000) + "x]", 1_000_001]);
+    cases.push(["[".repeat(1000), 1000]);
     for (const [text, want] of cases) {
       assert.throws(() => JSON.parse(text), `${text} must not parse`);
       assert.equal(jsonErrorOffset(text), want, text);

@@ -168,6 +168,39 @@ describe("linkLocations", () => {
   });
 });
 
+describe("big and pathological input", { timeout: 60_000 }, () => {
+  it("links locations in linear time on a long dotted line", () => {
+    const line = "a.".repeat(512 * 1024) + "ts:1 then code/x.ts:2:3";
+    const html = linkLocations(line);
+    // The walk back stops at 512 characters, so the huge "a.a.…ts" path is cut, not scanned whole.
+    assert.deepEqual([...html.matchAll(/data-file="([^"]*)" data-line="(\d+)"/g)].map((m) => [m[1].length <= 515, m[2]]), [[true, "1"], [true, "2"]]);
+    assert.ok(html.endsWith(`data-file="code/x.ts" data-line="2" data-column="3" title="Open code/x.ts">code/x.ts:2:3</a>`));
+  });
+  it("renders a 10 MB result and a thousand fetches", () => {
+    const big = "<".repeat(10 * 1024 * 1024);
+    const html = renderRecord({
+      ok: true,
+      result: { type: "markdown", text: big },
+      logs: [{ level: "log", message: big }],
+      fetches: Array.from({ length: 1000 }, (_, i) => ({ method: "GET", url: `https://a.example/${i}`, status: 200, ms: 1, source: "fixture", credentials: [] })),
+    });
+    assert.equal((html.match(/&lt;/g) ?? []).length, 2 * big.length);
+    assert.equal((html.match(/<tr class="">/g) ?? []).length, 1000);
+  });
+  it("renders hostile markdown in linear time", () => {
+    for (const text of ["[".repeat(200_000), "[a](".repeat(50_000), "**a".repeat(100_000), "`a".repeat(100_000), "- a\n".repeat(50_000)]) {
+      const html = renderMarkdown(text);
+      assert.ok(html.length >= text.length / 2);
+    }
+  });
+  it("does not fail on a result nested too deep to print", () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    assert.equal(renderResult(deep), `<pre class="subui raw json">(cannot show this value: Maximum call stack size exceeded)</pre>`);
+    assert.ok(visibleText(renderResult({ type: "table", columns: ["A"], rows: [[deep]] })).endsWith("A (cannot show this value: Maximum call stack size exceeded)"));
+  });
+});
+
 describe("formatting", () => {
   it("formats bytes and durations", () => {
     assert.deepEqual([0, 1023, 1024, 1536, 1048576, 134217728, 5e9].map(formatBytes), ["0 B", "1023 B", "1 KiB", "1.5 KiB", "1 MiB", "128 MiB", "4.7 GiB"]);
