@@ -16,22 +16,35 @@ const MAX_DEPTH = 8;
  * required properties (all properties when none is required) plus the
  * optional ones that carry a default or an example.
  */
-export function sampleFromSchema(schema: unknown, root: unknown = schema, depth = 0): unknown {
-  if (depth > MAX_DEPTH || !isObject(schema)) return depth === 0 ? {} : null;
+export function sampleFromSchema(schema: unknown): unknown {
+  return sample(schema, { root: schema, budget: MAX_NODES }, 0);
+}
+
+// A hostile schema ($refs to the root inside wide allOf/properties) could
+// otherwise fan out exponentially: every visited subschema costs one unit.
+const MAX_NODES = 10_000;
+
+interface Walk {
+  root: unknown;
+  budget: number;
+}
+
+function sample(schema: unknown, w: Walk, depth: number): unknown {
+  if (depth > MAX_DEPTH || !isObject(schema) || --w.budget < 0) return depth === 0 ? {} : null;
   const s = schema as Record<string, unknown>;
   if ("default" in s) return s.default;
   if ("const" in s) return s.const;
   if (Array.isArray(s.examples) && s.examples.length > 0) return s.examples[0];
   if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0];
   if (typeof s.$ref === "string") {
-    const target = resolveRef(root, s.$ref);
-    return target === undefined ? null : sampleFromSchema(target, root, depth + 1);
+    const target = resolveRef(w.root, s.$ref);
+    return target === undefined ? null : sample(target, w, depth + 1);
   }
   for (const key of ["oneOf", "anyOf"]) {
     const alts = s[key];
     if (Array.isArray(alts) && alts.length > 0) {
       const nonNull = alts.find((a) => !(isObject(a) && (a as Record<string, unknown>).type === "null")) ?? alts[0];
-      return sampleFromSchema(nonNull, root, depth + 1);
+      return sample(nonNull, w, depth + 1);
     }
   }
   if (Array.isArray(s.allOf) && s.allOf.length > 0) {
@@ -39,11 +52,11 @@ export function sampleFromSchema(schema: unknown, root: unknown = schema, depth 
     const merged: Record<string, unknown> = {};
     let allObjects = true;
     for (const part of s.allOf) {
-      const v = sampleFromSchema(part, root, depth + 1);
+      const v = sample(part, w, depth + 1);
       if (isObject(v)) Object.assign(merged, v);
       else allObjects = false;
     }
-    return allObjects ? merged : sampleFromSchema(s.allOf[0], root, depth + 1);
+    return allObjects ? merged : sample(s.allOf[0], w, depth + 1);
   }
   let type = s.type;
   if (Array.isArray(type)) type = type.find((t) => t !== "null") ?? type[0];
@@ -61,7 +74,7 @@ export function sampleFromSchema(schema: unknown, root: unknown = schema, depth 
         const p = props[name];
         const hinted = isObject(p) && ("default" in p || "examples" in p || "const" in p);
         if (required.length === 0 || required.includes(name) || hinted) {
-          out[name] = sampleFromSchema(p, root, depth + 1);
+          out[name] = sample(p, w, depth + 1);
         }
       }
       // A required name without a property schema still gets a slot.
@@ -74,7 +87,7 @@ export function sampleFromSchema(schema: unknown, root: unknown = schema, depth 
       const min = typeof s.minItems === "number" ? Math.min(s.minItems, 3) : 0;
       const item = Array.isArray(s.prefixItems) ? s.prefixItems[0] : s.items;
       const out: unknown[] = [];
-      for (let i = 0; i < min; i++) out.push(sampleFromSchema(item, root, depth + 1));
+      for (let i = 0; i < min; i++) out.push(sample(item, w, depth + 1));
       return out;
     }
     case "string":

@@ -82,6 +82,11 @@ describe("sampleFromSchema", () => {
     }
     assert.ok(depth > 1 && depth < 10, `depth ${depth}`);
   });
+  it("stays bounded on a schema that fans out through $refs", () => {
+    const wide = { allOf: Array.from({ length: 20 }, () => ({ $ref: "#" })), type: "object", required: ["a"], properties: { a: { $ref: "#" } } };
+    const v = sampleFromSchema(wide);
+    assert.ok(typeof v === "object");
+  });
   it("gives {} without a usable schema", () => {
     for (const s of [undefined, null, true, "x", [], {}]) assert.deepEqual(sampleFromSchema(s), {});
   });
