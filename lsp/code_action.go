@@ -127,6 +127,7 @@ func (s *Server) fixAllCapabilities(sn *snapshot, dir, rel string) (int, string)
 	diags := sn.diags
 	s.mu.Lock()
 	cfg := s.analysisConfig()
+	cache := s.cache
 	s.mu.Unlock()
 	n := 0
 	for round := 0; round < 64; round++ {
@@ -152,7 +153,7 @@ func (s *Server) fixAllCapabilities(sn *snapshot, dir, rel string) (int, string)
 		if err != nil {
 			break
 		}
-		diags = analysis.Run(p, s.rules(), cfg, s.cache)
+		diags = analysis.Run(p, s.rules(), cfg, cache)
 		diags = append(diags, learntDiagnostics(p, sn.runs, diags)...)
 	}
 	return n, string(text)

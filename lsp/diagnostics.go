@@ -17,7 +17,11 @@ import (
 
 // schedule bumps the plugin's generation and (re)arms its debounced check;
 // the previous pending or running check is cancelled. Callers hold s.mu.
-func (s *Server) schedule(ps *pluginState) {
+func (s *Server) schedule(ps *pluginState) { s.scheduleIn(ps, false) }
+
+// scheduleIn is schedule; now skips the debounce (a document was opened:
+// nobody is typing). Callers hold s.mu.
+func (s *Server) scheduleIn(ps *pluginState, now bool) {
 	ps.gen++
 	if ps.timer != nil {
 		ps.timer.Stop()
@@ -31,7 +35,11 @@ func (s *Server) schedule(ps *pluginState) {
 	ctx, cancel := context.WithCancel(s.ctx)
 	ps.cancel = cancel
 	gen := ps.gen
-	ps.timer = time.AfterFunc(s.debounce(), func() {
+	delay := s.debounce()
+	if now || ps.snap == nil && ps.timer == nil {
+		delay = 0 // the first check of a plugin, or a file opened
+	}
+	ps.timer = time.AfterFunc(delay, func() {
 		s.safeGo("diagnostics", func() { s.checkAndPublish(ctx, ps, gen) })
 	})
 }
@@ -78,6 +86,9 @@ func (s *Server) checkAndPublish(ctx context.Context, ps *pluginState, gen uint6
 	}
 }
 
+// maxCacheEntries bounds the per-file analysis cache.
+const maxCacheEntries = 4096
+
 // check returns an up-to-date snapshot of the plugin, running the rules
 // when the files changed since the last one. Checks of one plugin are
 // serialized; analysis results per file are memoized in s.cache.
@@ -100,12 +111,18 @@ func (s *Server) check(ps *pluginState) *snapshot {
 	}
 	cfg := s.analysisConfig()
 	runs := maps.Clone(ps.runs)
+	if s.cache.Len() > maxCacheEntries {
+		// Every keystroke in a page is a new content hash: start over
+		// rather than keep every version of every file of the session.
+		s.cache = analysis.NewCache()
+	}
+	cache := s.cache
 	s.mu.Unlock()
 
 	sn := &snapshot{gen: gen, docs: docs, runs: runs}
 	if p, err := analysis.Load(newOverlayFS(files), ps.dir); err == nil {
 		sn.plugin = p
-		sn.diags = analysis.Run(p, s.rules(), cfg, s.cache)
+		sn.diags = analysis.Run(p, s.rules(), cfg, cache)
 		sn.diags = append(sn.diags, learntDiagnostics(p, runs, sn.diags)...)
 		analysis.SortDiagnostics(sn.diags)
 	}

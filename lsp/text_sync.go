@@ -25,7 +25,7 @@ func (s *Server) DidOpen(ctx context.Context, params *protocol.DidOpenTextDocume
 		uri: string(params.TextDocument.URI), path: path,
 		version: params.TextDocument.Version, text: []byte(params.TextDocument.Text),
 	}
-	s.touch(path)
+	s.touch(path, true)
 	return nil
 }
 
@@ -55,7 +55,7 @@ func (s *Server) DidChange(ctx context.Context, params *protocol.DidChangeTextDo
 		}
 	}
 	s.docs[path] = &document{uri: d.uri, path: path, version: params.TextDocument.Version, text: text}
-	s.touch(path)
+	s.touch(path, false)
 	return nil
 }
 
@@ -69,7 +69,7 @@ func (s *Server) DidClose(ctx context.Context, params *protocol.DidCloseTextDocu
 		return nil
 	}
 	delete(s.docs, path)
-	s.touch(path)
+	s.touch(path, false)
 	return nil
 }
 
@@ -97,7 +97,7 @@ func (s *Server) DidChangeWatchedFiles(ctx context.Context, params *protocol.Did
 		if isManifest(path) && c.Type == protocol.FileChangeTypeCreated {
 			s.ensurePlugin(filepathDir(path))
 		}
-		s.touch(path)
+		s.touch(path, false)
 	}
 	return nil
 }

@@ -155,19 +155,13 @@ func (s *Server) sortedPlugins() []*pluginState {
 	return out
 }
 
-// touch records a change to path: every plugin it may affect gets a new
-// generation and a debounced check. Callers hold s.mu.
-func (s *Server) touch(path string) {
-	ps := s.pluginFor(path)
-	if ps == nil {
-		return
+// touch records a change to path: the plugin it belongs to gets a new
+// generation and a debounced check (at once when now is set). Callers
+// hold s.mu.
+func (s *Server) touch(path string, now bool) {
+	if ps := s.pluginFor(path); ps != nil {
+		s.scheduleIn(ps, now)
 	}
-	if filepath.Base(path) == analysis.ManifestName && !fileExists(path) {
-		if _, open := s.docs[path]; !open {
-			// plugin.json deleted: the check clears the diagnostics.
-		}
-	}
-	s.schedule(ps)
 }
 
 // touchAll re-checks every plugin (settings changed). Callers hold s.mu.
