@@ -18,7 +18,7 @@ export const DEFAULT_SETTINGS: Settings = {
   builtins: [],
   providers: "fake",
   timeout: "30s",
-  debounceMs: 250,
+  debounceMs: 100,
 };
 
 /** Reads settings from a getter (vscode's WorkspaceConfiguration.get), keeping only well-typed values. */

@@ -64,7 +64,7 @@ describe("settings", () => {
     assert.deepEqual(readSettings((k) => bad[k]), DEFAULT_SETTINGS);
   });
   it("sends the server everything but serverPath", () => {
-    assert.deepEqual(serverConfiguration({ ...DEFAULT_SETTINGS, serverPath: "/x", builtins: ["a.b"] }), { builtins: ["a.b"], providers: "fake", timeout: "30s", debounceMs: 250 });
+    assert.deepEqual(serverConfiguration({ ...DEFAULT_SETTINGS, serverPath: "/x", builtins: ["a.b"] }), { builtins: ["a.b"], providers: "fake", timeout: "30s", debounceMs: 100 });
   });
   it("starts the server with `serve`", () => {
     assert.deepEqual(serverCommand("/b/plugin-lsp"), { command: "/b/plugin-lsp", args: ["serve"] });

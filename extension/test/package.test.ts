@@ -29,8 +29,8 @@ describe("package.json", () => {
     for (const [k, v] of Object.entries(DEFAULT_SETTINGS)) assert.deepEqual(props[`pluginLsp.${k}`].default, v, k);
     assert.deepEqual(props["pluginLsp.providers"].enum, ["fake", "real"]);
     const timeout = new RegExp(props["pluginLsp.timeout"].pattern);
-    for (const ok of ["30s", "500ms", "1m", "1.5s"]) assert.ok(timeout.test(ok), ok);
-    for (const bad of ["30", "s", "1h30"]) assert.ok(!timeout.test(bad), bad);
+    for (const ok of ["30s", "500ms", "1m", "1.5s", "1m30s", "2h"]) assert.ok(timeout.test(ok), ok);
+    for (const bad of ["30", "s", "1h30", "10 s", "-1s"]) assert.ok(!timeout.test(bad), bad);
   });
   it("validates plugin.json with the copied manifest schema", () => {
     assert.deepEqual(pkg.contributes.jsonValidation, [{ fileMatch: "plugin.json", url: "./schemas/plugin.schema.json" }]);
