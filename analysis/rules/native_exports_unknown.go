@@ -17,8 +17,9 @@ var NativeExportsUnknown = &analysis.Rule{
 	Title:    "native tool names cannot be checked statically",
 	Doc: "plugin-lsp reads a native module's tools map without running it. It follows top-level " +
 		"constants, `Object.freeze`, spreads of constant objects, constant computed keys " +
-		"(`[\"tg.\" + \"send\"]`, `[NAME]`) and top-level `tools.x = …` additions; anything else (a spread of " +
-		"an imported or computed value, `makeTools()`, `[dynamicKey]`, `export { tools } from \"./x.js\"`) " +
+		"(`[\"tg.\" + \"send\"]`, `[NAME]`), top-level `tools.x = …` additions, and relative imports and " +
+		"re-exports of the plugin's own `.js`/`.mjs` files (up to 8 hops); anything else (a spread of " +
+		"a computed value, `makeTools()`, `[dynamicKey]`, a module outside the plugin) " +
 		"could add names it cannot see. The module may well be right: this only tells you that the " +
 		"names in plugin.json are not checked against it. Write the map as a literal to get the checks back.",
 	Lang:   "js",
