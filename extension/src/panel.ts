@@ -6,7 +6,7 @@
 import * as crypto from "crypto";
 import * as vscode from "vscode";
 import { buildPage, makeNonce } from "./page";
-import { parseInput, prefillInput, rememberKey, sampleFromSchema } from "./prefill";
+import { insidePlugin, parseInput, prefillInput, rememberKey, sampleFromSchema } from "./prefill";
 import type { RunRecord } from "./record";
 import { renderFailure, renderRecord } from "./render";
 
@@ -152,7 +152,12 @@ export class RunPanel {
 
   /** Opens a location reported by the run (plugin-relative, 1-based). */
   private async open(file: string, line: number, column: number): Promise<void> {
-    const uri = file.startsWith("/") ? vscode.Uri.file(file) : vscode.Uri.joinPath(this.target.dir, ...file.split("/"));
+    const parts = insidePlugin(file);
+    if (!parts) {
+      void vscode.window.showWarningMessage(`Not opening ${file}: it is not a file of the plugin.`);
+      return;
+    }
+    const uri = vscode.Uri.joinPath(this.target.dir, ...parts);
     try {
       const doc = await vscode.workspace.openTextDocument(uri);
       const pos = new vscode.Position(Math.max(line - 1, 0), Math.max(column - 1, 0));

@@ -291,3 +291,20 @@ export function listTools(manifestText: string): { tools: ToolInfo[]; error?: st
 function isObject(v: unknown): v is object {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
+
+/**
+ * The plugin-relative slash path a run reported (an error's file, a stack
+ * frame), checked to stay inside the plugin directory: undefined for "..",
+ * absolute paths and empty names. Runs are untrusted; the panel opens only
+ * the plugin's own files.
+ */
+export function insidePlugin(rel: string): string[] | undefined {
+  if (rel === "" || rel.startsWith("/") || rel.includes("\\") || /^[A-Za-z]:/.test(rel)) return undefined;
+  const parts: string[] = [];
+  for (const p of rel.split("/")) {
+    if (p === "" || p === ".") continue;
+    if (p === "..") return undefined;
+    parts.push(p);
+  }
+  return parts.length > 0 ? parts : undefined;
+}

@@ -134,6 +134,10 @@ describe("the bundled client activated in a fake VS Code", { timeout: 240_000 },
     const shown = await until("the .ts file shown", () => fake.shown[0]);
     assert.equal(shown.uri, Uri.file(join(plugin, link[1])).toString());
     assert.deepEqual([shown.selection?.start.line, shown.selection?.start.character], [Number(link[2]) - 1, Number(link[3]) - 1]);
+    // A location outside the plugin (a run is untrusted) is not opened.
+    panel.receive({ type: "open", file: "../../etc/passwd.ts", line: 1, column: 1 });
+    await until("a warning", () => fake.messages.find((m) => m.kind === "warning"));
+    assert.equal(fake.shown.length, 1);
   });
 
   it("refuses input that is not JSON without calling the server", async () => {

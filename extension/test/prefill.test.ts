@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { listTools, parseInput, prefillInput, rememberKey, sampleFromSchema } from "../src/prefill";
+import { insidePlugin, listTools, parseInput, prefillInput, rememberKey, sampleFromSchema } from "../src/prefill";
 import { REPO_ROOT } from "./util";
 
 const booksManifest = readFileSync(join(REPO_ROOT, "testdata", "example", "books", "plugin.json"), "utf8");
@@ -145,6 +145,16 @@ describe("jsonErrorOffset", () => {
     for (const [text, want] of cases) {
       assert.throws(() => JSON.parse(text), `${text} must not parse`);
       assert.equal(jsonErrorOffset(text), want, text);
+    }
+  });
+});
+
+describe("insidePlugin", () => {
+  it("keeps plugin-relative paths and refuses the rest", () => {
+    assert.deepEqual(insidePlugin("code/lookup-book.ts"), ["code", "lookup-book.ts"]);
+    assert.deepEqual(insidePlugin("./code//a.ts"), ["code", "a.ts"]);
+    for (const bad of ["", "/etc/passwd.ts", "../x.ts", "code/../../x.ts", "C:/x.ts", "code\\..\\x.ts", ".", "./"]) {
+      assert.equal(insidePlugin(bad), undefined, bad);
     }
   });
 });
