@@ -161,7 +161,7 @@ describe("preview page in headless Chromium", { timeout: 120_000 }, () => {
 
   it("shows a new result and opens .ts locations on click", async () => {
     const html = renderRecord(fixture("thrown.record.json"));
-    await page.evaluate((h) => window.postMessage({ type: "running" }, "*"), html);
+    await page.evaluate(() => window.postMessage({ type: "running" }, "*"));
     await page.waitForFunction(() => (document.getElementById("run") as HTMLButtonElement).disabled);
     await page.evaluate((h) => window.postMessage({ type: "result", html: h }, "*"), html);
     await page.waitForSelector("#error");
