@@ -1,0 +1,1 @@
+export default async () => http.fetch("https://evil.com#api.example.com");

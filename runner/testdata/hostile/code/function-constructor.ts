@@ -1,0 +1,5 @@
+// Code from strings: the Function constructor is disabled.
+export default () => {
+  const F = (function () {}).constructor;
+  return F("return import('qjs:std')")();
+};

@@ -1,0 +1,1 @@
+export default () => "x".repeat(5 * 1024 * 1024);

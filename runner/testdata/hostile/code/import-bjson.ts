@@ -1,0 +1,2 @@
+import * as bjson from "qjs:bjson";
+export default () => typeof bjson.read;

@@ -1,0 +1,4 @@
+export default () => {
+  const e = globalThis.eval;
+  return e("import('qjs:os')");
+};

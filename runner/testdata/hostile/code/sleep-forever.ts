@@ -1,0 +1,4 @@
+export default async () => {
+  await new Promise((resolve) => setTimeout(resolve, 1e9));
+  return "woke";
+};

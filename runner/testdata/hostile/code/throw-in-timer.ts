@@ -1,0 +1,7 @@
+export default () =>
+  new Promise((resolve) => {
+    setTimeout(() => {
+      throw new Error("boom in a timer");
+    }, 1);
+    setTimeout(resolve, 50);
+  });

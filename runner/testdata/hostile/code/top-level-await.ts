@@ -1,0 +1,2 @@
+const config = await Promise.resolve(1);
+export default () => config;

