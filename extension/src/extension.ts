@@ -35,6 +35,7 @@ export async function deactivate(): Promise<void> {
 
 class ExtensionState implements vscode.Disposable {
   private client: LanguageClient | undefined;
+  private watcher: vscode.FileSystemWatcher | undefined;
   private starting: Promise<LanguageClient | undefined> | undefined;
   private readonly output = vscode.window.createOutputChannel("Plugin LSP");
   private readonly panels: RunPanels;
@@ -97,14 +98,19 @@ class ExtensionState implements vscode.Disposable {
     });
     if (!resolved.ok) {
       this.output.appendLine(resolved.message);
-      const choice = await vscode.window.showErrorMessage(resolved.message, "Open Settings");
-      if (choice === "Open Settings") {
-        void vscode.commands.executeCommand("workbench.action.openSettings", "pluginLsp.serverPath");
-      }
+      // Not awaited: a command waiting for the client must not wait for the author to close the message.
+      void vscode.window.showErrorMessage(resolved.message, "Open Settings").then((choice) => {
+        if (choice === "Open Settings") {
+          void vscode.commands.executeCommand("workbench.action.openSettings", "pluginLsp.serverPath");
+        }
+      });
       return undefined;
     }
     this.output.appendLine(`Starting ${resolved.command} serve (${resolved.source})`);
     const cmd = serverCommand(resolved.command);
+    this.watcher?.dispose();
+    const watcher = vscode.workspace.createFileSystemWatcher(WATCH_GLOB);
+    this.watcher = watcher;
     const serverOptions: ServerOptions = {
       run: { command: cmd.command, args: cmd.args, options: { cwd: folder } },
       debug: { command: cmd.command, args: cmd.args, options: { cwd: folder } },
@@ -115,7 +121,7 @@ class ExtensionState implements vscode.Disposable {
       initializationOptions: serverConfiguration(settings),
       synchronize: {
         configurationSection: "pluginLsp",
-        fileEvents: vscode.workspace.createFileSystemWatcher(WATCH_GLOB),
+        fileEvents: watcher,
       },
       middleware: {
         // Code lenses and other server-sent commands call plugin.runTool
@@ -244,6 +250,7 @@ class ExtensionState implements vscode.Disposable {
 
   dispose(): void {
     this.panels.dispose();
+    this.watcher?.dispose();
     while (this.disposables.length > 0) this.disposables.pop()?.dispose();
     void this.stopClient();
   }
