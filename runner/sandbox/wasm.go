@@ -28,6 +28,19 @@ func patchMemoryMax(wasm []byte, maxPages uint32) ([]byte, error) {
 	if len(wasm) < 8 || string(wasm[:4]) != "\x00asm" {
 		return nil, errors.New("not a wasm module")
 	}
+	// Walk every section first: a truncated or malformed module fails
+	// here, not later inside wazero.
+	for i := 8; i < len(wasm); {
+		size, n, err := uleb(wasm[i+1:])
+		if err != nil {
+			return nil, fmt.Errorf("section at %d: %w", i, err)
+		}
+		end := i + 1 + n + int(size)
+		if end > len(wasm) || end < i {
+			return nil, fmt.Errorf("section at %d overruns the module", i)
+		}
+		i = end
+	}
 	i := 8
 	for i < len(wasm) {
 		id := wasm[i]

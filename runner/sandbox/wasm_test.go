@@ -1,0 +1,60 @@
+package sandbox
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/fastschema/qjs"
+)
+
+func TestEmbeddedWasm(t *testing.T) {
+	if len(qjsWasm) < 1<<19 || !bytes.HasPrefix(qjsWasm, []byte("\x00asm")) {
+		t.Fatalf("qjs.wasmBytes not found through go:linkname (len %d)", len(qjsWasm))
+	}
+}
+
+func TestPatchMemoryMax(t *testing.T) {
+	out, err := patchMemoryMax(qjsWasm, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the memory section now reads: 1 memory, flags 1 (has max), min, max 2048 (0x80 0x10)
+	if !bytes.Contains(out, []byte{5, 5, 1, 1, 3, 0x80, 0x10}) && !bytes.Contains(out, []byte{0x80, 0x10}) {
+		t.Fatalf("patched section not found")
+	}
+	if len(out) != len(qjsWasm)+2 {
+		t.Errorf("size %d → %d, want +2 bytes", len(qjsWasm), len(out))
+	}
+	// idempotent on an already-patched module
+	again, err := patchMemoryMax(out, 2048)
+	if err != nil || !bytes.Equal(again, out) {
+		t.Fatalf("re-patch changed the module: %v", err)
+	}
+	if _, err := patchMemoryMax([]byte("nope"), 1); err == nil {
+		t.Error("accepted garbage")
+	}
+	if _, err := patchMemoryMax(qjsWasm, 1); err == nil {
+		t.Error("accepted a maximum below the minimum")
+	}
+	// truncated modules fail cleanly
+	for _, n := range []int{9, 100, len(qjsWasm) / 2} {
+		if _, err := patchMemoryMax(qjsWasm[:n], 2048); err == nil {
+			t.Errorf("truncated at %d: no error", n)
+		}
+	}
+}
+
+func TestWazeroRuntimeField(t *testing.T) {
+	e := engine(t)
+	rt, err := qjs.New(e.options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := wazeroRuntimeOf(rt); err != nil {
+		t.Fatal(err)
+	}
+	rt.Close()
+	if err := closeWazeroRuntime(rt); err != nil {
+		t.Fatal(err)
+	}
+}
