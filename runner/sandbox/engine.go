@@ -57,6 +57,9 @@ type Engine struct {
 	done     chan struct{}
 	wg       sync.WaitGroup
 	closeOne sync.Once
+
+	// skipWazeroClose reproduces qjs's leak (soak test comparison only).
+	skipWazeroClose bool
 }
 
 // qjsFirstNew serializes the process's first qjs.New: qjs caches the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"runtime"
 	"strings"
 	"sync/atomic"
@@ -87,15 +88,32 @@ func TestHostileSandbox(t *testing.T) {
 }
 
 func TestFilesystemInvisible(t *testing.T) {
-	// qjs mounts Option.CWD at "/": ours is a path below a private empty
-	// directory whose parent does not exist, so nothing is visible. The
-	// std/os modules are unreachable anyway; this checks the second wall
-	// by reaching them the only way left: the prelude's own view before
-	// lockdown is not available either, so we use a JSON module import,
-	// which qjs's loader resolves from the file system.
-	out := run(t, `async function main() { try { await import("/etc/passwd.json"); return "loaded"; } catch (e) { return e.name; } }`, "")
-	if !out.OK || strings.Contains(string(out.Result), "loaded") {
-		t.Fatalf("got %+v %+v", out, out.Err)
+	// The second wall, behind "no module reachable" (which the runner's
+	// compiler and the code-from-strings lock provide): even with qjs:std
+	// and qjs:os in hand, which this raw layer still allows, nothing of the
+	// host is visible. qjs mounts Option.CWD read-write at "/"; ours is a
+	// path below a private empty directory whose parent does not exist,
+	// and no environment is passed to WASI.
+	cwd, _ := os.Getwd()
+	out := run(t, strings.ReplaceAll(`async function main() {
+		const std = await import("qjs:std");
+		const os = await import("qjs:os");
+		const r = {};
+		r.passwd = std.loadFile("/etc/passwd");
+		r.root = os.readdir("/")[0].length;
+		r.cwdList = os.readdir(".")[0].length;
+		r.here = std.loadFile("CWDPATH/sandbox.go");
+		r.home = std.getenv("HOME") ?? null;
+		r.path = std.getenv("PATH") ?? null;
+		r.env = Object.keys(std.getenviron()).length;
+		let f = null;
+		try { f = std.open("/created-by-sandbox", "w"); } catch (e) {}
+		r.write = f !== null;
+		return r;
+	}`, "CWDPATH", cwd), "")
+	want := `{"passwd":null,"root":0,"cwdList":0,"here":null,"home":null,"path":null,"env":0,"write":false}`
+	if !out.OK || string(out.Result) != want {
+		t.Fatalf("got %s %+v", out.Result, out.Err)
 	}
 }
 

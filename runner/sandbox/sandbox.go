@@ -83,6 +83,7 @@ type Outcome struct {
 
 // sandbox is one prepared runtime: prelude loaded, no page yet.
 type sandbox struct {
+	leaky  bool // do not close the wazero runtime (soak comparison)
 	rt     *qjs.Runtime
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -118,7 +119,7 @@ type runState struct {
 // prepare creates a runtime and loads the prelude.
 func (e *Engine) prepare() (sb *sandbox, err error) {
 	ctx, cancel := context.WithCancel(context.Background())
-	sb = &sandbox{ctx: ctx, cancel: cancel}
+	sb = &sandbox{ctx: ctx, cancel: cancel, leaky: e.skipWazeroClose}
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("sandbox: preparing a runtime: %v", firstLine(fmt.Sprint(r)))
@@ -157,10 +158,12 @@ func (sb *sandbox) close() {
 		defer func() { recover() }() // a closed or trapped module panics in Close
 		sb.rt.Close()
 	}()
-	func() {
-		defer func() { recover() }()
-		_ = closeWazeroRuntime(sb.rt)
-	}()
+	if !sb.leaky {
+		func() {
+			defer func() { recover() }()
+			_ = closeWazeroRuntime(sb.rt)
+		}()
+	}
 	sb.rt = nil
 }
 
