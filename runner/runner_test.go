@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -142,5 +143,66 @@ func assertNoSecret(t testing.TB, rec *Record, secrets ...string) {
 		if strings.Contains(string(b), s) {
 			t.Fatalf("secret %q leaked into the record: %s", s, b)
 		}
+	}
+}
+
+// TestConcurrentRuns: the LSP calls Run concurrently; each run has its own
+// sandbox, broker and store, and they do not see each other.
+func TestConcurrentRuns(t *testing.T) {
+	p := books(t)
+	type job struct{ tool, input, want string }
+	jobs := []job{
+		{"lookupBook", `{"isbn":"9780261103344"}`, `{"type":"stat","value":"The Hobbit","label":"Title"}`},
+		{"saveFavourite", `{"isbn":"9780261103344"}`, `{"type":"markdown","text":"Saved **9780261103344** (2×)"}`},
+		{"searchBooks", `{"q":"hobbit","limit":1}`, `{"type":"table","columns":["Title","Author","Cover"],"rows":[["The Hobbit","J.R.R. Tolkien",200]]}`},
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 30)
+	for i := 0; i < 12; i++ {
+		j := jobs[i%len(jobs)]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rec, err := sharedRunner(t).Run(context.Background(), Request{Plugin: p, Tool: j.tool, Input: json.RawMessage(j.input)})
+			if err != nil {
+				errs <- err.Error()
+				return
+			}
+			if !rec.OK || string(rec.Result) != j.want {
+				errs <- fmt.Sprintf("%s: %s %+v", j.tool, rec.Result, rec.Error)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+}
+
+// TestProgressAndDeadlineFromContext: progress messages arrive, and the
+// caller's context ends a run like the deadline does.
+func TestProgressAndDeadlineFromContext(t *testing.T) {
+	var msgs []string
+	var mu sync.Mutex
+	rec, err := sharedRunner(t).Run(context.Background(), Request{Plugin: books(t), Tool: "lookupBook",
+		Input:    json.RawMessage(`{"isbn":"9780261103344"}`),
+		Progress: func(m string) { mu.Lock(); msgs = append(msgs, m); mu.Unlock() }})
+	if err != nil || !rec.OK {
+		t.Fatal(err, rec.Error)
+	}
+	got := strings.Join(msgs, "|")
+	if !strings.HasPrefix(got, "compiling code/lookup-book.ts|running fn.lookupBook:") || !strings.Contains(got, "fetch https://api.openlibrary.org/isbn/9780261103344.json") || !strings.HasSuffix(got, "returned") {
+		t.Errorf("progress %q", got)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	p := writePlugin(t, map[string]string{
+		"plugin.json":  `{"name":"t","version":"1.0.0","tools":[{"name":"spin","page":"code/spin"}]}`,
+		"code/spin.ts": "export default () => { for (;;) {} };\n",
+	})
+	go func() { time.Sleep(100 * time.Millisecond); cancel() }()
+	rec, err = sharedRunner(t).Run(ctx, Request{Plugin: p, Tool: "spin"})
+	if err != nil || rec.OK || rec.Error.Name != "CanceledError" {
+		t.Fatalf("%v %+v", err, rec.Error)
 	}
 }
