@@ -124,7 +124,7 @@ func startBinary(b *testing.B, bin, root string) *procClient {
 		b.Fatal(err)
 	}
 	pc := &procClient{cmd: cmd, client: newTestClient()}
-	pc.ctx, pc.conn, pc.server = protocol.NewClient(context.Background(), pc.client, jsonrpc2.NewStream(pipeRWC{bufio.NewReader(stdout), stdin}))
+	pc.ctx, pc.conn, pc.server = newClientConn(context.Background(), pc.client, jsonrpc2.NewStream(pipeRWC{bufio.NewReader(stdout), stdin}))
 	_, err := pc.server.Initialize(pc.ctx, &protocol.InitializeParams{
 		WorkspaceFoldersInitializeParams: protocol.WorkspaceFoldersInitializeParams{WorkspaceFolders: protocol.NewNullable([]protocol.WorkspaceFolder{{URI: uri.File(root), Name: "root"}})},
 	})

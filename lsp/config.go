@@ -107,21 +107,23 @@ func joinLines(ss []string) string {
 }
 
 // fetchSettings asks the client for the "pluginLsp" section and applies
-// it. It must not run on the read loop (it waits for the client).
-func (s *Server) fetchSettings(ctx context.Context) {
+// it (which re-checks every plugin), and reports whether it did. It must
+// not run on the read loop (it waits for the client).
+func (s *Server) fetchSettings(ctx context.Context) bool {
 	s.mu.Lock()
 	can := s.caps.configuration
 	s.mu.Unlock()
 	if !can {
-		return
+		return false
 	}
 	res, err := s.client.Configuration(ctx, &protocol.ConfigurationParams{
 		Items: []protocol.ConfigurationItem{{Section: ptr("pluginLsp")}},
 	})
 	if err != nil || len(res) == 0 {
-		return
+		return false
 	}
 	s.applySettings(res[0])
+	return true
 }
 
 // applySettings parses and installs settings, then re-checks everything.

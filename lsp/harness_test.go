@@ -154,7 +154,7 @@ func newHarness(t testing.TB, opts Options) *harness {
 		}
 	}
 	go func() { h.done <- h.srv.Serve(ctx, left) }()
-	h.ctx, h.conn, h.server = protocol.NewClient(ctx, h.client, right)
+	h.ctx, h.conn, h.server = newClientConn(ctx, h.client, right)
 	t.Cleanup(func() {
 		cancel()
 		h.conn.Close()
@@ -165,6 +165,23 @@ func newHarness(t testing.TB, opts Options) *harness {
 		}
 	})
 	return h
+}
+
+// newClientConn is protocol.NewClient with the server's copying codec:
+// the library's own codec lets decoded results alias frames it reuses.
+func newClientConn(ctx context.Context, client protocol.Client, stream jsonrpc2.Stream) (context.Context, jsonrpc2.Conn, protocol.Server) {
+	ctx = protocol.WithClient(ctx, client)
+	conn := jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(codec{}))
+	// Notifications are handled in order (as an editor does), calls
+	// concurrently.
+	h := protocol.ClientHandler(client, jsonrpc2.MethodNotFoundHandler)
+	conn.Go(ctx, protocol.CancelHandler(func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+		if req.IsCall() {
+			jsonrpc2.Async(ctx)
+		}
+		return h(ctx, req)
+	}))
+	return ctx, conn, protocol.ServerDispatcher(conn)
 }
 
 // initialize runs initialize + initialized with the given root (may be "").

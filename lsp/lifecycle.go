@@ -136,10 +136,11 @@ func (s *Server) Initialized(ctx context.Context, params *protocol.InitializedPa
 				}}})
 			}
 		}
-		s.fetchSettings(s.ctx) // re-checks every plugin
-		s.mu.Lock()
-		s.touchAll()
-		s.mu.Unlock()
+		if !s.fetchSettings(s.ctx) { // re-checks every plugin
+			s.mu.Lock()
+			s.touchAll()
+			s.mu.Unlock()
+		}
 	})
 	return nil
 }

@@ -11,6 +11,7 @@
 package lsp
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -190,9 +191,15 @@ func (codec) Marshal(v any) ([]byte, error) {
 	return protocol.Marshal(v)
 }
 
+// Unmarshal decodes a private copy of data. The protocol decoder may let
+// decoded strings alias its input, and jsonrpc2 hands over frames it
+// reuses for the next message (notifications run on the read loop;
+// responses are decoded there too): a URI kept as a map key, or a
+// configuration answer read a moment later, would change under our feet.
 func (codec) Unmarshal(data []byte, v any) error {
+	data = bytes.Clone(data)
 	if p, ok := v.(*jsonrpc2.RawMessage); ok {
-		*p = append(jsonrpc2.RawMessage(nil), data...)
+		*p = data
 		return nil
 	}
 	return protocol.Unmarshal(data, v)

@@ -167,7 +167,7 @@ func (s *Server) touch(path string, now bool) {
 // touchAll re-checks every plugin (settings changed). Callers hold s.mu.
 func (s *Server) touchAll() {
 	for _, ps := range s.plugins {
-		s.schedule(ps)
+		s.scheduleIn(ps, true)
 	}
 }
 
