@@ -263,3 +263,43 @@ func TestMalformedManifestTypedCharByChar(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileInput: a 10 MB page, a 10 MB manifest of garbage, invalid
+// UTF-8 and NUL bytes; every request is answered and the server lives.
+func TestHostileInput(t *testing.T) {
+	dir := copyExample(t)
+	h := newHarness(t, Options{})
+	h.initialize(dir, protocol.ClientCapabilities{})
+	manifest := filepath.Join(dir, "plugin.json")
+	page := filepath.Join(dir, "code", "lookup-book.ts")
+	big := strings.Repeat("const x = http.fetch(\"https://a.example/\" + 1); // ünïcødé 😀\n", 10<<20/64)
+	h.openText(page, big)
+	garbage := "{\"name\": \"\xff\xfe\x00\", \"tools\": [" + strings.Repeat("{\"name\": \"t\", \"page\": \"code/lookup-book\"},", 10<<20/40)
+	h.openText(manifest, garbage)
+	h.waitDiags(manifest, func(p *protocol.PublishDiagnosticsParams) bool { return hasCode(p, "manifest-syntax") })
+	for _, path := range []string{manifest, page} {
+		u := protocol.TextDocumentIdentifier{URI: uri.File(path)}
+		tdp := protocol.TextDocumentPositionParams{TextDocument: u, Position: protocol.Position{Line: 0, Character: 12}}
+		if _, err := h.server.Hover(h.ctx, &protocol.HoverParams{TextDocumentPositionParams: tdp}); err != nil {
+			t.Fatalf("hover: %v", err)
+		}
+		if _, err := h.server.Completion(h.ctx, &protocol.CompletionParams{TextDocumentPositionParams: tdp}); err != nil {
+			t.Fatalf("completion: %v", err)
+		}
+		if _, err := h.server.CodeLens(h.ctx, &protocol.CodeLensParams{TextDocument: u}); err != nil {
+			t.Fatalf("codeLens: %v", err)
+		}
+		if _, err := h.server.CodeAction(h.ctx, &protocol.CodeActionParams{TextDocument: u, Range: protocol.Range{End: protocol.Position{Line: 3}}}); err != nil {
+			t.Fatalf("codeAction: %v", err)
+		}
+	}
+	h.change(manifest, 2, "\x00\x01\x02")
+	h.waitDiags(manifest, func(p *protocol.PublishDiagnosticsParams) bool { v, _ := p.Version.Get(); return v == 2 })
+	h.client.mu.Lock()
+	defer h.client.mu.Unlock()
+	for _, l := range h.client.logs {
+		if strings.Contains(l, "internal error") {
+			t.Errorf("server reported: %s", l)
+		}
+	}
+}
