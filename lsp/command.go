@@ -3,7 +3,6 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 	"sync"
@@ -154,7 +153,6 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 		Providers: st.Providers, Timeout: st.Timeout,
 		Progress: prog.report,
 	}
-	start := time.Now()
 	rec, err := s.opts.Runner.Run(ctx, req)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -177,7 +175,6 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 			rec.Fetches[i].Credentials = []string{}
 		}
 	}
-	_ = start
 	s.mu.Lock()
 	ps.runs[args.Tool] = &toolRun{record: rec, input: input, at: time.Now()}
 	s.schedule(ps) // learnt diagnostics, lenses and hints change
@@ -333,5 +330,3 @@ func (s *Server) WorkDoneProgressCancel(ctx context.Context, params *protocol.Wo
 	}
 	return nil
 }
-
-var errNoRunner = errors.New("no runner")

@@ -6,7 +6,6 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 
 	"go.lsp.dev/protocol"
@@ -208,5 +207,3 @@ func setOf(xs []string) map[string]bool {
 	}
 	return m
 }
-
-var _ = sort.Strings

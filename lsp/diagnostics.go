@@ -71,7 +71,6 @@ func (s *Server) checkAndPublish(ctx context.Context, ps *pluginState, gen uint6
 	s.mu.Lock()
 	pull := s.caps.pullDiagnostics
 	refresh := s.caps.diagnosticRefresh
-	lensRefresh := s.caps.codeLensRefresh
 	s.mu.Unlock()
 	if pull {
 		if refresh {
@@ -80,7 +79,6 @@ func (s *Server) checkAndPublish(ctx context.Context, ps *pluginState, gen uint6
 	} else {
 		s.publish(ctx, ps, sn)
 	}
-	_ = lensRefresh
 	if s.onChecked != nil {
 		s.onChecked(ps.dir, gen)
 	}

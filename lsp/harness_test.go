@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -379,5 +378,3 @@ func mustRead(t testing.TB, p string) string {
 	}
 	return string(b)
 }
-
-func contains2(s, sub string) bool { return strings.Contains(s, sub) }

@@ -12,7 +12,6 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/analysis/esm"
-	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
 )
 
 // hostMethods documents the sandbox host API (DESIGN.md §2).
@@ -350,8 +349,6 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(out)
 	return out
 }
-
-var _ = jsonpos.Object
 
 var identRE = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)
 

@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -183,12 +182,6 @@ func (s *Server) stopChecks() {
 			ps.cancel()
 		}
 	}
-}
-
-// isDir reports whether path is a directory on disk.
-func isDir(path string) bool {
-	fi, err := os.Stat(path)
-	return err == nil && fi.IsDir()
 }
 
 // relTo returns the slash path of path relative to dir, and false when it
