@@ -56,6 +56,7 @@ type Engine struct {
 	refill   chan struct{}
 	done     chan struct{}
 	wg       sync.WaitGroup
+	closing  sync.WaitGroup // sandboxes being freed
 	closeOne sync.Once
 
 	// skipWazeroClose reproduces qjs's leak (soak test comparison only).
@@ -179,12 +180,22 @@ func (e *Engine) get() (*sandbox, error) {
 	return e.prepare()
 }
 
+// closeLater frees a used sandbox on its own goroutine.
+func (e *Engine) closeLater(sb *sandbox) {
+	e.closing.Add(1)
+	go func() {
+		defer e.closing.Done()
+		sb.close()
+	}()
+}
+
 // Close stops the refiller, closes the spare sandboxes and removes the
 // private directory. Runs in flight finish normally.
 func (e *Engine) Close() {
 	e.closeOne.Do(func() {
 		close(e.done)
 		e.wg.Wait()
+		e.closing.Wait()
 		if e.spare != nil {
 			for {
 				select {

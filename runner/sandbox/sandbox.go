@@ -178,7 +178,9 @@ func (e *Engine) Run(ctx context.Context, job Job) Outcome {
 	if err != nil {
 		return Outcome{Err: &Error{Kind: KindInternal, Name: "SandboxError", Message: err.Error()}, Duration: time.Since(start)}
 	}
-	defer sb.close()
+	// Freeing the runtime (~1 ms) happens after Run returns; Engine.Close
+	// waits for it, so nothing outlives the engine.
+	defer e.closeLater(sb)
 	runCtx, cancel := context.WithTimeout(ctx, job.Timeout)
 	defer cancel()
 	// The runtime's own context (fixed at qjs.New) ends with the run's.
