@@ -183,6 +183,8 @@ func TestHostileCorpus(t *testing.T) {
 			}
 		}},
 		{tool: "huge_result", errName: "RangeError", errMsg: "over the 4194304-byte cap"},
+		{tool: "collections_flood", errName: "Error", errMsg: "capped at 8388608 bytes"},
+		{tool: "host_call_flood", timeout: 300 * time.Millisecond, errName: "TimeoutError", errMsg: "300ms"},
 		{tool: "throw_in_timer", errName: "Error", errMsg: "boom in a timer"},
 		// tampering
 		{tool: "tamper_host", result: `["TypeError","TypeError","TypeError","TypeError","TypeError"]`},

@@ -116,9 +116,15 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 	if timeout > MaxTimeout {
 		timeout = MaxTimeout
 	}
-	progress := req.Progress
-	if progress == nil {
-		progress = func(string) {}
+	progress := func(string) {}
+	if req.Progress != nil {
+		// fetches report from their own goroutines: one message at a time
+		var mu sync.Mutex
+		progress = func(m string) {
+			mu.Lock()
+			defer mu.Unlock()
+			req.Progress(m)
+		}
 	}
 	rec := &Record{
 		Claim:   "fn." + req.Tool + ":" + callID(),
