@@ -255,6 +255,7 @@ type progress struct {
 	ctx   context.Context
 	token protocol.ProgressToken
 	once  sync.Once
+	ended atomic.Bool // reports after the end (a late runner callback) are dropped
 }
 
 var progressSeq atomic.Int64
@@ -292,7 +293,7 @@ func (pr *progress) send(v any) {
 }
 
 func (pr *progress) report(msg string) {
-	if pr.token == nil {
+	if pr.token == nil || pr.ended.Load() {
 		return
 	}
 	pr.send(&protocol.WorkDoneProgressReport{Kind: "report", Message: &msg})
@@ -303,6 +304,7 @@ func (pr *progress) end(msg string) {
 		return
 	}
 	pr.once.Do(func() {
+		pr.ended.Store(true)
 		pr.send(&protocol.WorkDoneProgressEnd{Kind: "end", Message: &msg})
 		pr.s.mu.Lock()
 		delete(pr.s.progressCancel, tokenKey(pr.token))
