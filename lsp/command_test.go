@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -49,4 +50,38 @@ func TestSettingsChangeRechecks(t *testing.T) {
 		t.Errorf("diagnostics %s", dump(p.Diagnostics))
 	}
 	h.waitSettings(func(st Settings) bool { return st.DebounceMs != nil && *st.DebounceMs == 0 })
+}
+
+func TestUnusedDomainIsTaggedAndLinked(t *testing.T) {
+	dir := copyExample(t)
+	h := newHarness(t, Options{})
+	h.initialize(dir, protocol.ClientCapabilities{})
+	manifest := filepath.Join(dir, "plugin.json")
+	h.openText(manifest, strings.Replace(mustRead(t, manifest), `"api.openlibrary.org",`, `"api.openlibrary.org", "unused.example.org",`, 1))
+	p := h.waitDiags(manifest, func(p *protocol.PublishDiagnosticsParams) bool { return hasCode(p, "fetch-unused-domain") })
+	d := p.Diagnostics[0]
+	if tags := d.Tags.Slice(); len(tags) != 1 || tags[0] != protocol.DiagnosticTagUnnecessary {
+		t.Errorf("tags %v, want [Unnecessary]", tags)
+	}
+	if d.CodeDescription.Href != "" {
+		t.Errorf("no docs URL configured, yet codeDescription %q", d.CodeDescription.Href)
+	}
+	if raw := dump(d); strings.Contains(raw, "codeDescription") {
+		t.Errorf("codeDescription sent empty: %s", raw)
+	}
+}
+
+func TestCreatedPageOnDiskClearsTheDiagnostic(t *testing.T) {
+	dir := copyExample(t)
+	h := newHarness(t, Options{})
+	h.initialize(dir, protocol.ClientCapabilities{})
+	manifest := filepath.Join(dir, "plugin.json")
+	h.openText(manifest, strings.Replace(mustRead(t, manifest), `"page": "code/save-favourite"`, `"page": "code/new-tool"`, 1))
+	h.waitDiags(manifest, func(p *protocol.PublishDiagnosticsParams) bool { return hasCode(p, "tool-page-missing") })
+	newPage := filepath.Join(dir, "code", "new-tool.ts")
+	if err := os.WriteFile(newPage, []byte(mustRead(t, filepath.Join(dir, "code", "save-favourite.ts"))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_ = h.server.DidChangeWatchedFiles(h.ctx, &protocol.DidChangeWatchedFilesParams{Changes: []protocol.FileEvent{{URI: uri.File(newPage), Type: protocol.FileChangeTypeCreated}}})
+	h.waitDiags(manifest, func(p *protocol.PublishDiagnosticsParams) bool { return !hasCode(p, "tool-page-missing") })
 }
