@@ -16,6 +16,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sync"
 
 	"github.com/fastschema/qjs"
@@ -181,13 +182,23 @@ func (e *Engine) get() (*sandbox, error) {
 }
 
 // closeLater frees a used sandbox on its own goroutine.
+// A runtime that grew past bigRuntimeBytes (a memory bomb, a large
+// result) leaves the Go heap holding its pages after it is freed; they are
+// handed back to the OS at once instead of at the scavenger's pace
+// (measured: 534 MB → 25 MB RSS after repeated 128 MiB runs).
 func (e *Engine) closeLater(sb *sandbox) {
 	e.closing.Add(1)
 	go func() {
 		defer e.closing.Done()
+		big := sb.memorySize() > bigRuntimeBytes
 		sb.close()
+		if big {
+			debug.FreeOSMemory()
+		}
 	}()
 }
+
+const bigRuntimeBytes = 32 << 20
 
 // Close stops the refiller, closes the spare sandboxes and removes the
 // private directory. Runs in flight finish normally.

@@ -161,12 +161,13 @@ func TestHostMethods(t *testing.T) {
 		let frozen = "";
 		try { http.fetch = null; } catch (e) { frozen = e.name; }
 		let missing = typeof collections.put;
-		return { n: rs.length, ok: rs[0].ok, u: bodies[4].u, err, g, frozen, missing };
+		const ct = [rs[0].headers["content-type"], rs[0].headers.get("Content-Type"), rs[0].headers.has("x-nope"), JSON.stringify(rs[0].headers)];
+		return { n: rs.length, ok: rs[0].ok, u: bodies[4].u, err, g, frozen, missing, ct };
 	}`, "", slow, get)
 	if !out.OK {
 		t.Fatalf("%+v", out.Err)
 	}
-	want := `{"n":5,"ok":true,"u":"https://x/5","err":"refused: https://x/fail","g":{"got":"k"},"frozen":"TypeError","missing":"undefined"}`
+	want := `{"n":5,"ok":true,"u":"https://x/5","err":"refused: https://x/fail","g":{"got":"k"},"frozen":"TypeError","missing":"undefined","ct":["application/json","application/json",false,"{\"content-type\":\"application/json\"}"]}`
 	if string(out.Result) != want {
 		t.Fatalf("got %s", out.Result)
 	}

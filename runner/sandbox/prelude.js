@@ -136,7 +136,12 @@
 
   const makeResponse = (r) => {
     const body = typeof r.body === "string" ? r.body : "";
-    const headers = freeze(r.headers && typeof r.headers === "object" ? r.headers : {});
+    const h = r.headers && typeof r.headers === "object" ? r.headers : {};
+    // Plain object of lower-cased names (JSON-friendly), plus the two
+    // Headers methods authors reach for; they are not enumerable.
+    defineProperty(h, "get", { value: (name) => { const v = h[StringC(name).toLowerCase()]; return typeof v === "string" ? v : null; } });
+    defineProperty(h, "has", { value: (name) => typeof h[StringC(name).toLowerCase()] === "string" });
+    const headers = freeze(h);
     return freeze({
       status: r.status,
       ok: r.status >= 200 && r.status < 300,

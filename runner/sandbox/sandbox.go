@@ -213,6 +213,9 @@ func (e *Engine) Run(ctx context.Context, job Job) Outcome {
 
 func (sb *sandbox) memorySize() (n int64) {
 	defer func() { recover() }()
+	if sb.rt == nil {
+		return 0
+	}
 	if m := sb.rt.Mem(); m != nil {
 		return int64(m.Size())
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
@@ -77,5 +78,56 @@ func TestSoak(t *testing.T) {
 		if g := runtime.NumGoroutine(); g > g0 {
 			t.Errorf("goroutines %d → %d", g0, g)
 		}
+	}
+}
+
+// TestSoakPoison repeats the runs that poison a runtime (out of memory,
+// stack-overflow trap, deadline in a busy loop, deadline in a sleep) and
+// checks the process keeps no memory and no goroutine from them. Guarded
+// like TestSoak: PLUGIN_LSP_SOAK_POISON=<rounds>.
+func TestSoakPoison(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("PLUGIN_LSP_SOAK_POISON"))
+	if n <= 0 {
+		t.Skip("set PLUGIN_LSP_SOAK_POISON=20 to run")
+	}
+	e, err := NewEngine(Options{CacheDir: os.Getenv("PLUGIN_LSP_TEST_CACHE")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	jobs := []struct {
+		kind string
+		job  Job
+	}{
+		{KindMemory, Job{Timeout: 30 * time.Second, Code: page(`function main() { const a = []; for (;;) a.push(new Float64Array(1 << 20)); }`)}},
+		{KindStack, Job{Timeout: 5 * time.Second, Code: page(`function main() { const f = (n) => f(n + 1) + 1; return f(0); }`)}},
+		{KindTimeout, Job{Timeout: 30 * time.Millisecond, Code: page(`function main() { for (;;) {} }`)}},
+		{KindTimeout, Job{Timeout: 30 * time.Millisecond, Code: page(`function main() { return new Promise(r => setTimeout(r, 1e9)); }`)}},
+	}
+	g0 := runtime.NumGoroutine()
+	var first int64
+	for round := 1; round <= n; round++ {
+		for _, j := range jobs {
+			j.job.Name = "page.js"
+			out := e.Run(context.Background(), j.job)
+			if out.Err == nil || out.Err.Kind != j.kind {
+				t.Fatalf("round %d: want %s, got %+v", round, j.kind, out.Err)
+			}
+		}
+		if round == 2 {
+			e.closing.Wait()
+			runtime.GC()
+			first = rssBytes()
+		}
+	}
+	e.closing.Wait()
+	runtime.GC()
+	last := rssBytes()
+	debug.FreeOSMemory()
+	freed := rssBytes()
+	t.Logf("%d rounds of 4 poisoned runs: RSS after 2 rounds %.1f MB, after %d %.1f MB, %.1f MB after another debug.FreeOSMemory",
+		n, float64(first)/1e6, n, float64(last)/1e6, float64(freed)/1e6)
+	if g := runtime.NumGoroutine(); g > g0+1 {
+		t.Errorf("goroutines %d → %d", g0, g)
 	}
 }
