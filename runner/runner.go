@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -145,13 +146,9 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 	}
 
 	// Fixtures (fake provider, secrets, collections).
-	fxPath := req.FixturesPath
-	if fxPath == "" {
-		fxPath = filepath.Join(p.Dir, analysis.FixturesName)
-	}
-	fx, err := broker.LoadFixtures(fxPath)
+	fx, err := loadFixtures(p, req.FixturesPath)
 	if err != nil {
-		return fail("FixturesError", err.Error(), "", 0, 0)
+		return fail("FixturesError", err.Error(), analysis.FixturesName, 0, 0)
 	}
 
 	// Compile.
@@ -415,4 +412,27 @@ func resolvePage(p *analysis.Plugin, page string) (string, bool) {
 		}
 	}
 	return c + analysis.PageExtensions[0], false
+}
+
+// loadFixtures reads --fixtures from the disk, or the plugin's own
+// fixtures.json through the plugin's FS (an editor's unsaved buffer wins).
+func loadFixtures(p *analysis.Plugin, override string) (*broker.Fixtures, error) {
+	if override != "" {
+		return broker.LoadFixtures(override)
+	}
+	data, err := p.FS.ReadFile(p.Abs(analysis.FixturesName))
+	if errors.Is(err, fs.ErrNotExist) {
+		return &broker.Fixtures{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", analysis.FixturesName, err)
+	}
+	if len(data) > broker.MaxFixturesBytes {
+		return nil, fmt.Errorf("%s: %d bytes, more than %d", analysis.FixturesName, len(data), broker.MaxFixturesBytes)
+	}
+	f, err := broker.ParseFixtures(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s:%w", analysis.FixturesName, err)
+	}
+	return f, nil
 }

@@ -206,3 +206,15 @@ func TestProgressAndDeadlineFromContext(t *testing.T) {
 		t.Fatalf("%v %+v", err, rec.Error)
 	}
 }
+
+func TestBrokenFixturesIsARecord(t *testing.T) {
+	p := writePlugin(t, map[string]string{
+		"plugin.json":   `{"name":"t","version":"1.0.0","tools":[{"name":"a","page":"code/a"}]}`,
+		"code/a.ts":     "export default () => 1;\n",
+		"fixtures.json": "{\n  \"fnFetch\": [ {\"url\": 1 ]\n}",
+	})
+	rec, err := sharedRunner(t).Run(context.Background(), Request{Plugin: p, Tool: "a"})
+	if err != nil || rec.OK || rec.Error.Name != "FixturesError" || !strings.HasPrefix(rec.Error.Message, "fixtures.json:2:") {
+		t.Fatalf("%v %+v", err, rec.Error)
+	}
+}
