@@ -179,12 +179,38 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		err = writeSARIF(stdout, results)
 	default:
 		err = writeText(stdout, results)
+		if err == nil {
+			fmt.Fprintln(stderr, summary(results))
+		}
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "plugin-lsp check: %v\n", err)
 		return 1
 	}
 	return exit
+}
+
+// summary is the closing line of the text format, on stderr so that
+// stdout stays one diagnostic per line: "2 plugins checked: 1 error, 0
+// warnings, 3 infos".
+func summary(results []checked) string {
+	var counts [analysis.Hint + 1]int
+	for _, r := range results {
+		for _, d := range r.diags {
+			if d.Severity >= analysis.Error && d.Severity <= analysis.Hint {
+				counts[d.Severity]++
+			}
+		}
+	}
+	plural := func(n int, word string) string {
+		if n == 1 {
+			return fmt.Sprintf("%d %s", n, word)
+		}
+		return fmt.Sprintf("%d %ss", n, word)
+	}
+	return fmt.Sprintf("%s checked: %s, %s, %s", plural(len(results), "plugin"),
+		plural(counts[analysis.Error], "error"), plural(counts[analysis.Warning], "warning"),
+		plural(counts[analysis.Info]+counts[analysis.Hint], "info"))
 }
 
 // checkAll loads and checks the plugins concurrently (at most GOMAXPROCS

@@ -26,8 +26,15 @@ func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
 
 func TestCheckExampleIsClean(t *testing.T) {
 	code, out, errs := run(t, "check", exampleDir)
-	if code != 0 || out != "" || errs != "" {
+	if code != 0 || out != "" || errs != "1 plugin checked: 0 errors, 0 warnings, 0 infos\n" {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+	}
+}
+
+func TestCheckSummaryCounts(t *testing.T) {
+	code, _, errs := run(t, "check", pluginsDir+"/page-hosts", exampleDir)
+	if code != 1 || errs != "2 plugins checked: 15 errors, 0 warnings, 0 infos\n" {
+		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
 }
 
