@@ -72,12 +72,9 @@ func (s *Server) checkAndPublish(ctx context.Context, ps *pluginState, gen uint6
 	pull := s.caps.pullDiagnostics
 	refresh := s.caps.diagnosticRefresh
 	s.mu.Unlock()
-	if pull {
-		if refresh {
-			_ = s.client.DiagnosticRefresh(ctx)
-		}
-	} else {
-		s.publish(ctx, ps, sn)
+	s.publish(ctx, ps, sn, pull)
+	if pull && refresh {
+		_ = s.client.DiagnosticRefresh(ctx)
 	}
 	if s.onChecked != nil {
 		s.onChecked(ps.dir, gen)
@@ -206,8 +203,11 @@ func (s *Server) toDiagnostic(sn *snapshot, d *analysis.Diagnostic) protocol.Dia
 
 // publish pushes the diagnostics of every file of the plugin that has
 // some, that had some before, or that is open, skipping files whose
-// diagnostics did not change since the last push.
-func (s *Server) publish(ctx context.Context, ps *pluginState, sn *snapshot) {
+// diagnostics did not change since the last push. For a client that pulls
+// diagnostics, open files are left to the pull (their old pushes are
+// cleared) and the other files are still pushed, so that a page nobody
+// opened still shows its problems.
+func (s *Server) publish(ctx context.Context, ps *pluginState, sn *snapshot, pull bool) {
 	ps.pubMu.Lock()
 	defer ps.pubMu.Unlock()
 	files := map[string]bool{} // plugin-relative
@@ -216,9 +216,11 @@ func (s *Server) publish(ctx context.Context, ps *pluginState, sn *snapshot) {
 			files[d.File] = true
 		}
 	}
-	for p := range sn.docs {
-		if rel, ok := relTo(ps.dir, p); ok {
-			files[rel] = true
+	if !pull {
+		for p := range sn.docs {
+			if rel, ok := relTo(ps.dir, p); ok {
+				files[rel] = true
+			}
 		}
 	}
 	byURI := map[uri.URI]string{}
@@ -237,14 +239,15 @@ func (s *Server) publish(ctx context.Context, ps *pluginState, sn *snapshot) {
 	sort.Strings(keys)
 	for _, k := range keys {
 		rel := byURI[uri.URI(k)]
-		var diags []protocol.Diagnostic
-		if rel != "" {
+		_, open := sn.docs[absIn(ps.dir, rel)]
+		open = open && rel != ""
+		diags := []protocol.Diagnostic{}
+		if rel != "" && !(pull && open) {
 			diags = s.fileDiagnostics(sn, rel)
-		} else {
-			diags = []protocol.Diagnostic{}
 		}
 		h := hashDiagnostics(diags)
-		if prev, ok := ps.published[k]; ok && prev == h {
+		prev, had := ps.published[k]
+		if had && prev == h || !had && len(diags) == 0 && (pull || !open) {
 			continue
 		}
 		if ctx.Err() != nil {
@@ -257,12 +260,8 @@ func (s *Server) publish(ctx context.Context, ps *pluginState, sn *snapshot) {
 		if err := s.client.PublishDiagnostics(ctx, params); err != nil {
 			return
 		}
-		if len(diags) == 0 {
-			if _, open := sn.docs[absIn(ps.dir, rel)]; !open || rel == "" {
-				delete(ps.published, k)
-			} else {
-				ps.published[k] = h
-			}
+		if len(diags) == 0 && (!open || pull) {
+			delete(ps.published, k)
 		} else {
 			ps.published[k] = h
 		}

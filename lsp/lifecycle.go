@@ -183,12 +183,9 @@ func (s *Server) DidChangeWorkspaceFolders(ctx context.Context, params *protocol
 			}
 		}
 	}
-	pull := s.caps.pullDiagnostics
 	s.mu.Unlock()
-	if !pull {
-		for _, ps := range gone {
-			s.safeGo("clear diagnostics", func() { s.clearPublished(ps) })
-		}
+	for _, ps := range gone {
+		s.safeGo("clear diagnostics", func() { s.clearPublished(ps) })
 	}
 	return nil
 }
