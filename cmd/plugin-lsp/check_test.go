@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/plugin-lsp/plugin-lsp/analysis/report"
 	"github.com/plugin-lsp/plugin-lsp/analysis/rules"
 )
 
@@ -229,7 +230,7 @@ func TestCheckSARIF(t *testing.T) {
 	ids := map[string]int{}
 	for i, rule := range r.Tool.Driver.Rules {
 		ids[rule.ID] = i
-		if rule.HelpURI != rulesDocURL+"#"+rule.ID || rule.ShortDescription.Text == "" || rule.FullDescription.Text == "" || rule.Name == "" {
+		if rule.HelpURI != report.RulesDocURL+"#"+rule.ID || rule.ShortDescription.Text == "" || rule.FullDescription.Text == "" || rule.Name == "" {
 			t.Errorf("rule %+v", rule)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/report"
 	"github.com/plugin-lsp/plugin-lsp/analysis/review"
 	"github.com/plugin-lsp/plugin-lsp/analysis/rules"
 )
@@ -53,8 +54,8 @@ func cmdReview(args []string, stdout, stderr io.Writer) int {
 	// The approver should know when the checker finds errors: list them
 	// on the card's problems.
 	exit := 0
-	res := checkOne(dir, cfg, analysis.NewCache(), rules.All())
-	for _, d := range res.diags {
+	res := report.CheckOne(dir, cfg, analysis.NewCache(), rules.All())
+	for _, d := range res.Diags {
 		if d.Severity != analysis.Error {
 			continue
 		}
@@ -62,7 +63,7 @@ func cmdReview(args []string, stdout, stderr io.Writer) int {
 		if d.Code == "manifest-syntax" && d.File == analysis.ManifestName {
 			continue // FromPlugin lists it already
 		}
-		card.Problems = append(card.Problems, fmt.Sprintf("%s:%d:%d: %s [%s]", d.File, d.start.Line+1, d.start.Col+1, firstLine(d.Message), d.Code))
+		card.Problems = append(card.Problems, fmt.Sprintf("%s:%d:%d: %s [%s]", d.File, d.Start.Line+1, d.Start.Col+1, report.FirstLine(d.Message), d.Code))
 	}
 	if o.format == "json" {
 		enc := json.NewEncoder(stdout)
