@@ -119,8 +119,8 @@ func readCaps(c *protocol.ClientCapabilities) clientCaps {
 	return cc
 }
 
-// Initialized fetches the settings, asks to be told about file changes,
-// and checks every plugin of the workspace.
+// Initialized asks to be told about file changes, finds and checks every
+// plugin of the workspace folders, and fetches the settings.
 func (s *Server) Initialized(ctx context.Context, params *protocol.InitializedParams) error {
 	s.safeGo("initialized", func() {
 		s.mu.Lock()
@@ -136,11 +136,13 @@ func (s *Server) Initialized(ctx context.Context, params *protocol.InitializedPa
 				}}})
 			}
 		}
-		if !s.fetchSettings(s.ctx) { // re-checks every plugin
-			s.mu.Lock()
-			s.touchAll()
-			s.mu.Unlock()
+		s.mu.Lock()
+		roots := append([]string(nil), s.roots...)
+		s.mu.Unlock()
+		for _, r := range roots {
+			s.scanRoot(r)
 		}
+		s.fetchSettings(s.ctx) // when there are settings, re-checks every plugin
 	})
 	return nil
 }
@@ -178,8 +180,8 @@ func (s *Server) DidChangeWorkspaceFolders(ctx context.Context, params *protocol
 	}
 	for _, f := range params.Event.Added {
 		if p := pathOf(f.URI); p != "" {
-			for _, ps := range s.addRoot(p) {
-				s.schedule(ps)
+			if s.addRoot(p) {
+				s.safeGo("scan folder", func() { s.scanRoot(p) })
 			}
 		}
 	}

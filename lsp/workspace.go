@@ -99,22 +99,33 @@ func (s *Server) ensurePlugin(dir string) *pluginState {
 	return ps
 }
 
-// addRoot registers a workspace folder and every plugin below it.
-// Callers hold s.mu.
-func (s *Server) addRoot(root string) []*pluginState {
+// addRoot registers a workspace folder and reports whether it is new.
+// Callers hold s.mu; the plugins below it are found by scanRoot, without
+// the lock (a large folder takes a while to walk).
+func (s *Server) addRoot(root string) bool {
 	root = filepath.Clean(root)
 	for _, r := range s.roots {
 		if r == root {
-			return nil
+			return false
 		}
 	}
 	s.roots = append(s.roots, root)
+	return true
+}
+
+// scanRoot finds every plugin below a workspace folder and checks them.
+func (s *Server) scanRoot(root string) {
 	dirs, _ := analysis.FindPlugins(root)
-	var out []*pluginState
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	for _, d := range dirs {
-		out = append(out, s.ensurePlugin(filepath.Clean(d)))
+		d = filepath.Clean(d)
+		_, known := s.plugins[d]
+		ps := s.ensurePlugin(d)
+		if !known {
+			s.scheduleIn(ps, true)
+		}
 	}
-	return out
 }
 
 // removeRoot forgets a workspace folder and the plugins below it that no
