@@ -293,6 +293,11 @@ func TestHostileInput(t *testing.T) {
 			t.Fatalf("codeAction: %v", err)
 		}
 	}
+	// a host call deep inside the big page
+	got := h.hover(page, protocol.Position{Line: 100000, Character: 14})
+	if !strings.Contains(got, "`http.fetch`") {
+		t.Errorf("hover deep in the big page: %q", got)
+	}
 	h.change(manifest, 2, "\x00\x01\x02")
 	h.waitDiags(manifest, func(p *protocol.PublishDiagnosticsParams) bool { v, _ := p.Version.Get(); return v == 2 })
 	h.client.mu.Lock()

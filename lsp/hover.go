@@ -317,18 +317,21 @@ func (s *Server) hoverPage(sn *snapshot, rel string, f *analysis.File, off int) 
 			return md, a.span
 		}
 	}
-	// host calls: http.fetch, collections.get…
+	// host calls: http.fetch, collections.get… (only the text around the
+	// cursor is searched: pages can be large)
+	lo, hi := max(off-32, 0), min(off+32, len(f.Text))
 	for m, doc := range hostMethods {
+		win := f.Text[lo:hi]
 		for i := 0; ; {
-			j := strings.Index(string(f.Text[i:]), m)
+			j := bytes.Index(win[i:], []byte(m))
 			if j < 0 {
 				break
 			}
-			st := i + j
+			st := lo + i + j
 			if off >= st && off <= st+len(m) {
 				return fmt.Sprintf("**host method** `%s`\n\n%s", m, doc), analysis.Span{Start: st, End: st + len(m)}
 			}
-			i = st + len(m)
+			i += j + len(m)
 		}
 	}
 	return "", analysis.Span{}

@@ -241,10 +241,6 @@ func (s *Server) handle(next jsonrpc2.Handler) jsonrpc2.Handler {
 		case state == stateShutdown && isCall:
 			return nil, errShutdown
 		}
-		// Requests run concurrently so that one slow request (a tool run)
-		// never blocks the others; notifications run in order on the read
-		// loop, so text changes apply in the order they were sent.
-
 		defer func() {
 			if e := recover(); e != nil {
 				msg := fmt.Sprintf("plugin-lsp: internal error in %s: %v", method, e)
