@@ -41,6 +41,10 @@ type Config struct {
 	Network broker.NetworkOptions
 	// Spare is how many sandboxes are prepared ahead (default 1).
 	Spare int
+	// MaxConcurrent bounds the runs in flight (default 4): each may hold
+	// up to 128 MiB of sandbox memory. Further runs wait their turn (their
+	// context still applies).
+	MaxConcurrent int
 }
 
 // Runner runs function tools. It is safe for concurrent use: every Run
@@ -49,6 +53,7 @@ type Runner struct {
 	cfg    Config
 	engine *sandbox.Engine
 	net    broker.Provider
+	slots  chan struct{}
 
 	mu    sync.Mutex
 	progs map[string]*Program // page key → compiled program
@@ -80,7 +85,11 @@ func New(cfg Config) (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Runner{cfg: cfg, engine: eng, net: broker.NewNetworkProvider(cfg.Network), progs: map[string]*Program{}}, nil
+	if cfg.MaxConcurrent <= 0 {
+		cfg.MaxConcurrent = 4
+	}
+	return &Runner{cfg: cfg, engine: eng, net: broker.NewNetworkProvider(cfg.Network),
+		slots: make(chan struct{}, cfg.MaxConcurrent), progs: map[string]*Program{}}, nil
 }
 
 // Close releases the prepared sandboxes.
@@ -182,6 +191,12 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 	store := newCollections(fx.Collections)
 	methods := hostMethods(p.Manifest.HostMethods(), b, store, progress)
 
+	select {
+	case r.slots <- struct{}{}:
+	case <-ctx.Done():
+		return fail("CanceledError", "the run was cancelled before it started", prog.Page, 0, 0)
+	}
+	defer func() { <-r.slots }()
 	progress("running " + rec.Claim)
 	out := r.engine.Run(ctx, sandbox.Job{
 		Name:    ScriptName,

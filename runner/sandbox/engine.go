@@ -187,6 +187,12 @@ func (e *Engine) get() (*sandbox, error) {
 // handed back to the OS at once instead of at the scavenger's pace
 // (measured: 534 MB → 25 MB RSS after repeated 128 MiB runs).
 func (e *Engine) closeLater(sb *sandbox) {
+	select {
+	case <-e.done: // the engine is closing: free it here
+		sb.close()
+		return
+	default:
+	}
 	e.closing.Add(1)
 	go func() {
 		defer e.closing.Done()
