@@ -308,3 +308,29 @@ func TestHostileInput(t *testing.T) {
 		}
 	}
 }
+
+// TestIncrementalChangesApplied: a client that sends ranges anyway (UTF-16
+// columns, an emoji before the edit) still gets the right text checked.
+func TestIncrementalChangesApplied(t *testing.T) {
+	dir := copyExample(t)
+	h := newHarness(t, Options{})
+	h.initialize(dir, protocol.ClientCapabilities{})
+	manifest := filepath.Join(dir, "plugin.json")
+	text := strings.Replace(mustRead(t, manifest), `"Find a book by ISBN"`, `"Find a book 😀 by ISBN"`, 1)
+	h.openText(manifest, text)
+	// replace `ISBN"` after the emoji with `ISBN",,` (a syntax error), by range
+	at := posOf(t, text, `by ISBN"`, len(`by ISBN"`))
+	err := h.server.DidChange(h.ctx, &protocol.DidChangeTextDocumentParams{
+		TextDocument: protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: uri.File(manifest)}, Version: 2},
+		ContentChanges: []protocol.TextDocumentContentChangeEvent{&protocol.TextDocumentContentChangePartial{
+			Range: protocol.Range{Start: at, End: at}, Text: ",,",
+		}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := h.waitDiags(manifest, func(p *protocol.PublishDiagnosticsParams) bool { return hasCode(p, "manifest-syntax") })
+	if d := p.Diagnostics[0]; d.Range.Start.Line != at.Line || d.Range.Start.Character != at.Character+1 {
+		t.Errorf("syntax error at %s, want line %d col %d", dump(d.Range), at.Line, at.Character+1)
+	}
+}
