@@ -16,7 +16,7 @@ import (
 	"time"
 )
 
-const setup = "see lsp/e2e/README.md: `apt-get install -y neovim` and `(cd lsp/e2e/node && npm ci)`, or run ./scripts/test.sh which installs both"
+const setup = "run the README's test command, ./scripts/test.sh, which installs it (or by hand: `apt-get install -y neovim`; `(cd lsp/e2e/node && npm ci)`; see lsp/e2e/README.md)"
 
 // repoRoot is the checkout (two levels up from this package).
 func repoRoot(t *testing.T) string {
