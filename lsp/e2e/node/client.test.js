@@ -282,6 +282,13 @@ test("plugin-lsp serve with a vscode-languageserver-protocol client", async (t) 
     assert.ok(ed.progress.includes("begin") && ed.progress.includes("end"), `progress: ${ed.progress}`);
     const lenses = await ed.conn.sendRequest(rpc.CodeLensRequest.type, { textDocument: { uri: MANIFEST } });
     assert.match(lenses[0].command.title, /^✓ Title: The Hobbit · \d+ ms · 1 fetch/);
+    const hints = await ed.conn.sendRequest(rpc.InlayHintRequest.type, {
+      textDocument: { uri: PAGE },
+      range: { start: { line: 0, character: 0 }, end: { line: 1000, character: 0 } },
+    });
+    assert.equal(hints.length, 1, JSON.stringify(hints));
+    assert.match(hints[0].label, /^✓ Title: The Hobbit · \d+ ms · 1 fetch$/);
+    assert.equal(hints[0].position.line, ed.pos(PAGE, "export default").line);
     const hover = await ed.conn.sendRequest(rpc.HoverRequest.type, { textDocument: { uri: MANIFEST }, position: ed.pos(MANIFEST, '"lookupBook"', 2) });
     assert.match(hover.contents.value, /\*\*Title\*\*: The Hobbit/);
     assert.match(hover.contents.value, /api\.openlibrary\.org\/isbn\/9780261103344\.json/);
