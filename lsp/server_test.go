@@ -524,7 +524,10 @@ func TestRunToolAndInlinePreview(t *testing.T) {
 		t.Fatal(err)
 	}
 	req := <-fr.got
-	if req.Tool != "lookupBook" || req.Providers != "real" || req.Timeout != 5*time.Second || string(req.Input) != `{"isbn":""}` {
+	// The lens runs the first of inputJsonSchema.examples.
+	var input bytes.Buffer
+	_ = json.Compact(&input, req.Input)
+	if req.Tool != "lookupBook" || req.Providers != "real" || req.Timeout != 5*time.Second || input.String() != `{"isbn":"9780261103344"}` {
 		t.Errorf("request: tool %q providers %q timeout %v input %s", req.Tool, req.Providers, req.Timeout, req.Input)
 	}
 	var rec runner.Record
