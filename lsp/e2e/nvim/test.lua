@@ -190,10 +190,6 @@ step("plugin.runTool before and after a fix", function()
   local broken = original:gsub('"api%.openlibrary%.org",\n', "", 1)
   set_text(mbuf, broken)
   local res = run()
-  if res.err and tostring(res.err.message):find("not available in this build", 1, true) then
-    set_text(mbuf, original)
-    error("SKIP: the sandbox runner is not wired into this build of plugin-lsp yet")
-  end
   assert(not res.err, vim.inspect(res.err))
   assert(res.result.ok == false, "a refused fetch fails the run: " .. vim.inspect(res.result))
   wait("the refused fetch as a diagnostic", function() return codes(page_uri)["fetch-undeclared-domain"] ~= nil end)
