@@ -155,7 +155,7 @@ describe("the bundled client activated in a fake VS Code", { timeout: 240_000 },
     await fake.vscode.commands.executeCommand(CLIENT_COMMANDS.runTool);
     const panel = await until("a new panel", () => fake.panels[1]);
     assert.equal(panel.title, "Run lookupBook");
-    assert.ok(panel.htmls[0].includes(`{\n  &quot;isbn&quot;: &quot;&quot;\n}</textarea>`), panel.htmls[0]);
+    assert.ok(panel.htmls[0].includes(`{\n  &quot;isbn&quot;: &quot;9780261103344&quot;\n}</textarea>`), panel.htmls[0]);
     assert.deepEqual(panel.posted, [], "the palette does not run before the author presses Run");
   });
 

@@ -16,7 +16,12 @@ describe("listTools", () => {
       ["searchBooks", "Search books by title and show the first covers"],
       ["saveFavourite", "Remember a book in the favourites collection"],
     ]);
-    assert.deepEqual(tools[0].inputJsonSchema, { type: "object", properties: { isbn: { type: "string" } }, required: ["isbn"] });
+    assert.deepEqual(tools[0].inputJsonSchema, {
+      type: "object",
+      properties: { isbn: { type: "string" } },
+      required: ["isbn"],
+      examples: [{ isbn: "9780261103344" }],
+    });
   });
   it("reports a manifest that does not parse and skips malformed tools", () => {
     const broken = listTools(`{"tools": [`);
@@ -31,9 +36,16 @@ describe("listTools", () => {
 });
 
 describe("sampleFromSchema", () => {
-  it("prefills the example plugin's tools with their required properties", () => {
+  it("prefills the example plugin's tools with their schema's first example", () => {
     const { tools } = listTools(booksManifest);
-    assert.deepEqual(tools.map((t) => sampleFromSchema(t.inputJsonSchema)), [{ isbn: "" }, { q: "" }, { isbn: "" }]);
+    assert.deepEqual(tools.map((t) => sampleFromSchema(t.inputJsonSchema)), [
+      { isbn: "9780261103344" },
+      { q: "hobbit" },
+      { isbn: "9780261103344", note: "re-read in winter" },
+    ]);
+    const noExamples = { ...(tools[0].inputJsonSchema as Record<string, unknown>) };
+    delete noExamples.examples;
+    assert.deepEqual(sampleFromSchema(noExamples), { isbn: "" }, "without examples: the required properties");
   });
   it("fills every property when none is required, and hinted optional ones", () => {
     assert.deepEqual(
