@@ -106,10 +106,10 @@ describe("renderRecord", () => {
     // Each fetch with its status, bytes / fetchMaxBytes and time / fetchTimeoutMs.
     assert.ok(text.includes("GET https://api.openlibrary.org/search.json?q=hobbit 200 187 B / 1 MiB 0.4 ms / 10 s fixture openlibrary_key ••••"), text);
     assert.ok(text.includes("GET https://covers.openlibrary.org/b/id/8231856-S.json 404 9 B / 4 MiB 0.2 ms / 5 s fixture none"), text);
-    assert.ok(text.includes("GET https://evil.example.com/steal?d=1 evil.example.com is not in capabilities.fetch refused: host-not-allowed"), text);
+    assert.ok(text.includes("GET https://evil.example.com/steal?d=1 fetch refused: host evil.example.com is not in capabilities.fetch refused: not-allowed"), text);
     assert.ok(html.includes(`<tr class="refused">`));
     assert.ok(text.includes("Logs (2) log searching for hobbit warn cover 8231856 answered 404"), text);
-    assert.ok(text.includes("Memory peak 2.8 MiB / 128 MiB Fetches 4 / 64 Fetched bytes 210 B Log bytes 47 B / 1 MiB Timeout 30 s"), text);
+    assert.ok(text.includes("Memory peak 2.8 MiB / 128 MiB Fetches 4 / 64 Fetched bytes 210 B Log bytes 47 B / 64 KiB Timeout 30 s"), text);
     assert.ok(html.includes(`<meter min="0" max="64" low="48" high="57.6" optimum="0" value="4"></meter>`));
   });
 
