@@ -21,7 +21,7 @@ if ((${#missing[@]})); then
 fi
 
 # npm packages, when a lock file is newer than what is installed.
-for dir in lsp/e2e/node extension; do
+for dir in lsp/e2e/node analysis/report/testdata/sarif-validator extension; do
 	[ -f "$dir/package-lock.json" ] || continue
 	if [ ! -f "$dir/node_modules/.package-lock.json" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
 		step "npm ci in $dir"
