@@ -17,7 +17,7 @@ type Rule struct {
 	Title string
 	Doc   string
 	// Before is an example that triggers the rule, After the same example
-	// fixed. Each is a small snippet with a language tag in BeforeLang.
+	// fixed: small snippets in the language Lang.
 	Before, After string
 	Lang          string // "json", "ts", "js"
 	// Fix describes the quick fix offered, "" when there is none.
