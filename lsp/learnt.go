@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/fetchurl"
 	"github.com/plugin-lsp/plugin-lsp/analysis/jsonedit"
 )
 
@@ -26,10 +27,8 @@ func learntDiagnostics(p *analysis.Plugin, runs map[string]*toolRun, static []an
 	if len(runs) == 0 || p.Manifest.Root == nil {
 		return nil
 	}
-	declared := map[string]bool{}
-	for _, d := range p.Manifest.FetchDomains() {
-		declared[strings.ToLower(d)] = true
-	}
+	// The broker's own normalisation: "API.x.org:443" declares api.x.org.
+	declared := fetchurl.NewAllowlist(p.Manifest.FetchDomains())
 	tools := make([]string, 0, len(runs))
 	for t := range runs {
 		tools = append(tools, t)
