@@ -35,6 +35,7 @@ import (
 	"strings"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
+	"github.com/plugin-lsp/plugin-lsp/analysis/suggest"
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
@@ -289,7 +290,7 @@ func Suggest(word string, candidates []string) string {
 		if strings.EqualFold(c, word) {
 			return c
 		}
-		d := levenshtein(strings.ToLower(word), strings.ToLower(c))
+		d := suggest.Distance(strings.ToLower(word), strings.ToLower(c))
 		limit := 2
 		if len(c) <= 4 {
 			limit = 1
@@ -299,33 +300,6 @@ func Suggest(word string, candidates []string) string {
 		}
 	}
 	return best
-}
-
-// levenshtein is the optimal-string-alignment distance: insertions,
-// deletions, substitutions and transpositions of neighbours cost 1.
-func levenshtein(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev2 := make([]int, len(rb)+1)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1) // a transposition ("hots" → "host")
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(rb)]
 }
 
 func typeList(t any) string {
