@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"encoding/json"
 	"fmt"
 	"path"
 	"sort"
@@ -230,11 +229,6 @@ func (m *nativeModule) relatedTool(name string) []analysis.Related {
 }
 
 func espan(s esm.Span) analysis.Span { return analysis.Span{Start: s.Start, End: s.End} }
-
-func nativeJSONString(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
-}
 
 // nearest returns the candidate closest to s (case-insensitive edit
 // distance at most a third of its length, at least 2), or "".

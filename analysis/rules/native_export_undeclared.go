@@ -68,7 +68,7 @@ var NativeExportUndeclared = &analysis.Rule{
 // array when the entry has none.
 func addNativeName(mf *analysis.File, entry *analysis.NativeTool, name string) (analysis.Edit, error) {
 	if names := entry.Node.Get("names"); names != nil {
-		return jsonedit.AppendToArray(mf, names, nativeJSONString(name))
+		return jsonedit.AppendToArray(mf, names, jsonString(name))
 	}
-	return jsonedit.InsertMember(mf, entry.Node, "names", "["+nativeJSONString(name)+"]")
+	return jsonedit.InsertMember(mf, entry.Node, "names", "["+jsonString(name)+"]")
 }
