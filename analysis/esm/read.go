@@ -45,7 +45,7 @@ func ReadExports(src []byte) (m *Module) {
 		// Function bodies hold most of the syntax goja lacks and nothing
 		// ReadExports needs: retry without them, and let esbuild decide
 		// whether the module is valid.
-		if body2, err2 := parseWrapped(wrapPrefix + string(p.relaxed(src)) + "\n})"); err2 == nil {
+		if body2, err2 := parseWrapped(wrapPrefix + string(p.relaxed()) + "\n})"); err2 == nil {
 			if errs := esbuildErrors(src); len(errs) > 0 {
 				m.Exports = p.exports
 				m.Errors = errs
