@@ -60,6 +60,11 @@ type Engine struct {
 	closing  sync.WaitGroup // sandboxes being freed
 	closeOne sync.Once
 
+	// prelude is the prelude's bytecode, compiled (not run) in the first
+	// runtime NewEngine makes, then only read. It lives in Go memory: each
+	// runtime loads its own copy, so no run can alter what the next loads.
+	prelude []byte
+
 	// skipWazeroClose reproduces qjs's leak (soak test comparison only).
 	skipWazeroClose bool
 }

@@ -137,7 +137,20 @@ func (e *Engine) prepare() (sb *sandbox, err error) {
 	}
 	c := sb.rt.Context()
 	c.SetFunc("__bridge", sb.bridge)
-	v, err := c.Eval("<prelude>", qjs.Code(preludeJS+"(globalThis.__bridge);"))
+	bc := e.prelude
+	if bc == nil {
+		// NewEngine's first runtime: compile only (nothing runs), keep the
+		// bytecode for every later runtime. Loading bytecode costs ~0.9 ms
+		// against ~4.7 ms to parse the prelude's source in the sandbox.
+		if bc, err = c.Compile("<prelude>", qjs.Code(preludeJS+"(globalThis.__bridge);")); err != nil {
+			return nil, fmt.Errorf("sandbox: prelude: %w", err)
+		}
+		if len(bc) == 0 {
+			return nil, errors.New("sandbox: prelude: empty bytecode")
+		}
+		e.prelude = bc
+	}
+	v, err := c.Eval("<prelude>", qjs.Bytecode(bc))
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: prelude: %w", err)
 	}
