@@ -64,6 +64,8 @@ type Engine struct {
 	// runtime NewEngine makes, then only read. It lives in Go memory: each
 	// runtime loads its own copy, so no run can alter what the next loads.
 	prelude []byte
+	// pages is the bytecode of the pages run so far, by content (bytecode.go).
+	pages codeCache
 
 	// skipWazeroClose reproduces qjs's leak (soak test comparison only).
 	skipWazeroClose bool

@@ -210,7 +210,7 @@ func (e *Engine) Run(ctx context.Context, job Job) Outcome {
 	sb.mu.Lock()
 	sb.run = rs
 	sb.mu.Unlock()
-	out := sb.drive(runCtx, rs)
+	out := sb.drive(runCtx, rs, &e.pages)
 	cancel()  // host calls still in flight (a lost Promise.race) stop now
 	rs.wait() // and no host goroutine outlives the run
 	out.Logs, out.LogBytes, out.LogTruncated = rs.logs, rs.logBytes, rs.logTruncated
@@ -237,7 +237,7 @@ func (sb *sandbox) memorySize() (n int64) {
 
 // drive evaluates the page, starts the call and runs the event loop: Go
 // waits for host results and timers, JS runs only inside Eval.
-func (sb *sandbox) drive(ctx context.Context, rs *runState) (out Outcome) {
+func (sb *sandbox) drive(ctx context.Context, rs *runState, cc *codeCache) (out Outcome) {
 	defer func() {
 		if r := recover(); r != nil {
 			out = Outcome{Err: rs.panicError(r)}
@@ -254,7 +254,7 @@ func (sb *sandbox) drive(ctx context.Context, rs *runState) (out Outcome) {
 	if err := sb.eval("<install>", "__sb.install("+strconv.Quote(string(mj))+")"); err != nil {
 		return Outcome{Err: rs.evalError(err, KindInternal)}
 	}
-	if err := sb.eval(rs.job.Name, rs.job.Code); err != nil {
+	if err := sb.evalPage(cc, rs.job.Name, rs.job.Code); err != nil {
 		return Outcome{Err: rs.evalError(err, KindCompile)}
 	}
 	if rs.done {
