@@ -129,21 +129,27 @@ func schemaErrors(t *testing.T, s *jsonschema.Schema, log []byte) []string {
 
 // sarifCase is one `plugin-lsp check --format sarif DIR…` run; dirs are
 // relative to the repository root, where the test runs the checker so
-// that the URIs look as they do in CI.
+// that the URIs look as they do in CI. With copyAs, the one dir is copied
+// to a temporary directory of that name and checked there, for URIs that
+// need escaping.
 type sarifCase struct {
-	name string
-	dirs []string
+	name      string
+	dirs      []string
+	copyAs    string
+	multitool bool // also validated by Sarif.Multitool (each file costs it ~0.5 s)
 }
 
 var sarifCases = []sarifCase{
-	{"page-hosts", []string{"testdata/plugins/page-hosts"}},
-	{"native-multi-file", []string{"testdata/plugins/native-multi-file"}},
-	{"native-syntax-error", []string{"testdata/plugins/native-syntax-error"}},
-	{"manifest-kitchen-sink", []string{"testdata/plugins/manifest-kitchen-sink"}},
-	{"manifest-truncated", []string{"testdata/plugins/manifest-truncated"}},
-	{"manifest-unicode", []string{"testdata/plugins/manifest-unicode"}},
-	{"books", []string{"testdata/example/books"}},
-	{"all", []string{"testdata/plugins", "testdata/example"}}, // every plugin in one log
+	{name: "page-hosts", dirs: []string{"testdata/plugins/page-hosts"}, multitool: true},
+	{name: "native-multi-file", dirs: []string{"testdata/plugins/native-multi-file"}},
+	{name: "native-syntax-error", dirs: []string{"testdata/plugins/native-syntax-error"}},
+	{name: "manifest-kitchen-sink", dirs: []string{"testdata/plugins/manifest-kitchen-sink"}},
+	{name: "manifest-truncated", dirs: []string{"testdata/plugins/manifest-truncated"}},
+	{name: "manifest-unicode", dirs: []string{"testdata/plugins/manifest-unicode"}},
+	{name: "books", dirs: []string{"testdata/example/books"}, multitool: true}, // no results
+	{name: "odd-names", dirs: []string{"testdata/plugins/native-multi-file"}, copyAs: "odd dir #1 ü%20+[x]", multitool: true},
+	// Every plugin in one log: a superset of the single-plugin logs' results.
+	{name: "all", dirs: []string{"testdata/plugins", "testdata/example"}, multitool: true},
 }
 
 // testVersion stands for a release's version: "dev" (a build without
@@ -159,6 +165,13 @@ func writeSARIFLogs(t *testing.T) (logs map[string][]byte, diags map[string]int)
 	for _, c := range sarifCases {
 		var dirs []string
 		for _, d := range c.dirs {
+			if c.copyAs != "" {
+				dst := filepath.Join(t.TempDir(), c.copyAs)
+				if err := os.CopyFS(dst, os.DirFS(d)); err != nil {
+					t.Fatal(err)
+				}
+				d = dst
+			}
 			found, err := analysis.FindPlugins(d)
 			if err != nil || len(found) == 0 {
 				t.Fatalf("%s: no plugin found in %s: %v", c.name, d, err)
@@ -222,8 +235,8 @@ func TestSARIFValidates(t *testing.T) {
 			t.Errorf("%s: %d SARIF results for %d diagnostics", c.name, got, diags[c.name])
 		}
 		if errs := schemaErrors(t, schema, logs[c.name]); len(errs) > 0 {
-			t.Errorf("%s: SARIF output is not valid against the SARIF 2.1.0 schema:\n\t%s\n%s",
-				c.name, strings.Join(errs, "\n\t"), logs[c.name])
+			t.Errorf("%s: SARIF output is not valid against the SARIF 2.1.0 schema:\n\t%s",
+				c.name, strings.Join(errs, "\n\t"))
 		}
 	}
 	if diags["page-hosts"] == 0 || diags["all"] < 100 {
@@ -257,6 +270,9 @@ func TestSARIFValidates(t *testing.T) {
 	dir := t.TempDir()
 	var files []string
 	for _, c := range sarifCases {
+		if !c.multitool {
+			continue
+		}
 		files = append(files, filepath.Join(dir, c.name+".sarif"))
 		if err := os.WriteFile(files[len(files)-1], logs[c.name], 0o644); err != nil {
 			t.Fatal(err)
@@ -270,25 +286,22 @@ func TestSARIFValidates(t *testing.T) {
 	}), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// The broken copy goes last: the multitool (5.7.0) silently skips a
+	// log it cannot deserialize (an unknown enum value such as level
+	// "info" does it) and every file after it, still printing "Analysis
+	// completed successfully." and exiting 0; the control then draws nothing.
 	found := runMultitool(t, tools, dir, files)
 	for _, want := range []string{"SARIF1009", "GH1015"} { // ruleIndex out of range; message without text
 		if !slices.ContainsFunc(found[broken], func(f string) bool { return strings.Contains(f, " "+want+": ") }) {
-			t.Errorf("multitool control: broken.sarif should draw %s; it drew:\n\t%s", want, strings.Join(found[broken], "\n\t"))
+			t.Errorf("multitool control: broken.sarif should draw %s; it drew:\n\t%s\n"+
+				"(nothing at all: the multitool stopped at a log it could not read; see the schema errors)",
+				want, strings.Join(found[broken], "\n\t"))
 		}
 	}
 	delete(found, broken)
 	for file, fs := range found {
-		t.Errorf("Sarif.Multitool validate: %s:\n\t%s\n%s", filepath.Base(file), strings.Join(fs, "\n\t"), readFile(t, file))
+		t.Errorf("Sarif.Multitool validate: %s (line:col of the log):\n\t%s", filepath.Base(file), strings.Join(fs, "\n\t"))
 	}
-}
-
-func readFile(t *testing.T, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 // multitoolLine is one finding as `Sarif.Multitool validate` prints it:
