@@ -119,7 +119,7 @@ func Prepare(src string, opt Options) *Prepared {
 		return len(src)
 	}
 	add := func(k StmtKind, i, j, from int) {
-		st := Stmt{Kind: k, Start: int(toks[i].Start), End: end(j), Tok: i, TokEnd: j, From: from, Name: -1}
+		st := Stmt{Kind: k, Start: int(toks[i].Start), End: end(j), Tok: i, TokEnd: min(j, len(toks)), From: from, Name: -1}
 		p.Stmts = append(p.Stmts, st)
 		Blank(p.Code, st.Start, st.End)
 	}
