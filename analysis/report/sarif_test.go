@@ -95,9 +95,18 @@ func compileSARIFSchema(t *testing.T, path string) *jsonschema.Schema {
 	return s
 }
 
-// schemaErrors validates a log and returns one line per leaf error,
-// "instance location: message"; none when the log is valid.
-func schemaErrors(t *testing.T, s *jsonschema.Schema, log []byte) []string {
+// schemaError is one leaf error of a validation.
+type schemaError struct {
+	at      string // instance location (JSON pointer)
+	keyword string // the failing keyword: "enum", "required", "format", …
+	message string
+}
+
+func (e schemaError) String() string { return fmt.Sprintf("%s: %s [%s]", e.at, e.message, e.keyword) }
+
+// schemaErrors validates a log and returns its leaf errors; none when the
+// log is valid.
+func schemaErrors(t *testing.T, s *jsonschema.Schema, log []byte) []schemaError {
 	t.Helper()
 	d := json.NewDecoder(bytes.NewReader(log))
 	d.UseNumber()
@@ -113,11 +122,12 @@ func schemaErrors(t *testing.T, s *jsonschema.Schema, log []byte) []string {
 	if !errors.As(err, &ve) {
 		t.Fatalf("validating: %v", err)
 	}
-	var out []string
+	var out []schemaError
 	var walk func(e *jsonschema.ValidationError)
 	walk = func(e *jsonschema.ValidationError) {
 		if len(e.Causes) == 0 {
-			out = append(out, fmt.Sprintf("%s: %s (%s)", e.InstanceLocation, e.Message, e.KeywordLocation))
+			kw := e.KeywordLocation[strings.LastIndexByte(e.KeywordLocation, '/')+1:]
+			out = append(out, schemaError{e.InstanceLocation, kw, e.Message})
 		}
 		for _, c := range e.Causes {
 			walk(c)
@@ -125,6 +135,14 @@ func schemaErrors(t *testing.T, s *jsonschema.Schema, log []byte) []string {
 	}
 	walk(ve)
 	return out
+}
+
+func joinErrors[E fmt.Stringer](es []E) string {
+	var b strings.Builder
+	for _, e := range es {
+		b.WriteString("\n\t" + e.String())
+	}
+	return b.String()
 }
 
 // sarifCase is one `plugin-lsp check --format sarif DIR…` run; dirs are
@@ -235,34 +253,39 @@ func TestSARIFValidates(t *testing.T) {
 			t.Errorf("%s: %d SARIF results for %d diagnostics", c.name, got, diags[c.name])
 		}
 		if errs := schemaErrors(t, schema, logs[c.name]); len(errs) > 0 {
-			t.Errorf("%s: SARIF output is not valid against the SARIF 2.1.0 schema:\n\t%s",
-				c.name, strings.Join(errs, "\n\t"))
+			t.Errorf("%s: SARIF output is not valid against the SARIF 2.1.0 schema:%s", c.name, joinErrors(errs))
 		}
 	}
 	if diags["page-hosts"] == 0 || diags["all"] < 100 {
 		t.Fatalf("too few diagnostics to test anything: %v", diags)
 	}
 
-	// Negative controls: the schema rejects what it must.
+	// Negative controls: the schema rejects what it must, and only that.
 	base := logs["page-hosts"]
 	for _, bad := range []struct {
-		name, at string
-		edit     func(run map[string]any)
+		name string
+		edit func(run map[string]any)
+		want []string // instance location [keyword]
 	}{
-		{"unknown level", "/runs/0/results/0/level", func(run map[string]any) { result(run, 0)["level"] = "fatal" }},
-		{"line 0", "/runs/0/results/0/locations/0/physicalLocation/region/startLine", func(run map[string]any) {
+		{"unknown level", func(run map[string]any) { result(run, 0)["level"] = "fatal" },
+			[]string{"/runs/0/results/0/level [enum]"}},
+		{"line 0", func(run map[string]any) {
 			result(run, 0)["locations"].([]any)[0].(map[string]any)["physicalLocation"].(map[string]any)["region"].(map[string]any)["startLine"] = 0
-		}},
-		{"no driver name", "/runs/0/tool/driver", func(run map[string]any) {
+		}, []string{"/runs/0/results/0/locations/0/physicalLocation/region/startLine [minimum]"}},
+		{"no driver name", func(run map[string]any) {
 			delete(run["tool"].(map[string]any)["driver"].(map[string]any), "name")
-		}},
-		{"helpUri not a URI", "/runs/0/tool/driver/rules/0/helpUri", func(run map[string]any) {
+		}, []string{"/runs/0/tool/driver [required]"}},
+		{"helpUri not a URI", func(run map[string]any) {
 			run["tool"].(map[string]any)["driver"].(map[string]any)["rules"].([]any)[0].(map[string]any)["helpUri"] = "not a uri"
-		}},
+		}, []string{"/runs/0/tool/driver/rules/0/helpUri [format]"}},
 	} {
 		errs := schemaErrors(t, schema, mutate(t, base, bad.edit))
-		if !slices.ContainsFunc(errs, func(e string) bool { return strings.HasPrefix(e, bad.at+": ") }) {
-			t.Errorf("schema control %q: want an error at %s, got %q", bad.name, bad.at, errs)
+		var got []string
+		for _, e := range errs {
+			got = append(got, e.at+" ["+e.keyword+"]")
+		}
+		if !slices.Equal(got, bad.want) {
+			t.Errorf("schema control %q: got%s\nwant %q", bad.name, joinErrors(errs), bad.want)
 		}
 	}
 
@@ -291,26 +314,45 @@ func TestSARIFValidates(t *testing.T) {
 	// "info" does it) and every file after it, still printing "Analysis
 	// completed successfully." and exiting 0; the control then draws nothing.
 	found := runMultitool(t, tools, dir, files)
-	for _, want := range []string{"SARIF1009", "GH1015"} { // ruleIndex out of range; message without text
-		if !slices.ContainsFunc(found[broken], func(f string) bool { return strings.Contains(f, " "+want+": ") }) {
-			t.Errorf("multitool control: broken.sarif should draw %s; it drew:\n\t%s\n"+
-				"(nothing at all: the multitool stopped at a log it could not read; see the schema errors)",
-				want, strings.Join(found[broken], "\n\t"))
+	var got []string
+	for _, f := range found[broken] {
+		got = append(got, f.level+" "+f.rule+" "+f.path)
+	}
+	want := []string{ // in the order the multitool prints them
+		"error JSON1017 runs[0].results[1].message", // message without text: not "text" nor "id"
+		"error GH1015 runs[0].results[1].message",   // … nor what GitHub requires
+		"error GH1017 runs[0].results[1].message",
+		"error GH2012 runs[0].results[1].message",
+		"error SARIF1009 runs[0].results[0]", // ruleIndex out of range
+	}
+	if !slices.Equal(got, want) {
+		hint := ""
+		if len(got) == 0 {
+			hint = "\n(nothing at all: the multitool stopped at a log it could not read; see the schema errors)"
 		}
+		t.Errorf("multitool control: broken.sarif drew%s\nwant %q%s", joinErrors(found[broken]), want, hint)
 	}
 	delete(found, broken)
 	for file, fs := range found {
-		t.Errorf("Sarif.Multitool validate: %s (line:col of the log):\n\t%s", filepath.Base(file), strings.Join(fs, "\n\t"))
+		t.Errorf("Sarif.Multitool validate: %s (line:col of the log):%s", filepath.Base(file), joinErrors(fs))
 	}
 }
 
 // multitoolLine is one finding as `Sarif.Multitool validate` prints it:
-// "FILE(LINE,COL): LEVEL RULE: MESSAGE".
-var multitoolLine = regexp.MustCompile(`^(.+)\((\d+),(\d+)\): (error|warning|note) ([A-Z]+[0-9]+): (.*)$`)
+// "FILE(LINE,COL): LEVEL RULE: JSONPATH: MESSAGE".
+var multitoolLine = regexp.MustCompile(`^(.+)\((\d+),(\d+)\): (error|warning|note) ([A-Z]+[0-9]+): (?:([^ :]+): )?(.*)$`)
+
+type multitoolFinding struct {
+	pos, level, rule, path, message string
+}
+
+func (f multitoolFinding) String() string {
+	return fmt.Sprintf("%s: %s %s: %s: %s", f.pos, f.level, f.rule, f.path, f.message)
+}
 
 // runMultitool validates files and returns the errors and warnings it
 // prints, by file.
-func runMultitool(t *testing.T, tools sarifTools, dir string, files []string) map[string][]string {
+func runMultitool(t *testing.T, tools sarifTools, dir string, files []string) map[string][]multitoolFinding {
 	t.Helper()
 	out := filepath.Join(dir, "validation.sarif") // the multitool's own log, unused: stdout is parsed
 	// The files come first: list-valued options like --log would take them.
@@ -333,11 +375,11 @@ func runMultitool(t *testing.T, tools sarifTools, dir string, files []string) ma
 		!strings.Contains(text, fmt.Sprintf("Done. %d files scanned.", len(files))) {
 		t.Fatalf("%s validate did not complete:\n%s", tools.multitool, text)
 	}
-	found := map[string][]string{}
+	found := map[string][]multitoolFinding{}
 	for _, line := range strings.Split(text, "\n") {
 		line = strings.TrimRight(line, "\r")
 		if m := multitoolLine.FindStringSubmatch(line); m != nil {
-			found[m[1]] = append(found[m[1]], fmt.Sprintf("%s:%s: %s %s: %s", m[2], m[3], m[4], m[5], m[6]))
+			found[m[1]] = append(found[m[1]], multitoolFinding{m[2] + ":" + m[3], m[4], m[5], m[6], m[7]})
 			continue
 		}
 		// Tool notifications ("SARIF.MULTITOOL : error ERR…"); disabling
