@@ -27,6 +27,7 @@ import (
 	"github.com/dop251/goja/ast"
 	"github.com/dop251/goja/parser"
 	"github.com/evanw/esbuild/pkg/api"
+	"github.com/plugin-lsp/plugin-lsp/analysis/jslex"
 )
 
 // Span is a half-open byte range in the page source.
@@ -263,17 +264,17 @@ func (a *analyzer) tokenToTS(off int) int {
 	if cand < 0 || off >= len(a.js) {
 		return cand
 	}
-	jt := next(a.js, off, token{})
-	if jt.start != off {
+	jt := jslex.ScanFrom(a.js, off).Next()
+	if int(jt.Start) != off {
 		return cand
 	}
 	if a.sameToken(jt, cand) {
 		return cand
 	}
-	if jt.kind != tIdent {
+	if jt.Kind != jslex.Ident && jt.Kind != jslex.Private {
 		return cand
 	}
-	word := jt.text(a.js)
+	word := jt.Text(a.js)
 	line, _ := a.tsIdx.pos(cand)
 	from := a.tsIdx.offset(line-1, 0)
 	to := a.tsIdx.offset(line+2, 0)
@@ -284,7 +285,7 @@ func (a *analyzer) tokenToTS(off int) int {
 			break
 		}
 		at := i + j
-		if (at == 0 || !isIdentPart(a.ts[at-1])) && (at+len(word) >= len(a.ts) || !isIdentPart(a.ts[at+len(word)])) {
+		if (at == 0 || !jslex.IsIdentPart(a.ts[at-1])) && (at+len(word) >= len(a.ts) || !jslex.IsIdentPart(a.ts[at+len(word)])) {
 			if best < 0 || abs(at-cand) < abs(best-cand) {
 				best = at
 			}
@@ -298,20 +299,20 @@ func (a *analyzer) tokenToTS(off int) int {
 }
 
 // sameToken reports whether the page has, at ts, a token like jt.
-func (a *analyzer) sameToken(jt token, ts int) bool {
+func (a *analyzer) sameToken(jt jslex.Token, ts int) bool {
 	if ts >= len(a.ts) {
 		return false
 	}
-	switch jt.kind {
-	case tIdent, tNumber:
-		w := jt.text(a.js)
-		return strings.HasPrefix(a.ts[ts:], w) && (ts+len(w) >= len(a.ts) || !isIdentPart(a.ts[ts+len(w)]))
-	case tString:
+	switch jt.Kind {
+	case jslex.Ident, jslex.Private, jslex.Number:
+		w := jt.Text(a.js)
+		return strings.HasPrefix(a.ts[ts:], w) && (ts+len(w) >= len(a.ts) || !jslex.IsIdentPart(a.ts[ts+len(w)]))
+	case jslex.String:
 		return a.ts[ts] == '"' || a.ts[ts] == '\''
-	case tTemplate:
+	case jslex.Template, jslex.TemplateHead:
 		return a.ts[ts] == '`'
 	}
-	return a.ts[ts] == a.js[jt.start]
+	return a.ts[ts] == a.js[jt.Start]
 }
 
 func abs(n int) int {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/dop251/goja/ast"
 	gtoken "github.com/dop251/goja/token"
+	"github.com/plugin-lsp/plugin-lsp/analysis/jslex"
 )
 
 // Host objects and the global object as the scope model names them.
@@ -732,7 +733,7 @@ func (a *analyzer) call(c *ast.CallExpression, sc *scope) {
 		hc.Span = hc.Callee
 		if len(args) > 0 {
 			last := a.exprSpan(args[len(args)-1])
-			end := skipSpace(a.ts, last.End)
+			end := jslex.SkipSpace(a.ts, last.End)
 			if end < len(a.ts) && a.ts[end] == ')' {
 				end++
 			} else {
@@ -761,46 +762,6 @@ func backSpace(src string, i int) int {
 		i--
 	}
 	return i
-}
-
-// calleeEnd returns the end of the callee that starts at i: the end of
-// the last token before the call's '(' at depth 0.
-func calleeEnd(src string, i int) int {
-	prev := token{}
-	end := tokenEnd(src, i)
-	for depth, first := 0, true; ; first = false {
-		t := next(src, i, prev)
-		if t.kind == tEOF {
-			return end
-		}
-		if t.kind == tPunct {
-			switch src[t.start] {
-			case '(':
-				if first {
-					i = skipBalanced(src, t.start)
-					end, prev = i, token{i - 1, i, tPunct}
-					continue
-				}
-				if depth == 0 {
-					return end
-				}
-				depth++
-			case '[', '{', '<':
-				depth++
-			case ')', ']', '}', '>':
-				depth--
-				if depth < 0 {
-					return end
-				}
-			case ';', ',':
-				if depth == 0 {
-					return end
-				}
-			}
-		}
-		end = t.end
-		prev, i = t, t.end
-	}
 }
 
 func (a *analyzer) urlArg(e ast.Expression, sc *scope) *URLArg {
