@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 
 	"github.com/fastschema/qjs"
 )
@@ -50,8 +51,9 @@ type Options struct {
 // concurrent use; each Run gets its own fresh runtime.
 type Engine struct {
 	opts     Options
-	wasm     []byte // qjs.wasm with a declared 128 MiB memory maximum
-	tmp      string // private empty directory; the sandbox root is below it and never exists
+	wasm     []byte      // qjs.wasm with a declared 128 MiB memory maximum
+	marker   atomic.Bool // qjs.New is given wasmMarker instead of wasm (hashskip.go)
+	tmp      string      // private empty directory; the sandbox root is below it and never exists
 	root     string
 	spare    chan *sandbox
 	refill   chan struct{}
@@ -113,6 +115,9 @@ func NewEngine(opts Options) (*Engine, error) {
 	}
 	qjsFirstNew.Lock()
 	sb, err := e.prepare()
+	if err == nil && enableHashSkip(wasm) {
+		e.marker.Store(true)
+	}
 	qjsFirstNew.Unlock()
 	if err != nil {
 		os.RemoveAll(tmp)
@@ -136,10 +141,17 @@ func (e *Engine) options() qjs.Option {
 		CWD:                e.root,
 		CloseOnContextDone: true,
 		CacheDir:           e.opts.CacheDir,
-		QuickJSWasmBytes:   e.wasm,
+		QuickJSWasmBytes:   e.qjsWasmBytes(),
 		Stdout:             io.Discard,
 		Stderr:             io.Discard,
 	}
+}
+
+func (e *Engine) qjsWasmBytes() []byte {
+	if e.marker.Load() {
+		return wasmMarker
+	}
+	return e.wasm
 }
 
 func (e *Engine) kick() {

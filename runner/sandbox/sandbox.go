@@ -132,6 +132,13 @@ func (e *Engine) prepare() (sb *sandbox, err error) {
 	opts := e.options()
 	opts.Context = ctx
 	sb.rt, err = qjs.New(opts)
+	if err != nil && len(opts.QuickJSWasmBytes) < len(e.wasm) {
+		// The marker no longer names the compiled module (hashskip.go):
+		// hand qjs the patched module itself, now and from now on.
+		e.marker.Store(false)
+		opts.QuickJSWasmBytes = e.wasm
+		sb.rt, err = qjs.New(opts)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
