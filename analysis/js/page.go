@@ -156,14 +156,17 @@ func AnalyzePage(pagePath string, src []byte) (page *Page) {
 		loader = api.LoaderJSX
 	}
 	res := api.Transform(ts, api.TransformOptions{
-		Loader:        loader,
-		Format:        api.FormatESModule,
-		Sourcemap:     api.SourceMapExternal,
-		Sourcefile:    pagePath,
-		Target:        api.ESNext,
-		Charset:       api.CharsetUTF8,
-		LegalComments: api.LegalCommentsNone,
-		LogLevel:      api.LogLevelSilent,
+		Loader:    loader,
+		Format:    api.FormatESModule,
+		Sourcemap: api.SourceMapExternal,
+		// Without the page's text in the map: esbuild v0.28.2 loops forever
+		// quoting a text that ends inside a UTF-8 sequence ("//\xd0").
+		SourcesContent: api.SourcesContentExclude,
+		Sourcefile:     pagePath,
+		Target:         api.ESNext,
+		Charset:        api.CharsetUTF8,
+		LegalComments:  api.LegalCommentsNone,
+		LogLevel:       api.LogLevelSilent,
 		Supported: map[string]bool{
 			"for-await": false, "async-generator": false, "dynamic-import": false,
 			"decorators": false, "using": false,

@@ -56,6 +56,7 @@ func TestHostileInputs(t *testing.T) {
 		"tsx.tsx":        []byte("export default () => <div>{http.fetch(\"https://a.dev/\")}</div>;"),
 		"jsx-in-ts.ts":   []byte("export default () => <div/>;"),
 		"only-export.ts": []byte("export {};"),
+		"cut-utf8.ts":    []byte("//\xd0"), // hung esbuild's source-map quoting
 	}
 	for name, src := range cases {
 		t.Run(name, func(t *testing.T) {
