@@ -22,8 +22,9 @@ commands:
   version                    print the version
 `
 
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "dev"
+// version is the release this source tree builds (SARIF wants a numeric
+// one); a release build may override it with -ldflags "-X main.version=…".
+var version = "0.1.0"
 
 func main() {
 	os.Exit(dispatch(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
