@@ -155,6 +155,20 @@ func skipSpace(src string, i int) (int, bool) {
 	for i < len(src) {
 		c := src[i]
 		switch {
+		case c == ' ' || c == '\t':
+			i++
+		case c == '\n':
+			nl = true
+			i++
+		case c > '/' && c < 0x80:
+			return i, nl
+		case c >= 0x80:
+			n, brk := space(src, i)
+			if n == 0 {
+				return i, nl
+			}
+			nl = nl || brk
+			i += n
 		case c == '/' && i+1 < len(src) && src[i+1] == '/':
 			i = lineEnd(src, i)
 		case c == '/' && i+1 < len(src) && src[i+1] == '*':
@@ -196,14 +210,14 @@ func identEnd(src string, i int) int {
 	for i < len(src) {
 		c := src[i]
 		switch {
+		case c < 0x80 && IsIdentPart(c):
+			i++
 		case c == '\\':
 			i = escapeEnd(src, i)
 		case c >= 0x80:
 			if n, _ := space(src, i); n > 0 {
 				return i
 			}
-			i++
-		case IsIdentPart(c):
 			i++
 		default:
 			return i
@@ -253,8 +267,39 @@ func regexKeyword(w string) bool {
 type Scanner struct {
 	src   string
 	i     int
-	stack []byte // '(', '[', '{' or 't' (a template's "${")
-	prev  Token  // the last token; Kind EOF before the first
+	depth int     // open brackets
+	tmpl  uint64  // bit k: bracket k is a template's "${" (k < 64)
+	deep  []bool  // the same for brackets 64 and deeper
+	prev  Token   // the last token; Kind EOF before the first
+	toks  []Token // when not nil, every token is appended (Lex)
+}
+
+// push opens a bracket; tmpl tells a template's "${".
+func (s *Scanner) push(tmpl bool) {
+	if k := s.depth; k < 64 {
+		s.tmpl = s.tmpl&^(1<<k) | b2u(tmpl)<<k
+	} else if k-64 < len(s.deep) {
+		s.deep[k-64] = tmpl
+	} else {
+		s.deep = append(s.deep, tmpl)
+	}
+	s.depth++
+}
+
+// top reports whether the innermost open bracket is a template's "${";
+// depth must be > 0.
+func (s *Scanner) top() bool {
+	if k := s.depth - 1; k < 64 {
+		return s.tmpl>>k&1 == 1
+	}
+	return s.deep[s.depth-1-64]
+}
+
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // NewScanner scans a module from its start, skipping its Prologue.
@@ -269,14 +314,10 @@ func ScanFrom(src string, at int) *Scanner {
 // Lex returns every token of the module src (without the EOF token).
 func Lex(src string) []Token {
 	s := NewScanner(src)
-	toks := make([]Token, 0, len(src)/4+8)
-	for {
-		t := s.Next()
-		if t.Kind == EOF {
-			return toks
-		}
-		toks = append(toks, t)
+	s.toks = make([]Token, 0, len(src)/4+8)
+	for s.scan() {
 	}
+	return s.toks
 }
 
 // regexAllowed reports whether a '/' after the previous token starts a
@@ -301,15 +342,18 @@ func (s *Scanner) regexAllowed() bool {
 	return false
 }
 
-func (s *Scanner) emit(k Kind, start, end int, nl bool) Token {
-	t := Token{Start: int32(start), End: int32(end), Depth: int32(len(s.stack)), Kind: k, NL: nl}
+func (s *Scanner) emit(k Kind, start, end int, nl bool) {
+	t := Token{Start: int32(start), End: int32(end), Depth: int32(s.depth), Kind: k, NL: nl}
 	s.prev, s.i = t, end
-	return t
+	if s.toks != nil {
+		// Appended from registers: copying s.prev back would stall.
+		s.toks = append(s.toks, t)
+	}
 }
 
 // template scans template characters from i (just after ` or }) for the
 // part starting at start.
-func (s *Scanner) template(start, i int, nl bool) Token {
+func (s *Scanner) template(start, i int, nl bool) {
 	src, n := s.src, len(s.src)
 	for i < n {
 		switch src[i] {
@@ -317,26 +361,35 @@ func (s *Scanner) template(start, i int, nl bool) Token {
 			i += 2
 			continue
 		case '`':
-			return s.emit(Template, start, i+1, nl)
+			s.emit(Template, start, i+1, nl)
+			return
 		case '$':
 			if i+1 < n && src[i+1] == '{' {
-				t := s.emit(TemplateHead, start, i+2, nl)
-				s.stack = append(s.stack, 't')
-				return t
+				s.emit(TemplateHead, start, i+2, nl)
+				s.push(true)
+				return
 			}
 		}
 		i++
 	}
-	return s.emit(Template, start, n, nl)
+	s.emit(Template, start, n, nl)
 }
 
 // Next returns the next token, or a token of kind EOF at the end.
 func (s *Scanner) Next() Token {
+	if s.scan() {
+		return s.prev
+	}
+	return Token{Start: int32(len(s.src)), End: int32(len(s.src)), Depth: int32(s.depth), Kind: EOF}
+}
+
+// scan reads the next token into s.prev; false at the end.
+func (s *Scanner) scan() bool {
 	src, n := s.src, len(s.src)
 	i, nl := skipSpace(src, s.i)
 	if i >= n {
 		s.i = n
-		return Token{Start: int32(n), End: int32(n), Depth: int32(len(s.stack)), Kind: EOF, NL: nl}
+		return false
 	}
 	c := src[i]
 	switch {
@@ -351,9 +404,11 @@ func (s *Scanner) Next() Token {
 		if j < n && src[j] == c {
 			j++
 		}
-		return s.emit(String, i, min(j, n), nl)
+		s.emit(String, i, min(j, n), nl)
+		return true
 	case c == '`':
-		return s.template(i, i+1, nl)
+		s.template(i, i+1, nl)
+		return true
 	case c >= '0' && c <= '9' || c == '.' && i+1 < n && src[i+1] >= '0' && src[i+1] <= '9':
 		hex := c == '0' && i+1 < n && src[i+1]|0x20 == 'x'
 		j := i + 1
@@ -361,15 +416,18 @@ func (s *Scanner) Next() Token {
 			(src[j] == '+' || src[j] == '-') && src[j-1]|0x20 == 'e' && !hex) {
 			j++
 		}
-		return s.emit(Number, i, j, nl)
+		s.emit(Number, i, j, nl)
+		return true
 	case c == '#' && i+1 < n && (IsIdentStart(src[i+1]) || src[i+1] == '\\'):
-		return s.emit(Private, i, identEnd(src, i+1), nl)
+		s.emit(Private, i, identEnd(src, i+1), nl)
+		return true
 	case IsIdentStart(c) || c == '\\':
 		j := identEnd(src, i)
 		if j == i { // a non-ASCII space is the skipper's; cannot happen
 			j = i + 1
 		}
-		return s.emit(Ident, i, j, nl)
+		s.emit(Ident, i, j, nl)
+		return true
 	case c == '/' && s.regexAllowed():
 		j, inClass := i+1, false
 		for j < n && src[j] != '\n' && src[j] != '\r' {
@@ -390,39 +448,45 @@ func (s *Scanner) Next() Token {
 			}
 			j++
 		}
-		return s.emit(Regex, i, min(j, n), nl)
+		s.emit(Regex, i, min(j, n), nl)
+		return true
 	}
 	switch c {
 	case '(', '[', '{':
-		t := s.emit(Punct, i, i+1, nl)
-		s.stack = append(s.stack, c)
-		return t
+		s.emit(Punct, i, i+1, nl)
+		s.push(false)
+		return true
 	case ')', ']':
-		if k := len(s.stack); k > 0 && s.stack[k-1] != 't' {
-			s.stack = s.stack[:k-1]
+		if s.depth > 0 && !s.top() {
+			s.depth--
 		}
 	case '}':
-		if k := len(s.stack); k > 0 {
-			top := s.stack[k-1]
-			s.stack = s.stack[:k-1]
-			if top == 't' {
-				return s.template(i, i+1, nl)
+		if s.depth > 0 {
+			tmpl := s.top()
+			s.depth--
+			if tmpl {
+				s.template(i, i+1, nl)
+				return true
 			}
 		}
 	case '.':
 		if strings.HasPrefix(src[i:], "...") {
-			return s.emit(Punct, i, i+3, nl)
+			s.emit(Punct, i, i+3, nl)
+			return true
 		}
 	case '?':
 		if i+1 < n && src[i+1] == '.' && !(i+2 < n && src[i+2] >= '0' && src[i+2] <= '9') {
-			return s.emit(Punct, i, i+2, nl)
+			s.emit(Punct, i, i+2, nl)
+			return true
 		}
 	case '+', '-':
 		if i+1 < n && src[i+1] == c {
-			return s.emit(Punct, i, i+2, nl)
+			s.emit(Punct, i, i+2, nl)
+			return true
 		}
 	}
-	return s.emit(Punct, i, i+1, nl)
+	s.emit(Punct, i, i+1, nl)
+	return true
 }
 
 // SkipBalanced reads tokens up to the one that closes the bracket open

@@ -175,3 +175,20 @@ func FuzzLex(f *testing.F) {
 		}
 	})
 }
+
+// TestDeepBrackets: past 64 open brackets the scanner still tells a
+// template's "${" from a brace.
+func TestDeepBrackets(t *testing.T) {
+	for _, n := range []int{63, 64, 65, 200} {
+		src := strings.Repeat("`${{(", n) + "x" + strings.Repeat(")}}`", n) + " / 2"
+		toks := Lex(src)
+		last := toks[len(toks)-3]
+		if last.Kind != Template || last.Depth != 0 || !toks[len(toks)-2].Is(src, "/") || toks[len(toks)-2].Kind != Punct {
+			t.Errorf("n=%d: ends with %+v %+v", n, last, toks[len(toks)-2])
+		}
+		x := toks[3*n]
+		if !x.Is(src, "x") || x.Depth != int32(3*n) {
+			t.Errorf("n=%d: x is %+v", n, x)
+		}
+	}
+}

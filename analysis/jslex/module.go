@@ -125,7 +125,7 @@ func Prepare(src string, opt Options) *Prepared {
 	}
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
-		if t.Kind != Ident || afterDot(i) {
+		if t.Kind != Ident || t.End-t.Start != 6 || afterDot(i) { // import, export
 			continue
 		}
 		switch {
