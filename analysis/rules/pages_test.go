@@ -3,58 +3,17 @@ package rules
 import (
 	"bytes"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
 )
 
-// pageOverlayFS reads the disk under a set of in-memory files (absolute OS
-// paths), like an editor's unsaved buffers.
-type pageOverlayFS struct {
-	files map[string][]byte
-}
-
-func (o *pageOverlayFS) ReadFile(name string) ([]byte, error) {
-	if b, ok := o.files[name]; ok {
-		return b, nil
-	}
-	return os.ReadFile(name)
-}
-
-func (o *pageOverlayFS) Lstat(name string) (fs.FileInfo, error) {
-	if b, ok := o.files[name]; ok {
-		return pageMemInfo{filepath.Base(name), int64(len(b))}, nil
-	}
-	return os.Lstat(name)
-}
-
-func (o *pageOverlayFS) EvalSymlinks(name string) (string, error) {
-	if _, ok := o.files[name]; ok {
-		return name, nil
-	}
-	return filepath.EvalSymlinks(name)
-}
-
-type pageMemInfo struct {
-	name string
-	size int64
-}
-
-func (m pageMemInfo) Name() string       { return m.name }
-func (m pageMemInfo) Size() int64        { return m.size }
-func (m pageMemInfo) Mode() fs.FileMode  { return 0o644 }
-func (m pageMemInfo) ModTime() time.Time { return time.Time{} }
-func (m pageMemInfo) IsDir() bool        { return false }
-func (m pageMemInfo) Sys() any           { return nil }
-
 // applyPageFix applies a fix's edits to the overlay (later spans first).
-func applyPageFix(t *testing.T, p *analysis.Plugin, o *pageOverlayFS, fix analysis.Fix) []string {
+func applyPageFix(t *testing.T, p *analysis.Plugin, o *analysis.Overlay, fix analysis.Fix) []string {
 	t.Helper()
 	byFile := map[string][]analysis.Edit{}
 	var files []string
@@ -90,7 +49,7 @@ func applyPageFix(t *testing.T, p *analysis.Plugin, o *pageOverlayFS, fix analys
 				text = append(text[:e.Span.Start:e.Span.Start], append([]byte(e.NewText), text[e.Span.End:]...)...)
 			}
 		}
-		o.files[abs] = text
+		o.Files[abs] = text
 	}
 	return files
 }
@@ -120,7 +79,7 @@ func TestPageFixes(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			o := &pageOverlayFS{files: map[string][]byte{}}
+			o := &analysis.Overlay{Files: map[string][]byte{}}
 			p, err := analysis.Load(o, tc.dir)
 			if err != nil {
 				t.Fatal(err)
@@ -162,7 +121,7 @@ func TestPageFixes(t *testing.T) {
 			var got bytes.Buffer
 			for _, f := range files {
 				got.WriteString("=== " + f + "\n")
-				got.Write(o.files[p.Abs(f)])
+				got.Write(o.Files[p.Abs(f)])
 			}
 			golden := filepath.Join("testdata", "fixes", tc.name+".golden")
 			if *update {
@@ -241,12 +200,12 @@ func BenchmarkRecheckAfterManifestEdit(b *testing.B) {
     { "name": "run", "page": "code/run", "description": "200 lines" },`, 1)
 	edited := strings.Replace(manifest, `"fetch": ["api.declared.dev"]`, `"fetch": ["api.declared.dev", "double.example.com"]`, 1)
 	versions := [][]byte{[]byte(manifest), []byte(edited)}
-	o := &pageOverlayFS{files: map[string][]byte{}}
+	o := &analysis.Overlay{Files: map[string][]byte{}}
 	abs, _ := filepath.Abs(filepath.Join(dir, "plugin.json"))
 	cache := analysis.NewCache()
 	cfg := analysis.DefaultConfig()
 	check := func(i int) []analysis.Diagnostic {
-		o.files[abs] = versions[i%2]
+		o.Files[abs] = versions[i%2]
 		p, err := analysis.Load(o, dir)
 		if err != nil {
 			b.Fatal(err)
@@ -281,11 +240,11 @@ func TestPagesCachedByContent(t *testing.T) {
 	if second := formatText(p, "", analysis.Run(p, All(), nil, cache)); second != first || cache.Len() != n {
 		t.Fatalf("second run: %d cache entries (was %d), same output: %v", cache.Len(), n, second == first)
 	}
-	o := &pageOverlayFS{files: map[string][]byte{}}
+	o := &analysis.Overlay{Files: map[string][]byte{}}
 	p, _ = analysis.Load(o, dir)
 	abs := p.Abs("code/literals.ts")
 	text, _ := os.ReadFile(abs)
-	o.files[abs] = append(append([]byte(nil), text...), '\n')
+	o.Files[abs] = append(append([]byte(nil), text...), '\n')
 	p, _ = analysis.Load(o, dir)
 	analysis.Run(p, All(), nil, cache)
 	if cache.Len() != n+1 {
