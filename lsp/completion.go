@@ -11,6 +11,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/capability"
 	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
 )
 
@@ -53,7 +54,7 @@ func (s *Server) Completion(ctx context.Context, params *protocol.CompletionPara
 	switch {
 	case matchPath(where, "capabilities", "host") && len(where) == 2:
 		have := setOf(p.Manifest.HostMethods())
-		for _, m := range sortedKeys(hostMethods) {
+		for _, m := range capability.HostMethodNames() {
 			if !have[m] || str != nil && str.Str == m {
 				labels = append(labels, m)
 			}

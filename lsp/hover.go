@@ -11,17 +11,9 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/capability"
 	"github.com/plugin-lsp/plugin-lsp/analysis/esm"
 )
-
-// hostMethods documents the sandbox host API (DESIGN.md §2).
-var hostMethods = map[string]string{
-	"http.fetch":         "`http.fetch(url, init?)` → `{ status, ok, headers, text(), json() }`. https only, to the domains in `capabilities.fetch`; credentials are injected host-side.",
-	"collections.get":    "`collections.get(collection, key)` → the stored value or `null`.",
-	"collections.put":    "`collections.put(collection, key, value)` stores a JSON value.",
-	"collections.delete": "`collections.delete(collection, key)` removes a value.",
-	"collections.query":  "`collections.query(collection, filter?)` → matching values.",
-}
 
 // Hover explains what is under the cursor: in plugin.json a tool (with its
 // last run), a fetch domain, a credential (value redacted), a host method,
@@ -89,22 +81,22 @@ func (s *Server) hoverManifest(sn *snapshot, off int) (string, analysis.Span) {
 		}
 	case matchPath(path, "capabilities", "host", "[]"):
 		m, _ := analysis.Str(n)
-		if doc, ok := hostMethods[m]; ok {
-			return fmt.Sprintf("**host method** `%s`\n\n%s", m, doc), span
+		if hm, ok := capability.LookupHostMethod(m); ok {
+			return fmt.Sprintf("**host method** `%s`\n\n%s", m, hm.Markdown()), span
 		}
-		return fmt.Sprintf("`%s` is not a host method. Known: %s", m, strings.Join(sortedKeys(hostMethods), ", ")), span
+		return fmt.Sprintf("`%s` is not a host method, so it grants nothing. Known: %s", m, strings.Join(capability.HostMethodNames(), ", ")), span
 	case matchPath(path, "capabilities", "fetch", "[]"):
 		fe := ancestorAt(n, 3)
 		for _, fc := range p.Manifest.Fetch {
 			if fc.Node == fe {
-				return hoverDomain(sn, fc), span
+				return hoverDomain(sn, fc, capability.FromManifest(p.Manifest)), span
 			}
 		}
 	case matchPath(path, "capabilities", "credentials", "[]"):
 		ce := ancestorAt(n, 3)
 		for _, c := range p.Manifest.Credentials {
 			if c.Node == ce {
-				return hoverCredential(p, c), span
+				return hoverCredential(p, c, capability.FromManifest(p.Manifest)), span
 			}
 		}
 	}
@@ -130,7 +122,8 @@ func hoverTool(sn *snapshot, t *analysis.Tool) string {
 	if t.InputSchema != nil {
 		fmt.Fprintf(&b, "Input schema:\n```json\n%s\n```\n\n", pretty(p.ManifestFile.Text[t.InputSchema.Span.Start:t.InputSchema.Span.End]))
 	}
-	fmt.Fprintf(&b, "Reach: host %s; fetch %s\n\n", listOrNone(p.Manifest.HostMethods()), listOrNone(p.Manifest.FetchDomains()))
+	reach := capability.FromManifest(p.Manifest)
+	fmt.Fprintf(&b, "Reach: host %s; fetch %s\n\n", listOrNone(reach.Host), listOrNone(reach.Domains()))
 	if run := sn.runs[name]; run != nil {
 		b.WriteString("---\n\n")
 		b.WriteString(renderRun(name, run))
@@ -138,33 +131,28 @@ func hoverTool(sn *snapshot, t *analysis.Tool) string {
 	return b.String()
 }
 
-func hoverDomain(sn *snapshot, fc *analysis.FetchCap) string {
-	p := sn.plugin
+func hoverDomain(sn *snapshot, fc *analysis.FetchCap, reach *capability.Reach) string {
 	d, _ := analysis.Str(fc.Domain)
 	var b strings.Builder
 	fmt.Fprintf(&b, "**fetch domain** `%s` — https only, exact host\n\n", d)
-	maxBytes, timeout := int64(analysis.DefaultFetchMaxBytes), int64(analysis.DefaultFetchTimeoutMs)
-	if v, ok := fc.MaxBytes.Int(); ok {
-		maxBytes = v
-	}
-	if v, ok := fc.TimeoutMs.Int(); ok {
-		timeout = v
-	}
-	fmt.Fprintf(&b, "Limits: %d bytes per response, %d ms per request\n\n", maxBytes, timeout)
-	var creds []string
-	for _, c := range p.Manifest.Credentials {
-		name, _ := analysis.Str(c.Name)
-		if len(c.Domains) == 0 {
-			creds = append(creds, name+" (unscoped)")
-			continue
+	var f capability.Fetch
+	for _, x := range reach.Fetch {
+		if x.Node == fc.Node {
+			f = x
 		}
-		for _, cd := range c.Domains {
-			if s, _ := analysis.Str(cd); strings.EqualFold(s, d) {
-				creds = append(creds, name)
+	}
+	if f.Domain == "" {
+		b.WriteString("Not reachable: this entry is malformed or repeats an earlier one, so it grants nothing.\n\n")
+		for _, pr := range reach.Problems {
+			if pr.Span.Start >= fc.Node.Span.Start && pr.Span.End <= fc.Node.Span.End {
+				fmt.Fprintf(&b, "- %s\n", mdEscape(pr.Message))
 			}
 		}
+		return b.String()
 	}
-	if len(creds) > 0 {
+	d = f.Domain
+	fmt.Fprintf(&b, "Limits: %d bytes per response, %d ms per request\n\n", f.MaxBytes, f.TimeoutMs)
+	if creds := reach.Injected(f.Domain); len(creds) > 0 {
 		fmt.Fprintf(&b, "Credentials injected: %s\n\n", strings.Join(creds, ", "))
 	}
 	var used []string
@@ -186,26 +174,30 @@ func hoverDomain(sn *snapshot, fc *analysis.FetchCap) string {
 	return b.String()
 }
 
-func hoverCredential(p *analysis.Plugin, c *analysis.Credential) string {
-	name, _ := analysis.Str(c.Name)
-	header, _ := analysis.Str(c.Header)
-	format, _ := analysis.Str(c.Format)
-	var b strings.Builder
-	fmt.Fprintf(&b, "**credential** `%s` — resolved host-side; the sandbox never sees it\n\n", name)
-	shown := strings.ReplaceAll(format, "{{secret}}", "••••("+name+")")
-	fmt.Fprintf(&b, "Header: `%s: %s`\n\n", header, shown)
-	var ds []string
-	for _, d := range c.Domains {
-		if s, ok := analysis.Str(d); ok {
-			ds = append(ds, s)
+func hoverCredential(p *analysis.Plugin, c *analysis.Credential, reach *capability.Reach) string {
+	var cr capability.Credential
+	for _, x := range reach.Credentials {
+		if x.Node == c.Node {
+			cr = x
 		}
 	}
-	if len(ds) > 0 {
-		fmt.Fprintf(&b, "Sent to: %s\n\n", strings.Join(ds, ", "))
-	} else {
-		b.WriteString("Sent to: every domain in capabilities.fetch\n\n")
+	name := cr.Name
+	var b strings.Builder
+	fmt.Fprintf(&b, "**credential** `%s` — resolved host-side; the sandbox never sees it\n\n", name)
+	if cr.Broken != "" {
+		fmt.Fprintf(&b, "**Never injected** (malformed): %s\n\n", mdEscape(cr.Broken))
+		return b.String()
 	}
-	source := "`PLUGIN_SECRET_" + strings.ToUpper(name) + "`"
+	fmt.Fprintf(&b, "Header: `%s`\n\n", cr.Display())
+	switch ds := reach.SentTo(cr); {
+	case cr.Unscoped:
+		fmt.Fprintf(&b, "Sent to: every domain in capabilities.fetch (%s)\n\n", listOrNone(ds))
+	case len(ds) == 0:
+		b.WriteString("Sent to: no domain (its scope names no reachable domain)\n\n")
+	default:
+		fmt.Fprintf(&b, "Sent to: %s\n\n", strings.Join(ds, ", "))
+	}
+	source := "`" + cr.EnvName() + "`"
 	if p.FixturesRoot.Get("secrets").Get(name) != nil {
 		source = "fixtures.json `secrets` (value redacted)"
 	}
@@ -320,7 +312,8 @@ func (s *Server) hoverPage(sn *snapshot, rel string, f *analysis.File, off int) 
 	// host calls: http.fetch, collections.get… (only the text around the
 	// cursor is searched: pages can be large)
 	lo, hi := max(off-32, 0), min(off+32, len(f.Text))
-	for m, doc := range hostMethods {
+	for _, hm := range capability.HostMethods() {
+		m, doc := hm.Name, hm.Markdown()
 		win := f.Text[lo:hi]
 		for i := 0; ; {
 			j := bytes.Index(win[i:], []byte(m))

@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
-	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
+	"github.com/plugin-lsp/plugin-lsp/analysis/capability"
 	"github.com/plugin-lsp/plugin-lsp/runner/broker"
 	"github.com/plugin-lsp/plugin-lsp/runner/sandbox"
 )
@@ -181,15 +181,17 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 	if req.Providers == "real" {
 		provider = r.net
 	}
+	// The reach: the plugin's, from the one capability model (a malformed
+	// entry grants nothing).
+	reach := capability.FromManifest(p.Manifest)
 	b := broker.New(broker.Config{
-		Fetch:       fetchCaps(p.Manifest),
-		Credentials: credentials(p.Manifest),
-		Secrets:     fx.SecretStore(r.cfg.Env),
-		Provider:    provider,
+		Reach:    reach,
+		Secrets:  fx.SecretStore(r.cfg.Env),
+		Provider: provider,
 	})
 	rec.Usage.FetchCap = b.MaxFetches()
 	store := newCollections(fx.Collections)
-	methods := hostMethods(p.Manifest.HostMethods(), b, store, progress)
+	methods := hostMethods(reach, b, store, progress)
 
 	select {
 	case r.slots <- struct{}{}:
@@ -298,64 +300,19 @@ func (r *Runner) compile(p *analysis.Plugin, rel string) (*Program, error) {
 	return prog, nil
 }
 
-func num(n *jsonpos.Node) int64 {
-	if n == nil || n.Kind != jsonpos.Number {
-		return 0
-	}
-	v, err := strconv.ParseFloat(n.Raw, 64)
-	if err != nil || v < 0 {
-		return 0
-	}
-	return int64(v)
-}
-
-func fetchCaps(m *analysis.Manifest) []broker.Capability {
-	var caps []broker.Capability
-	for _, f := range m.Fetch {
-		d, ok := analysis.Str(f.Domain)
-		if !ok {
-			continue
-		}
-		caps = append(caps, broker.Capability{Domain: d, MaxBytes: num(f.MaxBytes), TimeoutMs: num(f.TimeoutMs)})
-	}
-	return caps
-}
-
-func credentials(m *analysis.Manifest) []broker.Credential {
-	var out []broker.Credential
-	for _, c := range m.Credentials {
-		name, ok := analysis.Str(c.Name)
-		if !ok {
-			continue
-		}
-		cr := broker.Credential{Name: name}
-		cr.Header, _ = analysis.Str(c.Header)
-		cr.Format, _ = analysis.Str(c.Format)
-		for _, d := range c.Domains {
-			if s, ok := analysis.Str(d); ok {
-				cr.Domains = append(cr.Domains, s)
-			}
-		}
-		out = append(out, cr)
-	}
-	return out
-}
-
-// hostMethods grants exactly the declared host methods the runner knows;
-// a bare page (nothing declared) gets none.
-func hostMethods(declared []string, b *broker.Broker, store *collections, progress func(string)) []sandbox.Method {
+// hostMethods grants exactly the host methods of the reach (the minimal
+// grant: none). Each catalogue method has its implementation here.
+func hostMethods(reach *capability.Reach, b *broker.Broker, store *collections, progress func(string)) []sandbox.Method {
 	var out []sandbox.Method
-	seen := map[string]bool{}
-	for _, name := range declared {
-		if seen[name] {
-			continue
-		}
-		seen[name] = true
-		switch name {
-		case "http.fetch":
-			out = append(out, sandbox.Method{Name: name, Async: true, Fn: fetchMethod(b, progress)})
-		case "collections.get", "collections.put", "collections.delete", "collections.query":
-			out = append(out, sandbox.Method{Name: name, Fn: store.method(strings.TrimPrefix(name, "collections."))})
+	for _, name := range reach.Host {
+		m, _ := capability.LookupHostMethod(name)
+		switch m.Object() {
+		case "http":
+			if m.Method() == "fetch" {
+				out = append(out, sandbox.Method{Name: name, Async: m.Async, Fn: fetchMethod(b, progress)})
+			}
+		case "collections":
+			out = append(out, sandbox.Method{Name: name, Async: m.Async, Fn: store.method(m.Method())})
 		}
 	}
 	return out

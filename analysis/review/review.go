@@ -29,7 +29,7 @@ import (
 	"strings"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
-	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
+	"github.com/plugin-lsp/plugin-lsp/analysis/capability"
 )
 
 // TreeHash returns the source-tree hash of dir as 64 hex digits.
@@ -149,6 +149,9 @@ type CredReach struct {
 	Header   string   `json:"header"`
 	Domains  []string `json:"domains"`
 	Unscoped bool     `json:"unscoped,omitempty"`
+	// Broken says why the credential is never injected (a malformed
+	// entry); Domains is then empty.
+	Broken string `json:"broken,omitempty"`
 }
 
 // NativeTool is one declared native name.
@@ -187,48 +190,18 @@ func FromPlugin(p *analysis.Plugin) *Card {
 		pos := p.ManifestFile.Position(e.Offset)
 		c.Problems = append(c.Problems, fmt.Sprintf("plugin.json:%d:%d: %s (the card shows what parsed before it)", pos.Line+1, pos.Col+1, e.Message))
 	}
-	host := uniq(m.HostMethods())
-	var fetch []FetchReach
-	seen := map[string]bool{}
-	var domains []string
-	for _, f := range m.Fetch {
-		d, ok := analysis.Str(f.Domain)
-		if !ok || seen[d] {
-			continue
-		}
-		seen[d] = true
-		domains = append(domains, d)
-		fetch = append(fetch, FetchReach{
-			Domain:    d,
-			MaxBytes:  limit(f.MaxBytes, analysis.DefaultFetchMaxBytes, analysis.MaxFetchMaxBytes),
-			TimeoutMs: limit(f.TimeoutMs, analysis.DefaultFetchTimeoutMs, analysis.MaxFetchTimeoutMs),
-		})
+	// The reach every function tool inherits: the capability model's
+	// (a malformed entry grants nothing and is not on the card).
+	reach := capability.FromManifest(m)
+	host := append([]string{}, reach.Host...)
+	fetch := []FetchReach{}
+	for _, f := range reach.Fetch {
+		fetch = append(fetch, FetchReach{Domain: f.Domain, MaxBytes: f.MaxBytes, TimeoutMs: f.TimeoutMs})
 	}
 	creds := []CredReach{}
-	for _, cr := range m.Credentials {
-		name, ok := analysis.Str(cr.Name)
-		if !ok {
-			continue
-		}
-		header, _ := analysis.Str(cr.Header)
-		r := CredReach{Name: name, Header: header}
-		if cr.Node.Get("domains") == nil {
-			r.Domains, r.Unscoped = append([]string{}, domains...), true
-		} else {
-			r.Domains = []string{}
-			for _, d := range cr.Domains {
-				if s, ok := analysis.Str(d); ok {
-					r.Domains = append(r.Domains, s)
-				}
-			}
-		}
-		creds = append(creds, r)
-	}
-	if host == nil {
-		host = []string{}
-	}
-	if fetch == nil {
-		fetch = []FetchReach{}
+	for _, cr := range reach.Credentials {
+		creds = append(creds, CredReach{Name: cr.Name, Header: cr.Header, Domains: reach.SentTo(cr),
+			Unscoped: cr.Unscoped && cr.Broken == "", Broken: cr.Broken})
 	}
 	for _, t := range m.Tools {
 		name, ok := analysis.Str(t.Name)
@@ -259,28 +232,6 @@ func FromPlugin(p *analysis.Plugin) *Card {
 		}
 	}
 	return c
-}
-
-// limit returns the effective value of a fetch limit: the default when
-// absent or unusable, the maximum when above it (what the broker applies).
-func limit(n *jsonpos.Node, def, max int64) int64 {
-	v, ok := n.Int()
-	if !ok || v < 1 {
-		return def
-	}
-	return min(v, max)
-}
-
-func uniq(in []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, s := range in {
-		if !seen[s] {
-			seen[s] = true
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 // Text renders the card for a terminal.
@@ -320,7 +271,14 @@ func (c *Card) Text() string {
 			fmt.Fprintf(&b, "    fetch: https://%s (max %d bytes, %d ms)\n", f.Domain, f.MaxBytes, f.TimeoutMs)
 		}
 		for _, cr := range t.Credentials {
+			if cr.Broken != "" {
+				fmt.Fprintf(&b, "    credential: %s is NEVER INJECTED (malformed): %s\n", cr.Name, cr.Broken)
+				continue
+			}
 			scope := strings.Join(cr.Domains, ", ")
+			if len(cr.Domains) == 0 {
+				scope = "no domain"
+			}
 			if cr.Unscoped {
 				scope = "every fetch domain: " + scope
 			}

@@ -44,26 +44,36 @@ var ManifestSchema = &analysis.Rule{
 			}
 			return v.Validate(p.Manifest.Root)
 		})
+		var done []analysis.Span
 		switch ps := problems.(type) {
 		case error:
 			pass.Reportf(analysis.ManifestName, analysis.Span{}, "the manifest schema does not compile (please report this): %v", ps)
 		case []schema.Problem:
 			for _, pr := range ps {
 				pass.Reportf(analysis.ManifestName, analysis.Span(pr.Span), "%s", pr.Message)
+				done = append(done, analysis.Span(pr.Span))
 			}
 		}
-		checkDomains(pass)
+		done = append(done, checkDomains(pass)...)
+		// What the capability model refuses to grant and neither the
+		// schema nor the domain check said (an unknown key is the schema's).
+		reportReach(pass, "manifest-schema", done...)
 	},
 }
 
 // checkDomains reports capabilities.fetch and credential domains that are
 // not bare host names (the broker would never match them), with a fix when
 // the host can be read off ("https://api.x.org/v1" → "api.x.org"). An
-// http:// entry is left to fetch-not-https.
-func checkDomains(pass *analysis.Pass) {
+// http:// fetch entry is left to fetch-not-https. It returns the spans it
+// reported.
+func checkDomains(pass *analysis.Pass) []analysis.Span {
 	m := pass.Plugin.Manifest
+	var done []analysis.Span
 	var nodes []*jsonpos.Node
 	for _, f := range m.Fetch {
+		if d, ok := analysis.Str(f.Domain); ok && strings.HasPrefix(strings.ToLower(d), "http://") {
+			continue // fetch-not-https
+		}
 		nodes = append(nodes, f.Domain)
 	}
 	for _, c := range m.Credentials {
@@ -71,8 +81,8 @@ func checkDomains(pass *analysis.Pass) {
 	}
 	for _, n := range nodes {
 		d, ok := analysis.Str(n)
-		if !ok || d == "" || strings.HasPrefix(strings.ToLower(d), "http://") {
-			continue // the schema or fetch-not-https
+		if !ok || d == "" {
+			continue // the schema
 		}
 		_, r := fetchurl.NormalizeDomain(d)
 		if r == nil {
@@ -88,7 +98,9 @@ func checkDomains(pass *analysis.Pass) {
 			}
 		}
 		pass.Report(diag)
+		done = append(done, diag.Span)
 	}
+	return done
 }
 
 // bareHost reads the host out of a URL-ish domain entry, or returns "".

@@ -249,23 +249,6 @@ func TestNameShadowsBuiltinFunctionTool(t *testing.T) {
 	}
 }
 
-func TestCredentialFormatCases(t *testing.T) {
-	for _, tc := range []struct{ header, format, want string }{
-		{"Authorization", "Bearer {{secret}}", ""},
-		{"X-Api-Key", "{{secret}}", ""},
-		{"Authorization", "Bearer {{ secret }}", `placeholder "{{ secret }}"`},
-		{"Authorization", "Bearer {{secret}}\r\nX-Evil: 1", "line break"},
-		{"Bad Header", "{{secret}}", "not a valid HTTP header name"},
-		{"content-length", "{{secret}}", "controlled by the transport"},
-		{"Authorization", "", "no {{secret}} placeholder"},
-	} {
-		got := headerProblem(tc.header) + formatProblem(tc.format)
-		if tc.want == "" && got != "" || tc.want != "" && !strings.Contains(got, tc.want) {
-			t.Errorf("%q/%q: got %q, want %q", tc.header, tc.format, got, tc.want)
-		}
-	}
-}
-
 func TestFixFetchDomains(t *testing.T) {
 	dir := copyPlugin(t, "manifest-fetch-domains")
 	text, ds := fixAll(t, dir, "manifest-schema", []string{

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"github.com/plugin-lsp/plugin-lsp/analysis/capability"
 	"path"
 	"strings"
 
@@ -172,27 +173,14 @@ func toolSpan(t *analysis.Tool) analysis.Span {
 	return analysis.SpanOf(t.Node)
 }
 
-// allowlist is the manifest's capabilities.fetch as the broker sees it.
+// allowlist is the plugin's reachable hosts as the broker sees them (the
+// capability model: a malformed fetch entry grants nothing).
 func allowlist(p *analysis.Plugin) fetchurl.Allowlist {
-	return fetchurl.NewAllowlist(p.Manifest.FetchDomains())
+	return capability.FromManifest(p.Manifest).Allowlist()
 }
 
-// hostAPIMethods returns the methods of a host object (DESIGN.md §2).
-func hostAPIMethods(obj string) []string {
-	switch obj {
-	case "http":
-		return []string{"fetch"}
-	case "collections":
-		return []string{"get", "put", "delete", "query"}
-	}
-	return nil
-}
+// hostAPIMethods returns the methods of a host object (the catalogue of
+// analysis/capability).
+func hostAPIMethods(obj string) []string { return capability.MethodsOf(obj) }
 
-func isHostMethod(obj, method string) bool {
-	for _, m := range hostAPIMethods(obj) {
-		if m == method {
-			return true
-		}
-	}
-	return false
-}
+func isHostMethod(obj, method string) bool { return capability.IsHostMethod(obj, method) }

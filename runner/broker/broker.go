@@ -6,7 +6,11 @@
 //
 // Every URL and host decision is made by analysis/fetchurl, the one
 // definition shared with the static checker, so what `check` predicts is
-// what the broker enforces.
+// what the broker enforces. What a run may reach (domains, caps,
+// credentials, their validity) comes from analysis/capability, the model
+// the checker, the review card and the snapshot read too: a credential
+// the model calls broken is never injected, and every request it might
+// have applied to is refused.
 //
 // Architecture invariants: a refused request never reaches a Provider (so
 // it opens no socket); secret values never appear in an Entry, in an
@@ -16,10 +20,10 @@
 // Wiring for one run (the runner's side):
 //
 //	fx, err := broker.LoadFixtures(fixturesPath) // missing file: empty fixtures
-//	caps, creds := broker.FromManifest(plugin.Manifest)
+//	reach := capability.FromManifest(plugin.Manifest) // the one model of the reach
 //	var p broker.Provider = broker.NewFixtureProvider(fx) // "fake"
 //	// "real": p = broker.NewNetworkProvider(broker.NetworkOptions{})
-//	b := broker.New(broker.Config{Fetch: caps, Credentials: creds, Secrets: fx.SecretStore(os.Getenv), Provider: p})
+//	b := broker.New(broker.Config{Reach: reach, Secrets: fx.SecretStore(os.Getenv), Provider: p})
 //	// http.fetch → b.Fetch(runCtx, req); after the last Fetch has returned:
 //	// record.Fetches = b.Audit(); logs, result, error → b.Redact(...)
 package broker
@@ -36,16 +40,16 @@ import (
 	"sync"
 	"time"
 
-	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/capability"
 	"github.com/plugin-lsp/plugin-lsp/analysis/fetchurl"
 )
 
 // Limits (DESIGN.md §2).
 const (
-	DefaultMaxBytes   = analysis.DefaultFetchMaxBytes
-	CeilingMaxBytes   = analysis.MaxFetchMaxBytes
-	DefaultTimeoutMs  = analysis.DefaultFetchTimeoutMs
-	CeilingTimeoutMs  = analysis.MaxFetchTimeoutMs
+	DefaultMaxBytes   = capability.DefaultMaxBytes
+	CeilingMaxBytes   = capability.CeilingMaxBytes
+	DefaultTimeoutMs  = capability.DefaultTimeoutMs
+	CeilingTimeoutMs  = capability.CeilingTimeoutMs
 	DefaultMaxFetches = 64
 	// MaxURLBytes bounds the URL a tool may pass: longer URLs are refused
 	// before anything else looks at them.
@@ -57,32 +61,14 @@ const (
 	MaxRequestHeaderBytes = 64 << 10
 )
 
-// Capability is one capabilities.fetch entry. Zero caps mean the defaults
-// (1 MiB, 10 s); caps above the ceilings (16 MiB, 60 s) are clamped.
-type Capability struct {
-	Domain    string
-	MaxBytes  int64
-	TimeoutMs int64
-}
+// Capability is one fetch entry (capability.Fetch): zero caps mean the
+// defaults (1 MiB, 10 s); caps above the ceilings (16 MiB, 60 s) are clamped.
+type Capability = capability.Fetch
 
-// Credential is one capabilities.credentials entry: the secret Name lands
-// in Header, formatted by Format ("Bearer {{secret}}"; empty means
-// "{{secret}}"), on requests to Domains (empty or nil: every allowed
-// domain; domains that do not normalize match nothing).
-type Credential struct {
-	Name, Header, Format string
-	Domains              []string
-}
-
-// Display is the header as previews and logs show it, the secret replaced
-// by its name: "Authorization: Bearer ••••(openlibrary_key)".
-func (c Credential) Display() string {
-	f := c.Format
-	if f == "" {
-		f = secretMarker
-	}
-	return c.Header + ": " + strings.Replace(f, secretMarker, "••••("+c.Name+")", 1)
-}
+// Credential is one credential entry (capability.Credential): the secret
+// Name lands in Header, formatted by Format ("Bearer {{secret}}"), on
+// requests to Domains (nil: every allowed domain).
+type Credential = capability.Credential
 
 // Secrets resolves dev secrets host-side (see Fixtures.SecretStore).
 type Secrets interface {
@@ -125,6 +111,9 @@ type Provider interface {
 
 // Config configures one Broker (one run).
 type Config struct {
+	// Reach is what the run may reach (capability.FromManifest). When it
+	// is nil, Fetch and Credentials are read as capability.Build does.
+	Reach       *capability.Reach
 	Fetch       []Capability
 	Credentials []Credential
 	Secrets     Secrets
@@ -209,67 +198,44 @@ type Broker struct {
 }
 
 type credential struct {
-	name    string
+	capability.Credential
 	header  string // canonical header key
-	format  string
-	domains map[string]bool // nil: every allowed domain
 	value   string
 	found   bool
 	problem string // why this credential cannot be used, "" when fine
 	reason  string
 }
 
-const secretMarker = "{{secret}}"
+const secretMarker = capability.SecretMarker
 
-// New builds a broker for one run. Capabilities whose domain does not
-// normalize are ignored (the manifest rules report them); the first entry
-// for a host wins. Credential secrets are resolved once, here.
+// New builds a broker for one run from the capability model: only its
+// fetch entries are reachable (with their effective caps), only its
+// usable credentials are injected. Credential secrets are resolved once,
+// here.
 func New(cfg Config) *Broker {
+	reach := cfg.Reach
+	if reach == nil {
+		reach = capability.Build(nil, cfg.Fetch, cfg.Credentials)
+	}
 	b := &Broker{
-		caps:       make(map[string]Capability, len(cfg.Fetch)),
+		caps:       make(map[string]Capability, len(reach.Fetch)),
 		provider:   cfg.Provider,
 		maxFetches: cfg.MaxFetches,
 	}
 	if b.maxFetches <= 0 {
 		b.maxFetches = DefaultMaxFetches
 	}
-	for _, c := range cfg.Fetch {
-		key, r := fetchurl.NormalizeDomain(c.Domain)
-		if r != nil {
-			continue
-		}
-		if _, dup := b.caps[key]; dup {
-			continue
-		}
-		b.caps[key] = effective(c, key)
+	for _, c := range reach.Fetch {
+		c.Node = nil
+		b.caps[c.Domain] = c
 	}
-	b.allow = make(fetchurl.Allowlist, len(b.caps))
-	for k := range b.caps {
-		b.allow[k] = true
-	}
+	b.allow = reach.Allowlist()
 	var pairs []string
-	for _, c := range cfg.Credentials {
-		cr := credential{name: c.Name, format: c.Format}
-		if cr.format == "" {
-			cr.format = secretMarker
-		}
-		if len(c.Domains) > 0 {
-			cr.domains = map[string]bool{}
-			for _, d := range c.Domains {
-				if key, r := fetchurl.NormalizeDomain(d); r == nil {
-					cr.domains[key] = true
-				}
-			}
-		}
-		switch {
-		case !validHeaderName(c.Header):
-			cr.problem, cr.reason = fmt.Sprintf("credential %q has an invalid header name %q", c.Name, c.Header), ReasonCredential
-		case strings.Count(cr.format, secretMarker) != 1:
-			cr.problem, cr.reason = fmt.Sprintf("credential %q: into.format must hold {{secret}} exactly once", c.Name), ReasonCredential
-		case !validHeaderValue(strings.Replace(cr.format, secretMarker, "", 1)):
-			cr.problem, cr.reason = fmt.Sprintf("credential %q: into.format holds a control character", c.Name), ReasonCredential
-		default:
-			cr.header = textproto.CanonicalMIMEHeaderKey(c.Header)
+	for _, c := range reach.Credentials {
+		c.Node = nil
+		cr := credential{Credential: c, header: c.Header}
+		if c.Broken != "" {
+			cr.problem, cr.reason = c.Broken, ReasonCredential
 		}
 		if cfg.Secrets != nil && c.Name != "" {
 			cr.value, cr.found = cfg.Secrets.Lookup(c.Name)
@@ -279,11 +245,11 @@ func New(cfg Config) *Broker {
 		}
 		if cr.found {
 			pairs = append(pairs, cr.value, "••••("+c.Name+")")
-			if cr.problem == "" && !validHeaderValue(cr.value) {
+			if cr.problem == "" && !capability.ValidHeaderValue(cr.value) {
 				cr.problem, cr.reason = fmt.Sprintf("the secret of credential %q holds a control character and cannot go into a header", c.Name), ReasonBadSecret
 			}
 		} else if cr.problem == "" {
-			cr.problem, cr.reason = fmt.Sprintf("credential %q has no dev secret: add it to \"secrets\" in fixtures.json or set %s", c.Name, EnvName(c.Name)), ReasonNoSecret
+			cr.problem, cr.reason = fmt.Sprintf("credential %q has no dev secret: add it to \"secrets\" in fixtures.json or set %s", c.Name, c.EnvName()), ReasonNoSecret
 		}
 		b.creds = append(b.creds, cr)
 	}
@@ -305,41 +271,9 @@ func New(cfg Config) *Broker {
 	return b
 }
 
-// effective applies defaults and ceilings to a capability.
-func effective(c Capability, key string) Capability {
-	c.Domain = key
-	if c.MaxBytes <= 0 {
-		c.MaxBytes = DefaultMaxBytes
-	}
-	if c.MaxBytes > CeilingMaxBytes {
-		c.MaxBytes = CeilingMaxBytes
-	}
-	if c.TimeoutMs <= 0 {
-		c.TimeoutMs = DefaultTimeoutMs
-	}
-	if c.TimeoutMs > CeilingTimeoutMs {
-		c.TimeoutMs = CeilingTimeoutMs
-	}
-	return c
-}
-
-// EnvName is the environment variable holding the dev secret name:
-// PLUGIN_SECRET_ + the name upper-cased, non-alphanumerics turned to '_'.
-func EnvName(name string) string {
-	var sb strings.Builder
-	sb.WriteString("PLUGIN_SECRET_")
-	for _, r := range name {
-		switch {
-		case r >= 'a' && r <= 'z':
-			sb.WriteRune(r - 'a' + 'A')
-		case r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
-			sb.WriteRune(r)
-		default:
-			sb.WriteByte('_')
-		}
-	}
-	return sb.String()
-}
+// EnvName is the environment variable holding a dev secret
+// (capability.EnvName).
+func EnvName(name string) string { return capability.EnvName(name) }
 
 // Redact replaces every secret value known to the broker (the secrets of
 // its credentials, injected or not) with "••••(<name>)".
@@ -388,14 +322,6 @@ func (b *Broker) MaxFetches() int { return b.maxFetches }
 
 var allowedMethods = map[string]bool{
 	"GET": true, "HEAD": true, "POST": true, "PUT": true, "PATCH": true, "DELETE": true, "OPTIONS": true,
-}
-
-// forbiddenHeaders are dropped from the tool's request, as the fetch
-// standard does: the transport owns them.
-var forbiddenHeaders = map[string]bool{
-	"Host": true, "Connection": true, "Content-Length": true, "Transfer-Encoding": true,
-	"Keep-Alive": true, "Te": true, "Trailer": true, "Upgrade": true,
-	"Proxy-Authorization": true, "Proxy-Connection": true, "Expect": true,
 }
 
 // Fetch decides, decorates, forwards and records one request. See the
@@ -489,13 +415,13 @@ func (b *Broker) Fetch(ctx context.Context, req Request) (*Response, error) {
 	sentBy := map[string]int{} // header → index in e.Credentials
 	for i := range b.creds {
 		c := &b.creds[i]
-		if c.domains != nil && !c.domains[t.Host] {
+		if !c.AppliesTo(t.Host) {
 			continue
 		}
 		if c.problem != "" {
 			return refuse(c.reason, "fetch refused: %s", c.problem)
 		}
-		header[c.header] = []string{strings.Replace(c.format, secretMarker, c.value, 1)}
+		header[c.header] = []string{strings.Replace(c.Format, secretMarker, c.value, 1)}
 		if j, ok := sentBy[c.header]; ok {
 			e.Credentials = append(e.Credentials[:j], e.Credentials[j+1:]...)
 			for h, k := range sentBy {
@@ -505,7 +431,7 @@ func (b *Broker) Fetch(ctx context.Context, req Request) (*Response, error) {
 			}
 		}
 		sentBy[c.header] = len(e.Credentials)
-		e.Credentials = append(e.Credentials, c.name)
+		e.Credentials = append(e.Credentials, c.Name)
 	}
 
 	if b.provider == nil {
@@ -583,15 +509,15 @@ func cleanHeader(h http.Header) (http.Header, string) {
 	out := make(http.Header, len(h)+1)
 	total := 0
 	for k, vs := range h {
-		if !validHeaderName(k) {
+		if !capability.ValidHeaderName(k) {
 			return nil, fmt.Sprintf("header name %q is not valid", clip(k, 64))
 		}
 		ck := textproto.CanonicalMIMEHeaderKey(k)
-		if forbiddenHeaders[ck] || strings.HasPrefix(ck, "Proxy-") {
+		if capability.ForbiddenHeader(ck) {
 			continue
 		}
 		for _, v := range vs {
-			if !validHeaderValue(v) {
+			if !capability.ValidHeaderValue(v) {
 				return nil, fmt.Sprintf("the value of header %q holds a control character", ck)
 			}
 			total += len(k) + len(v)
@@ -602,29 +528,6 @@ func cleanHeader(h http.Header) (http.Header, string) {
 		return nil, fmt.Sprintf("the request headers are %d bytes, more than %d", total, MaxRequestHeaderBytes)
 	}
 	return out, ""
-}
-
-func validHeaderName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0) {
-			return false
-		}
-	}
-	return true
-}
-
-func validHeaderValue(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < 0x20 && c != '\t' || c == 0x7f {
-			return false
-		}
-	}
-	return true
 }
 
 func clip(s string, n int) string {

@@ -20,7 +20,7 @@ func credConfig(p broker.Provider, s broker.Secrets) broker.Config {
 		Fetch: []broker.Capability{{Domain: "api.openlibrary.org"}, {Domain: "covers.openlibrary.org"}, {Domain: "other.org"}},
 		Credentials: []broker.Credential{
 			{Name: "openlibrary_key", Header: "Authorization", Format: "Bearer {{secret}}", Domains: []string{"api.openlibrary.org"}},
-			{Name: "cover_key", Header: "x-cover-key", Domains: []string{"COVERS.openlibrary.org"}},
+			{Name: "cover_key", Header: "x-cover-key", Format: "{{secret}}", Domains: []string{"COVERS.openlibrary.org"}},
 		},
 		Secrets:  s,
 		Provider: p,
@@ -112,12 +112,15 @@ func TestCredentialProblemsRefuse(t *testing.T) {
 		reason string
 		says   string
 	}{
-		{"no secret", broker.Credential{Name: "openlibrary-key.v2", Header: "Authorization", Format: "Bearer {{secret}}"}, "", "no-secret", "PLUGIN_SECRET_OPENLIBRARY_KEY_V2"},
+		{"no secret", broker.Credential{Name: "openlibrary_key_v2", Header: "Authorization", Format: "Bearer {{secret}}"}, "", "no-secret", "PLUGIN_SECRET_OPENLIBRARY_KEY_V2"},
 		{"secret with newline", broker.Credential{Name: "k", Header: "Authorization", Format: "Bearer {{secret}}"}, "abc\r\nX-Evil: 1", "bad-secret", "control character"},
-		{"bad header name", broker.Credential{Name: "k", Header: "Bad Header", Format: "{{secret}}"}, "abc", "bad-credential", "invalid header name"},
-		{"empty header", broker.Credential{Name: "k", Header: "", Format: "{{secret}}"}, "abc", "bad-credential", "invalid header name"},
-		{"no placeholder", broker.Credential{Name: "k", Header: "X-Key", Format: "Bearer"}, "abc", "bad-credential", "exactly once"},
+		{"bad header name", broker.Credential{Name: "k", Header: "Bad Header", Format: "{{secret}}"}, "abc", "bad-credential", "not a valid HTTP header name"},
+		{"empty header", broker.Credential{Name: "k", Header: "", Format: "{{secret}}"}, "abc", "bad-credential", "into.header is empty"},
+		{"no placeholder", broker.Credential{Name: "k", Header: "X-Key", Format: "Bearer"}, "abc", "bad-credential", "no {{secret}} placeholder"},
 		{"two placeholders", broker.Credential{Name: "k", Header: "X-Key", Format: "{{secret}}{{secret}}"}, "abc", "bad-credential", "exactly once"},
+		{"transport header", broker.Credential{Name: "k", Header: "transfer-encoding", Format: "{{secret}}"}, "abc", "bad-credential", "controlled by the transport"},
+		{"proxy header", broker.Credential{Name: "k", Header: "Proxy-Authorization", Format: "{{secret}}"}, "abc", "bad-credential", "controlled by the transport"},
+		{"bad name", broker.Credential{Name: "k-1", Header: "X-Key", Format: "{{secret}}"}, "abc", "bad-credential", "not a secret name"},
 		{"format CRLF", broker.Credential{Name: "k", Header: "X-Key", Format: "{{secret}}\r\nX: y"}, "abc", "bad-credential", "control character"},
 	}
 	for _, c := range cases {
@@ -273,23 +276,39 @@ func TestCredentialDisplay(t *testing.T) {
 	}
 }
 
-// An empty domains list means every allowed domain, like a missing one; a
-// list of domains that do not normalize matches nothing.
+// An empty domains list sends the credential nowhere; a list holding a
+// domain that does not normalize breaks the credential: its scope is
+// unknown, so it is never injected and every request is refused (fail
+// closed) rather than sent without it, or with it to another host.
 func TestCredentialDomainsEdge(t *testing.T) {
 	p := &recordingProvider{}
 	b := broker.New(broker.Config{
-		Fetch: []broker.Capability{{Domain: "a.org"}},
-		Credentials: []broker.Credential{
-			{Name: "empty", Header: "X-Empty", Domains: []string{}},
-			{Name: "bad", Header: "X-Bad", Domains: []string{"https://a.org", "a.org."}},
-		},
-		Secrets:  mapSecrets{"empty": "e1", "bad": "b1"},
-		Provider: p,
+		Fetch:       []broker.Capability{{Domain: "a.org"}},
+		Credentials: []broker.Credential{{Name: "empty", Header: "X-Empty", Format: "{{secret}}", Domains: []string{}}},
+		Secrets:     mapSecrets{"empty": "e1"},
+		Provider:    p,
 	})
 	if _, err := b.Fetch(context.Background(), broker.Request{URL: "https://a.org/"}); err != nil {
 		t.Fatal(err)
 	}
-	if got := p.calls()[0].Header; !reflect.DeepEqual(got, http.Header{"X-Empty": {"e1"}}) {
-		t.Errorf("sent %v", got)
+	if got := p.calls()[0].Header; len(got) != 0 {
+		t.Errorf("sent %v, want no credential header", got)
+	}
+
+	p = &recordingProvider{}
+	b = broker.New(broker.Config{
+		Fetch: []broker.Capability{{Domain: "a.org"}},
+		Credentials: []broker.Credential{
+			{Name: "bad", Header: "X-Bad", Format: "{{secret}}", Domains: []string{"https://a.org", "a.org."}},
+		},
+		Secrets:  mapSecrets{"bad": "b1"},
+		Provider: p,
+	})
+	_, err := b.Fetch(context.Background(), broker.Request{URL: "https://a.org/"})
+	if be := brokerErr(t, err); be.Reason != broker.ReasonCredential || !be.Refused {
+		t.Errorf("got %+v, want a bad-credential refusal", be)
+	}
+	if n := len(p.calls()); n != 0 {
+		t.Errorf("%d requests sent, want 0", n)
 	}
 }

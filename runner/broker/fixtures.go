@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/plugin-lsp/plugin-lsp/analysis/capability"
 	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
 )
 
@@ -117,7 +118,7 @@ func ParseFixtures(data []byte) (*Fixtures, error) {
 			return nil, fmt.Errorf("%s: %s/status is %d; use 100–599", at(ptr+"/status"), ptr, x.Status)
 		}
 		for k, v := range x.Headers {
-			if !validHeaderName(k) || !validHeaderValue(v) {
+			if !capability.ValidHeaderName(k) || !capability.ValidHeaderValue(v) {
 				return nil, fmt.Errorf("%s: %s/headers has an invalid header %q", at(ptr+"/headers"), ptr, k)
 			}
 		}
