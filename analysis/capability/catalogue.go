@@ -12,8 +12,8 @@ import (
 // catalogue (hostapi.json): the one list the rules, the runner, the hover
 // and completion share.
 type HostMethod struct {
-	Name      string `json:"name"`   // "collections.get"
-	Async     bool   `json:"async"`  // returns a promise
+	Name      string `json:"name"`  // "collections.get"
+	Async     bool   `json:"async"` // returns a promise
 	Signature string `json:"signature"`
 	Returns   string `json:"returns"`
 	Doc       string `json:"doc"`

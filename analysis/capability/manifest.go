@@ -29,7 +29,9 @@ func FromManifest(m *analysis.Manifest) *Reach {
 		problem(caps, "manifest-schema", "capabilities is a %s, not an object: the plugin's tools get the minimal grant", caps.Kind)
 		return r
 	}
-	if !isArray(m.HostNode, func() { problem(m.HostNode, "manifest-schema", "capabilities.host is a %s, not an array: no host method is granted", m.HostNode.Kind) }) {
+	if !isArray(m.HostNode, func() {
+		problem(m.HostNode, "manifest-schema", "capabilities.host is a %s, not an array: no host method is granted", m.HostNode.Kind)
+	}) {
 	} else {
 		for _, h := range m.Host {
 			name, ok := analysis.Str(h)
@@ -43,7 +45,9 @@ func FromManifest(m *analysis.Manifest) *Reach {
 			}
 		}
 	}
-	if isArray(m.FetchNode, func() { problem(m.FetchNode, "manifest-schema", "capabilities.fetch is a %s, not an array: no domain is reachable", m.FetchNode.Kind) }) {
+	if isArray(m.FetchNode, func() {
+		problem(m.FetchNode, "manifest-schema", "capabilities.fetch is a %s, not an array: no domain is reachable", m.FetchNode.Kind)
+	}) {
 		for _, fc := range m.Fetch {
 			readFetch(r, fc, problem)
 		}
