@@ -136,28 +136,6 @@ func arrayElems(n *jsonpos.Node) []*jsonpos.Node {
 	return n.Elems
 }
 
-// HostMethods returns the declared capabilities.host method names.
-func (m *Manifest) HostMethods() []string {
-	var out []string
-	for _, h := range m.Host {
-		if s, ok := Str(h); ok {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-// FetchDomains returns the declared capabilities.fetch domains as written.
-func (m *Manifest) FetchDomains() []string {
-	var out []string
-	for _, f := range m.Fetch {
-		if s, ok := Str(f.Domain); ok {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
 // SpanOf returns the byte span of a node's value, or of the key when the
 // value is missing (a truncated document), or an empty span at 0.
 func SpanOf(n *jsonpos.Node) Span {

@@ -53,7 +53,7 @@ func (s *Server) Completion(ctx context.Context, params *protocol.CompletionPara
 	var detail string
 	switch {
 	case matchPath(where, "capabilities", "host") && len(where) == 2:
-		have := setOf(p.Manifest.HostMethods())
+		have := setOf(capability.FromManifest(p.Manifest).Host)
 		for _, m := range capability.HostMethodNames() {
 			if !have[m] || str != nil && str.Str == m {
 				labels = append(labels, m)
@@ -63,7 +63,8 @@ func (s *Server) Completion(ctx context.Context, params *protocol.CompletionPara
 	case matchPath(where, "capabilities", "fetch") && len(where) == 2,
 		matchPath(where, "capabilities", "fetch", "[]", "domain") && len(where) == 4,
 		matchPath(where, "capabilities", "credentials", "[]", "domains") && len(where) == 4:
-		have := setOf(p.Manifest.FetchDomains())
+		reach := capability.FromManifest(p.Manifest)
+		have := setOf(reach.Domains())
 		inFetch := where[1] == "fetch"
 		for _, d := range seenDomains(p, sn.runs) {
 			if !inFetch || !have[d] {
@@ -71,7 +72,7 @@ func (s *Server) Completion(ctx context.Context, params *protocol.CompletionPara
 			}
 		}
 		if !inFetch {
-			labels = p.Manifest.FetchDomains()
+			labels = reach.Domains()
 		}
 		kind, detail = protocol.CompletionItemKindValue, "domain"
 	case matchPath(where, "tools", "[]", "page") && len(where) == 3:

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
-	"github.com/plugin-lsp/plugin-lsp/analysis/fetchurl"
+	"github.com/plugin-lsp/plugin-lsp/analysis/capability"
 	"github.com/plugin-lsp/plugin-lsp/analysis/jsonedit"
 )
 
@@ -28,7 +28,7 @@ func learntDiagnostics(p *analysis.Plugin, runs map[string]*toolRun, static []an
 		return nil
 	}
 	// The broker's own normalisation: "API.x.org:443" declares api.x.org.
-	declared := fetchurl.NewAllowlist(p.Manifest.FetchDomains())
+	declared := capability.FromManifest(p.Manifest).Allowlist()
 	tools := make([]string, 0, len(runs))
 	for t := range runs {
 		tools = append(tools, t)

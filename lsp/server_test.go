@@ -15,6 +15,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/capability"
 	"github.com/plugin-lsp/plugin-lsp/analysis/jsonedit"
 	"github.com/plugin-lsp/plugin-lsp/analysis/rules"
 	"github.com/plugin-lsp/plugin-lsp/runner"
@@ -50,9 +51,9 @@ var needsCaps = &analysis.Rule{
 				}
 				off = end
 				kind, val, _ := strings.Cut(strings.TrimPrefix(string(f.Text[st:end]), "// needs: "), " ")
-				code, path, have := "fetch-undeclared-domain", []string{"capabilities", "fetch"}, p.Manifest.FetchDomains()
+				code, path, have := "fetch-undeclared-domain", []string{"capabilities", "fetch"}, capability.FromManifest(p.Manifest).Domains()
 				if kind == "host" {
-					code, path, have = "host-undeclared-method", []string{"capabilities", "host"}, p.Manifest.HostMethods()
+					code, path, have = "host-undeclared-method", []string{"capabilities", "host"}, capability.FromManifest(p.Manifest).Host
 				}
 				found := false
 				for _, h := range have {

@@ -34,7 +34,7 @@ var CredentialUnscoped = &analysis.Rule{
 	Fix: "Add `\"domains\": [...]` to the credential: the domains matching its name, or the first fetch domain.",
 	Run: func(pass *analysis.Pass) {
 		m := pass.Plugin.Manifest
-		domains := uniqueStrings(m.FetchDomains())
+		domains := reachOf(pass).Domains()
 		reportScopeOutsideFetch(pass, domains)
 		if len(domains) < 2 {
 			return

@@ -30,17 +30,14 @@ var HostUndeclaredMethod = &analysis.Rule{
 		if n := p.Manifest.HostNode; n != nil && n.Kind != jsonpos.Array {
 			return // manifest-schema: capabilities.host is not a list
 		}
-		declared := map[string]bool{}
-		for _, h := range p.Manifest.HostMethods() {
-			declared[h] = true
-		}
+		reach := reachOf(pass)
 		for _, pi := range loadPages(pass) {
 			for _, c := range pi.Page.Calls {
 				if !isHostMethod(c.Object, c.Method) {
 					continue
 				}
 				name := c.Object + "." + c.Method
-				if declared[name] {
+				if reach.HasHost(name) {
 					continue
 				}
 				pass.Report(analysis.Diagnostic{
