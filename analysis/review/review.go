@@ -38,17 +38,25 @@ func TreeHash(dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	h := sha256.New()
-	for _, l := range lines {
-		io.WriteString(h, l)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return HashLines(lines), nil
 }
 
 // TreeLines returns the sorted sha256sum lines the hash is taken over
 // (each ends in "\n").
 func TreeLines(dir string) ([]string, error) {
-	var lines []string
+	files, err := TreeFiles(dir, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	return SumLines(files), nil
+}
+
+// TreeFiles walks dir (refusing symlinks and other non-regular files) and
+// returns every regular file's sha256 hex by slash path. read reads a
+// file's bytes by absolute path (nil: the disk; an editor passes its
+// unsaved buffers); skip leaves a relative path out (nil: none).
+func TreeFiles(dir string, read func(string) ([]byte, error), skip func(rel string) bool) (map[string]string, error) {
+	sums := map[string]string{}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -70,18 +78,49 @@ func TreeLines(dir string) ([]string, error) {
 		case !t.IsRegular():
 			return fmt.Errorf("%s is not a regular file (%s)", rel, t)
 		}
-		sum, err := fileSum(p)
-		if err != nil {
-			return err
+		if skip != nil && skip(rel) {
+			return nil
 		}
-		lines = append(lines, sumLine(sum, rel))
+		var sum string
+		var err2 error
+		if read != nil {
+			var b []byte
+			if b, err2 = read(p); err2 == nil {
+				h := sha256.Sum256(b)
+				sum = hex.EncodeToString(h[:])
+			}
+		} else {
+			sum, err2 = fileSum(p)
+		}
+		if err2 != nil {
+			return err2
+		}
+		sums[rel] = sum
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
+	return sums, nil
+}
+
+// SumLines renders TreeFiles as sorted sha256sum lines.
+func SumLines(files map[string]string) []string {
+	lines := make([]string, 0, len(files))
+	for rel, sum := range files {
+		lines = append(lines, sumLine(sum, rel))
+	}
 	sort.Strings(lines) // byte order, as LC_ALL=C sort
-	return lines, nil
+	return lines
+}
+
+// HashLines is the sha256 hex of the concatenated lines.
+func HashLines(lines []string) string {
+	h := sha256.New()
+	for _, l := range lines {
+		io.WriteString(h, l)
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 func fileSum(p string) (string, error) {

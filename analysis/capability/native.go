@@ -1,0 +1,146 @@
+package capability
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"regexp"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/esm"
+	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
+)
+
+// Approval levels of a native tool's needsApproval, from the highest gate
+// to none. A lower level than the pinned one is a widening.
+const (
+	ApprovalAlways      = "always"      // true, or absent (the default)
+	ApprovalConditional = "conditional" // a function of the call's arguments
+	ApprovalUnknown     = "unknown"     // the definition cannot be read statically
+	ApprovalNever       = "never"       // false
+)
+
+// ApprovalRank orders approval levels: higher means more gated.
+func ApprovalRank(a string) int {
+	switch a {
+	case ApprovalAlways:
+		return 3
+	case ApprovalConditional:
+		return 2
+	case ApprovalUnknown:
+		return 1
+	}
+	return 0
+}
+
+// Native is one declared native tool name: the full-trust lane's reach is
+// the module's bytes, what it says it requires and its approval gate.
+type Native struct {
+	Name        string
+	Module      string // as cleaned (slash path inside the plugin)
+	ModuleHash  string // "sha256:<hex>" of the module file, "" when missing
+	Description string
+	Requires    []string
+	// NeedsApproval is one of the Approval* levels.
+	NeedsApproval string
+	// NameNode is the name in nativeTools[i].names; ModuleNode the module.
+	NameNode, ModuleNode *jsonpos.Node
+}
+
+// Natives reads every declared native name with what its module says
+// about it. Reading never fails: a missing or unreadable module leaves
+// ModuleHash or the definition fields empty ("unknown" approval).
+func Natives(p *analysis.Plugin) []Native {
+	var out []Native
+	mods := map[string]*esm.Module{}
+	for _, nt := range p.Manifest.NativeTools {
+		modStr, _ := analysis.Str(nt.Module)
+		rel, err := analysis.Clean(modStr)
+		var f *analysis.File
+		if err == nil {
+			f, _ = p.ReadFile(rel)
+		} else {
+			rel = modStr
+		}
+		hash := ""
+		var mod *esm.Module
+		if f != nil {
+			sum := sha256.Sum256(f.Text)
+			hash = "sha256:" + hex.EncodeToString(sum[:])
+			if mods[rel] == nil {
+				mods[rel] = esm.ReadExports(f.Text)
+			}
+			mod = mods[rel]
+		}
+		for _, n := range nt.Names {
+			name, ok := analysis.Str(n)
+			if !ok {
+				continue
+			}
+			nv := Native{Name: name, Module: rel, ModuleHash: hash, NeedsApproval: ApprovalUnknown, NameNode: n, ModuleNode: nt.Module}
+			if mod != nil && mod.Tools != nil {
+				if e := mod.Tools.Lookup(name); e != nil && e.Def {
+					nv.NeedsApproval = ApprovalAlways
+					if a := e.NeedsApproval; a != nil {
+						switch {
+						case a.Kind == "boolean" && !a.Value:
+							nv.NeedsApproval = ApprovalNever
+						case a.Kind == "boolean":
+						case a.Kind == "function":
+							nv.NeedsApproval = ApprovalConditional
+						default:
+							nv.NeedsApproval = ApprovalUnknown
+						}
+					}
+					for _, r := range e.Requires {
+						nv.Requires = append(nv.Requires, r.Value)
+					}
+					if !e.RequiresKnown {
+						nv.Requires = append(nv.Requires, "(not statically known)")
+					}
+					if e.ValueSpan.Start < e.ValueSpan.End && e.ValueSpan.End <= len(f.Text) {
+						nv.Description = StringProp(string(f.Text[e.ValueSpan.Start:e.ValueSpan.End]), "description")
+					}
+				}
+			}
+			out = append(out, nv)
+		}
+	}
+	return out
+}
+
+var descRE = regexp.MustCompile(`(?s)(?:^|[{,\s])["']?description["']?\s*:\s*("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|` + "`[^`]*`" + `)`)
+
+// StringProp returns the string literal of property key in a snippet of
+// object-literal JavaScript ("" when absent or not a literal). Only
+// "description" is supported.
+func StringProp(src, key string) string {
+	if key != "description" {
+		return ""
+	}
+	m := descRE.FindStringSubmatch(src)
+	if m == nil {
+		return ""
+	}
+	lit := m[1]
+	return unescapeJS(lit[1 : len(lit)-1])
+}
+
+func unescapeJS(s string) string {
+	out := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+			switch s[i] {
+			case 'n':
+				out = append(out, '\n')
+			case 't':
+				out = append(out, '\t')
+			default:
+				out = append(out, s[i])
+			}
+			continue
+		}
+		out = append(out, s[i])
+	}
+	return string(out)
+}
