@@ -68,6 +68,9 @@ func (c *Catalogue) Names() []string {
 // Config is what a check depends on besides the plugin's own files.
 type Config struct {
 	Builtins *Catalogue
+	// RequireSnapshot makes a missing capability snapshot
+	// (plugin.lock.json) an error (check --require-snapshot, for CI).
+	RequireSnapshot bool
 }
 
 // DefaultConfig uses the embedded catalogue.

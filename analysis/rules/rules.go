@@ -18,6 +18,7 @@ func All() []*analysis.Rule {
 	all = append(all, manifestRules()...)
 	all = append(all, nativeRules()...)
 	all = append(all, pageRules()...)
+	all = append(all, snapshotRules()...)
 	return all
 }
 

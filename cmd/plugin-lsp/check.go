@@ -12,7 +12,7 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/analysis/report"
 )
 
-const checkUsage = `usage: plugin-lsp check [--format text|json|sarif] [--builtins FILE] DIR...
+const checkUsage = `usage: plugin-lsp check [--format text|json|sarif] [--builtins FILE] [--require-snapshot] DIR...
 
 Checks every plugin at or below each DIR (a directory holding plugin.json,
 a directory of plugins, or a plugin.json file). Exit status: 0 no errors,
@@ -27,13 +27,17 @@ Rules and their codes: docs/rules.md.
                   relative to the plugin directory
   --format sarif  SARIF 2.1.0 for code-scanning services
   --builtins FILE a JSON array of tool names that extends the built-in catalogue
+  --require-snapshot
+                  a plugin without plugin.lock.json (plugin-lsp pin) is an
+                  error, as is a reach wider than the snapshot (for CI)
 `
 
 // checkOptions are the parsed arguments of check and review.
 type checkOptions struct {
-	format   string
-	builtins string
-	dirs     []string
+	format          string
+	builtins        string
+	requireSnapshot bool
+	dirs            []string
 }
 
 // parseCheckArgs accepts flags before, between and after the directories
@@ -52,6 +56,11 @@ func parseCheckArgs(args []string, formats ...string) (checkOptions, error) {
 		}
 		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		switch name {
+		case "require-snapshot":
+			if hasVal {
+				return o, fmt.Errorf("flag --require-snapshot takes no value")
+			}
+			o.requireSnapshot = true
 		case "format", "builtins":
 			if !hasVal {
 				if i+1 >= len(args) {
@@ -120,6 +129,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "plugin-lsp check: --builtins: %v\n", err)
 		return 2
 	}
+	cfg.RequireSnapshot = o.requireSnapshot
 	var dirs []string
 	seen := map[string]bool{}
 	for _, d := range o.dirs {

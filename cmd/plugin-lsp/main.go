@@ -19,6 +19,7 @@ commands:
                              print the install review card
   run [--fixtures F] [--input JSON] [--timeout D] [--providers fake|real] DIR TOOL
                              run a function tool in the sandbox
+  pin DIR                    write the capability snapshot DIR/plugin.lock.json
   version                    print the version
 `
 
@@ -46,6 +47,8 @@ func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdReview(args, stdout, stderr)
 	case "run":
 		return cmdRun(args, stdout, stderr)
+	case "pin":
+		return cmdPin(args, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "plugin-lsp", version)
 		return 0

@@ -1,0 +1,78 @@
+package snapshot
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/capability"
+)
+
+// PinResult is what Pin did.
+type PinResult struct {
+	Lock *Lock
+	// Previous is the snapshot that was replaced (nil: none, or it was
+	// not a snapshot); Changes are the reach changes since it.
+	Previous *Lock
+	Changes  []Change
+	// Problems counts the malformed capability entries (they grant
+	// nothing, so the snapshot does not hold them).
+	Problems int
+}
+
+// Pin writes the snapshot of the plugin to plugin.lock.json in its
+// directory (atomically: a temporary file renamed over the old one).
+func Pin(p *analysis.Plugin, writtenBy string) (*PinResult, error) {
+	l, err := Build(p, writtenBy)
+	if err != nil {
+		return nil, fmt.Errorf("%s: cannot hash the source tree: %w", p.Dir, err)
+	}
+	res := &PinResult{Lock: l, Problems: len(capability.FromManifest(p.Manifest).Problems)}
+	if old, err := os.ReadFile(p.Abs(FileName)); err == nil {
+		if prev, err := Parse(old); err == nil {
+			res.Previous = prev
+			res.Changes = Diff(prev, l)
+		}
+	}
+	tmp, err := os.CreateTemp(p.Dir, ".plugin.lock.*.tmp")
+	if err != nil {
+		return nil, err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(l.Marshal()); err != nil {
+		tmp.Close()
+		return nil, err
+	}
+	if err := tmp.Close(); err != nil {
+		return nil, err
+	}
+	if err := os.Rename(tmp.Name(), filepath.Join(p.Dir, FileName)); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// Text is Pin's report for a terminal.
+func (r *PinResult) Text(path string) string {
+	var b strings.Builder
+	name := r.Lock.Plugin.Name
+	if name == "" {
+		name = "(unnamed plugin)"
+	}
+	fmt.Fprintf(&b, "pinned %s %s (%s, %d function tools, %d native tools) to %s\n", name, r.Lock.Plugin.Version,
+		r.Lock.SourceTreeHash, len(r.Lock.FunctionTools), len(r.Lock.NativeTools), path)
+	switch {
+	case r.Previous == nil:
+		b.WriteString("first snapshot\n")
+	case len(r.Changes) == 0:
+		b.WriteString("the reach is the same as in the previous snapshot\n")
+	default:
+		b.WriteString("since the previous snapshot:\n")
+		for _, c := range r.Changes {
+			fmt.Fprintf(&b, "  %s\n", c.Line())
+		}
+	}
+	return b.String()
+}
