@@ -75,7 +75,7 @@ func toolsPhrase(ts []string) string {
 // compared: see Stale). Changes come widened first, then in a stable order.
 func Diff(pinned, cur *Lock) []Change {
 	type key struct {
-		w                             bool
+		w                            bool
 		kind, value, pinned, subject string
 	}
 	var order []key
