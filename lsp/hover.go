@@ -253,7 +253,7 @@ func hoverNative(p *analysis.Plugin, nt *analysis.NativeTool, name string) strin
 	}
 	if e.Def && e.ValueSpan.End <= len(f.Text) && e.ValueSpan.Start < e.ValueSpan.End {
 		def := definitionText(f.Text, e.ValueSpan.Start, e.ValueSpan.End)
-		if d := stringProp(def, "description"); d != "" {
+		if d := e.DescriptionText; d != "" {
 			fmt.Fprintf(&b, "%s\n\n", mdEscape(d))
 		}
 		lines := strings.Split(def, "\n")
@@ -263,30 +263,6 @@ func hoverNative(p *analysis.Plugin, nt *analysis.NativeTool, name string) strin
 		fmt.Fprintf(&b, "```js\n%s\n```\n", strings.Join(lines, "\n"))
 	}
 	return b.String()
-}
-
-// stringProp finds `key: "value"` in a snippet of JavaScript.
-func stringProp(src, key string) string {
-	i := strings.Index(src, key)
-	for i >= 0 {
-		rest := strings.TrimLeft(src[i+len(key):], " \t")
-		if strings.HasPrefix(rest, ":") {
-			rest = strings.TrimLeft(rest[1:], " \t\n")
-			if len(rest) > 0 && (rest[0] == '"' || rest[0] == '\'' || rest[0] == '`') {
-				q := rest[0]
-				if end := strings.IndexByte(rest[1:], q); end >= 0 {
-					return rest[1 : 1+end]
-				}
-			}
-			return ""
-		}
-		j := strings.Index(src[i+1:], key)
-		if j < 0 {
-			break
-		}
-		i += 1 + j
-	}
-	return ""
 }
 
 func (s *Server) hoverPage(sn *snapshot, rel string, f *analysis.File, off int) (string, analysis.Span) {

@@ -3,7 +3,6 @@ package capability
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"regexp"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/analysis/esm"
@@ -97,50 +96,11 @@ func Natives(p *analysis.Plugin) []Native {
 					if !e.RequiresKnown {
 						nv.Requires = append(nv.Requires, "(not statically known)")
 					}
-					if e.ValueSpan.Start < e.ValueSpan.End && e.ValueSpan.End <= len(f.Text) {
-						nv.Description = StringProp(string(f.Text[e.ValueSpan.Start:e.ValueSpan.End]), "description")
-					}
+					nv.Description = e.DescriptionText
 				}
 			}
 			out = append(out, nv)
 		}
 	}
 	return out
-}
-
-var descRE = regexp.MustCompile(`(?s)(?:^|[{,\s])["']?description["']?\s*:\s*("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|` + "`[^`]*`" + `)`)
-
-// StringProp returns the string literal of property key in a snippet of
-// object-literal JavaScript ("" when absent or not a literal). Only
-// "description" is supported.
-func StringProp(src, key string) string {
-	if key != "description" {
-		return ""
-	}
-	m := descRE.FindStringSubmatch(src)
-	if m == nil {
-		return ""
-	}
-	lit := m[1]
-	return unescapeJS(lit[1 : len(lit)-1])
-}
-
-func unescapeJS(s string) string {
-	out := make([]byte, 0, len(s))
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			i++
-			switch s[i] {
-			case 'n':
-				out = append(out, '\n')
-			case 't':
-				out = append(out, '\t')
-			default:
-				out = append(out, s[i])
-			}
-			continue
-		}
-		out = append(out, s[i])
-	}
-	return string(out)
 }

@@ -240,14 +240,16 @@ type Tool struct {
 	// the export ValueName of the module ValueFrom (see Module.Defs).
 	ValueFrom, ValueName string
 
-	Description    bool
-	InputSchema    bool
-	Execute        bool
-	Requires       []Str
-	RequiresKnown  bool // requires is absent or an array of string literals
-	RequiresSpan   Span // the requires value
-	NeedsApproval  *Approval
-	AlwaysGateSpan *Span // the alwaysGate key, when the definition has one
+	Description bool
+	// DescriptionText is the description when it is a string constant.
+	DescriptionText string
+	InputSchema     bool
+	Execute         bool
+	Requires        []Str
+	RequiresKnown   bool // requires is absent or an array of string literals
+	RequiresSpan    Span // the requires value
+	NeedsApproval   *Approval
+	AlwaysGateSpan  *Span // the alwaysGate key, when the definition has one
 }
 
 // Str is a string value with its span (quotes included).

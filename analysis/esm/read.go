@@ -754,6 +754,7 @@ func (r *reader) tool(pr prop) *Tool {
 		switch p.key {
 		case "description":
 			t.Description = true
+			t.DescriptionText, _ = o.constString(p.value, 0)
 		case "inputJsonSchema":
 			t.InputSchema = true
 		case "execute":

@@ -155,6 +155,11 @@ type Card struct {
 	Hash          string         `json:"sourceTreeHash"` // "sha256:<hex>"
 	FunctionTools []FunctionTool `json:"functionTools"`
 	NativeTools   []NativeTool   `json:"nativeTools"`
+	// UnboundPages are pages under code/ no tool binds: the minimal grant.
+	UnboundPages []UnboundPage `json:"unboundPages"`
+	// SincePinned is what changed since plugin.lock.json (set by
+	// snapshot.AnnotateCard; nil when not compared).
+	SincePinned *SincePinned `json:"sincePinned,omitempty"`
 	// Problems are errors that make the manifest unreadable in part
 	// (a syntax error): the card may be incomplete.
 	Problems []string `json:"problems,omitempty"`
@@ -193,11 +198,19 @@ type CredReach struct {
 	Broken string `json:"broken,omitempty"`
 }
 
-// NativeTool is one declared native name.
+// NativeTool is one declared native name with what its module says about
+// it: what the approver of the full-trust lane decides on.
 type NativeTool struct {
-	Name   string `json:"name"`
-	Module string `json:"module"`
-	Line   string `json:"line"` // native tool <name> (<module>) in the full-trust lane
+	Name        string `json:"name"`
+	Module      string `json:"module"`
+	Line        string `json:"line"` // native tool <name> (<module>) in the full-trust lane
+	Description string `json:"description,omitempty"`
+	// Requires are the broker capabilities the tool asks for.
+	Requires []string `json:"requires"`
+	// NeedsApproval: always (the default), conditional (a function of the
+	// arguments), never (false), unknown (not statically readable).
+	NeedsApproval string `json:"needsApproval"`
+	ModuleHash    string `json:"moduleHash,omitempty"` // sha256:<hex> of the module file
 }
 
 // Build loads the plugin at dir and builds its card. It fails when the
@@ -257,19 +270,18 @@ func FromPlugin(p *analysis.Plugin) *Card {
 			Host: host, Fetch: fetch, Credentials: creds,
 		})
 	}
-	for _, nt := range m.NativeTools {
-		mod, _ := analysis.Str(nt.Module)
-		for _, n := range nt.Names {
-			name, ok := analysis.Str(n)
-			if !ok {
-				continue
-			}
-			c.NativeTools = append(c.NativeTools, NativeTool{
-				Name: name, Module: mod,
-				Line: fmt.Sprintf("native tool %s (%s) in the full-trust lane", name, mod),
-			})
+	for _, n := range capability.Natives(p) {
+		req := n.Requires
+		if req == nil {
+			req = []string{}
 		}
+		c.NativeTools = append(c.NativeTools, NativeTool{
+			Name: n.Name, Module: n.Module,
+			Line:        fmt.Sprintf("native tool %s (%s) in the full-trust lane", n.Name, n.Module),
+			Description: n.Description, Requires: req, NeedsApproval: n.NeedsApproval, ModuleHash: n.ModuleHash,
+		})
 	}
+	c.UnboundPages = unboundPages(p)
 	return c
 }
 
@@ -330,6 +342,8 @@ func (c *Card) Text() string {
 	}
 	for _, n := range c.NativeTools {
 		fmt.Fprintf(&b, "  %s\n", n.Line)
+		writeNativeDetails(&b, n)
 	}
+	writeUnboundAndPinned(&b, c)
 	return b.String()
 }

@@ -128,10 +128,21 @@ func TestCardOfExample(t *testing.T) {
 	if strings.Join(lines, "\n") != want {
 		t.Errorf("native lines:\n%s", strings.Join(lines, "\n"))
 	}
+	// What the approver of the full-trust lane decides on (the docs
+	// promise the card shows it).
+	for i, n := range c.NativeTools {
+		if n.Description == "" || strings.Join(n.Requires, ",") != "secrets.read,network.socket" || !strings.HasPrefix(n.ModuleHash, "sha256:") {
+			t.Errorf("native tool %d: %+v", i, n)
+		}
+	}
+	if c.NativeTools[0].NeedsApproval != "always" || c.NativeTools[1].NeedsApproval != "never" {
+		t.Errorf("needsApproval: %s, %s", c.NativeTools[0].NeedsApproval, c.NativeTools[1].NeedsApproval)
+	}
 	text := c.Text()
 	for _, s := range []string{"Plugin books 1.2.0", "Source-tree hash: " + c.Hash, "fn.searchBooks", "https://covers.openlibrary.org (max 4194304 bytes, 5000 ms)",
 		"credential: openlibrary_key into header Authorization, sent to api.openlibrary.org",
-		"\n  " + lines[0] + "\n  " + lines[1] + "\n"} {
+		"\n  " + lines[0] + "\n    description: Send a Telegram message to a chat\n    requires: secrets.read, network.socket\n    needsApproval: always\n",
+		"\n  " + lines[1] + "\n    description: Read the last messages of a Telegram chat\n    requires: secrets.read, network.socket\n    needsApproval: never\n"} {
 		if !strings.Contains(text, s) {
 			t.Errorf("card text lacks %q:\n%s", s, text)
 		}

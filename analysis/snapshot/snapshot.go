@@ -15,11 +15,6 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path"
-	"path/filepath"
-	"sort"
-	"strings"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/analysis/capability"
@@ -123,7 +118,6 @@ func Reach(p *analysis.Plugin) *Lock {
 	l.Plugin.Name, _ = analysis.Str(m.Name)
 	l.Plugin.Version, _ = analysis.Str(m.Version)
 	reach := capability.FromManifest(m)
-	bound := map[string]bool{}
 	for _, t := range m.Tools {
 		name, ok := analysis.Str(t.Name)
 		if !ok {
@@ -132,7 +126,6 @@ func Reach(p *analysis.Plugin) *Lock {
 		page, _ := analysis.Str(t.Page)
 		if rel, found := p.ResolvePage(page); found {
 			page = rel
-			bound[rel] = true
 		}
 		l.FunctionTools = append(l.FunctionTools, toolReach(name, page, reach))
 	}
@@ -144,10 +137,8 @@ func Reach(p *analysis.Plugin) *Lock {
 		l.NativeTools = append(l.NativeTools, NativeTool{Name: n.Name, Module: n.Module, ModuleHash: n.ModuleHash,
 			Description: n.Description, Requires: req, NeedsApproval: n.NeedsApproval})
 	}
-	for _, pg := range UnboundPages(p) {
-		if !bound[pg] {
-			l.UnboundPages = append(l.UnboundPages, UnboundPage{Page: pg, Grant: "minimal"})
-		}
+	for _, pg := range capability.UnboundPages(p) {
+		l.UnboundPages = append(l.UnboundPages, UnboundPage{Page: pg, Grant: "minimal"})
 	}
 	return l
 }
@@ -164,27 +155,6 @@ func toolReach(name, page string, r *capability.Reach) FunctionTool {
 		t.Credentials = append(t.Credentials, Credential{Name: c.Name, Header: c.Header, SentTo: r.SentTo(c), Unscoped: c.Unscoped})
 	}
 	return t
-}
-
-// UnboundPages lists the pages (.ts, .js) under code/ on disk, sorted,
-// bound or not; callers subtract the bound ones.
-func UnboundPages(p *analysis.Plugin) []string {
-	var out []string
-	root := p.Abs("code")
-	_ = filepath.WalkDir(root, func(fp string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !d.Type().IsRegular() {
-			return nil
-		}
-		if ext := path.Ext(d.Name()); ext != ".ts" && ext != ".js" || strings.HasSuffix(d.Name(), ".d.ts") {
-			return nil
-		}
-		if rel, ok := p.Rel(fp); ok {
-			out = append(out, rel)
-		}
-		return nil
-	})
-	sort.Strings(out)
-	return out
 }
 
 // Marshal renders the lock as the file holds it: two-space indent, keys

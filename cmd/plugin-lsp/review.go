@@ -9,6 +9,7 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/analysis/report"
 	"github.com/plugin-lsp/plugin-lsp/analysis/review"
 	"github.com/plugin-lsp/plugin-lsp/analysis/rules"
+	"github.com/plugin-lsp/plugin-lsp/analysis/snapshot"
 )
 
 const reviewUsage = `usage: plugin-lsp review [--format text|json] [--builtins FILE] DIR
@@ -51,6 +52,7 @@ func cmdReview(args []string, stdout, stderr io.Writer) int {
 	}
 	card := review.FromPlugin(p)
 	card.Hash = "sha256:" + hash
+	snapshot.AnnotateCard(card, p)
 	// The approver should know when the checker finds errors: list them
 	// on the card's problems.
 	exit := 0

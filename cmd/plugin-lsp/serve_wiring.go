@@ -6,6 +6,7 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/analysis/review"
+	"github.com/plugin-lsp/plugin-lsp/analysis/snapshot"
 	"github.com/plugin-lsp/plugin-lsp/runner"
 )
 
@@ -33,6 +34,7 @@ func (l *lazyRunner) Run(ctx context.Context, req runner.Request) (*runner.Recor
 // files on disk (unsaved buffers are not part of what gets installed).
 func reviewCard(p *analysis.Plugin) (any, error) {
 	c := review.FromPlugin(p)
+	snapshot.AnnotateCard(c, p)
 	h, err := review.TreeHash(p.Dir)
 	if err != nil {
 		c.Problems = append(c.Problems, "source-tree hash: "+err.Error())
