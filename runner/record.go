@@ -15,8 +15,12 @@ import (
 // Request is one tool run.
 type Request struct {
 	Plugin *analysis.Plugin
-	Tool   string          // the tool's name in the manifest (without "fn.")
-	Input  json.RawMessage // the tool's single argument; nil means null
+	Tool   string // the tool's name in the manifest (without "fn.")
+	// Page runs a page by its path when Tool is empty: a page no tool
+	// binds keeps the minimal grant (no host method, no network), a bound
+	// page runs with its plugin's reach.
+	Page  string
+	Input json.RawMessage // the tool's single argument; nil means null
 	// FixturesPath overrides <plugin>/fixtures.json.
 	FixturesPath string
 	// Providers is "fake" (default: fixtures) or "real" (network, through

@@ -107,9 +107,16 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 	if p == nil || p.Manifest == nil {
 		return nil, errors.New("runner: no plugin")
 	}
-	tool := findTool(p.Manifest, req.Tool)
-	if tool == nil {
-		return nil, fmt.Errorf("%w %q: the manifest declares %s", ErrUnknownTool, req.Tool, toolList(p.Manifest))
+	var pageStr string
+	claim := "fn." + req.Tool
+	if req.Tool == "" && req.Page != "" {
+		pageStr, claim = req.Page, req.Page
+	} else {
+		tool := findTool(p.Manifest, req.Tool)
+		if tool == nil {
+			return nil, fmt.Errorf("%w %q: the manifest declares %s", ErrUnknownTool, req.Tool, toolList(p.Manifest))
+		}
+		pageStr, _ = analysis.Str(tool.Page)
 	}
 	switch req.Providers {
 	case "", "fake", "real":
@@ -137,7 +144,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 		}
 	}
 	rec := &Record{
-		Claim:   "fn." + req.Tool + ":" + callID(),
+		Claim:   claim + ":" + callID(),
 		Result:  json.RawMessage("null"),
 		Logs:    []LogEntry{},
 		Fetches: []FetchEntry{},
@@ -161,10 +168,9 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 	}
 
 	// Compile.
-	pageStr, _ := analysis.Str(tool.Page)
 	rel, ok := resolvePage(p, pageStr)
 	if !ok {
-		return fail("CompileError", fmt.Sprintf("the page %q of tool %s does not exist (tried %s)", pageStr, req.Tool, rel), rel, 0, 0)
+		return fail("CompileError", fmt.Sprintf("the page %q of %s does not exist (tried %s)", pageStr, claim, rel), rel, 0, 0)
 	}
 	progress("compiling " + rel)
 	prog, err := r.compile(p, rel)
@@ -184,6 +190,9 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 	// The reach: the plugin's, from the one capability model (a malformed
 	// entry grants nothing).
 	reach := capability.FromManifest(p.Manifest)
+	if req.Tool == "" {
+		reach = capability.ReachOfPage(p, rel) // a bare page: the minimal grant
+	}
 	b := broker.New(broker.Config{
 		Reach:    reach,
 		Secrets:  fx.SecretStore(r.cfg.Env),

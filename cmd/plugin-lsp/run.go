@@ -23,6 +23,8 @@ Runs the function tool TOOL of the plugin in DIR in the real sandbox
 record as one JSON object: {claim, ok, result, error, logs, fetches,
 durationMs, usage}. Exit status: 0 the tool returned, 1 it threw or was
 stopped, 2 bad usage (unknown flag or tool, input not JSON, no plugin).
+TOOL may be a page path instead (code/helper.ts): a page no tool binds
+runs with the minimal grant (no host method, no network).
 
   --fixtures F     fixtures file (default DIR/fixtures.json)
   --input JSON     the tool's argument (default null); @FILE reads a file
@@ -147,10 +149,14 @@ func runCommand(args []string, stdout, stderr io.Writer, newRunner runnerFactory
 	defer closeRunner()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	rec, err := r.Run(ctx, runner.Request{
+	req := runner.Request{
 		Plugin: p, Tool: tool, Input: input, FixturesPath: o.fixtures,
 		Providers: o.providers, Timeout: o.timeout,
-	})
+	}
+	if strings.Contains(tool, "/") || strings.HasSuffix(tool, ".ts") || strings.HasSuffix(tool, ".js") {
+		req.Tool, req.Page = "", tool // a page by its path
+	}
+	rec, err := r.Run(ctx, req)
 	if err != nil {
 		fmt.Fprintf(stderr, "plugin-lsp run: %v\n", err)
 		return 2
