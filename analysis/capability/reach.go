@@ -143,7 +143,8 @@ func (r *Reach) FetchFor(host string) (Fetch, bool) {
 }
 
 // Injected returns the names of the credentials injected into a request
-// to host (normalized): usable ones in scope, in manifest order.
+// to host (normalized): usable ones in scope, in manifest order; when two
+// land in the same header the later one is sent.
 func (r *Reach) Injected(host string) []string {
 	var out []string
 	if r == nil {
@@ -152,22 +153,30 @@ func (r *Reach) Injected(host string) []string {
 	if _, ok := r.FetchFor(host); !ok {
 		return out
 	}
+	var headers []string
 	for _, c := range r.Credentials {
 		if c.Broken == "" && c.AppliesTo(host) {
+			// Two credentials in one header: the later one is sent.
+			if i := slices.Index(headers, c.Header); i >= 0 {
+				out = slices.Delete(out, i, i+1)
+				headers = slices.Delete(headers, i, i+1)
+			}
 			out = append(out, c.Name)
+			headers = append(headers, c.Header)
 		}
 	}
 	return out
 }
 
-// SentTo returns the hosts a credential is injected into (none when broken).
+// SentTo returns the hosts a credential is injected into (none when
+// broken, nor where another credential takes its header).
 func (r *Reach) SentTo(c Credential) []string {
 	out := []string{}
 	if c.Broken != "" {
 		return out
 	}
 	for _, f := range r.Fetch {
-		if c.AppliesTo(f.Domain) {
+		if slices.Contains(r.Injected(f.Domain), c.Name) {
 			out = append(out, f.Domain)
 		}
 	}
