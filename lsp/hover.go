@@ -183,6 +183,10 @@ func hoverCredential(p *analysis.Plugin, c *analysis.Credential, reach *capabili
 	}
 	name := cr.Name
 	var b strings.Builder
+	if cr.Node == nil { // not even an object: the model holds nothing of it
+		b.WriteString("**credential** — **Never injected** (malformed): a credential is an object like `{ \"name\": \"api_key\", \"into\": { \"header\": \"Authorization\", \"format\": \"Bearer {{secret}}\" } }`\n")
+		return b.String()
+	}
 	fmt.Fprintf(&b, "**credential** `%s` — resolved host-side; the sandbox never sees it\n\n", name)
 	if cr.Broken != "" {
 		fmt.Fprintf(&b, "**Never injected** (malformed): %s\n\n", mdEscape(cr.Broken))
