@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
 )
@@ -64,6 +66,10 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 			pd := s.toDiagnostic(sn, d)
 			if capabilityCodes[d.Code] && len(d.Fixes) > 0 {
 				capDiags = append(capDiags, pd)
+			}
+			if snapshotCodes[d.Code] {
+				out = append(out, pinAction(uri.File(filepath.Join(ps.dir, analysis.ManifestName)), pd))
+				continue // the rule's fix is this command (it shows the review card first)
 			}
 			for j, fx := range d.Fixes {
 				kind := protocol.CodeActionKindQuickFix

@@ -41,6 +41,8 @@ func (s *Server) ExecuteCommand(ctx context.Context, params *protocol.ExecuteCom
 			return nil, err
 		}
 		return json.Marshal(rec)
+	case CommandPin:
+		return s.pin(ctx, params.Arguments)
 	case CommandReviewCard:
 		if s.opts.Review == nil {
 			break
