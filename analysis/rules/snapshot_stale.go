@@ -29,6 +29,10 @@ var SnapshotStale = &analysis.Rule{
 			return
 		}
 		pn := loadPinned(pass)
+		if pn.Err != nil {
+			lockProblem(pass, pn)
+			return
+		}
 		if pn.Lock == nil {
 			return
 		}

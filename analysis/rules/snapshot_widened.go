@@ -41,8 +41,7 @@ var SnapshotWidened = &analysis.Rule{
 			}
 			return
 		case pn.Err != nil:
-			lockProblem(pass, pn)
-			return
+			return // snapshot-stale says the snapshot cannot be read
 		}
 		for _, c := range pn.Changes {
 			if !c.Widened {
@@ -50,7 +49,14 @@ var SnapshotWidened = &analysis.Rule{
 			}
 			at := changePlace(p, c)
 			pass.Report(analysis.Diagnostic{File: analysis.ManifestName, Span: analysis.SpanOf(at),
-				Message: fmt.Sprintf("widened since the pinned snapshot: %s; pinned: %s; %s", c.Line()[2:], pinnedOf(pn.Lock, c), repinHint)})
+				Message: widenedMessage(pn, c)})
 		}
 	},
+}
+
+func widenedMessage(pn *pinned, c snapshot.Change) string {
+	if c.Pinned != "" { // the line says what was pinned ("was …")
+		return fmt.Sprintf("widened since the pinned snapshot: %s; %s", c.Line()[2:], repinHint)
+	}
+	return fmt.Sprintf("widened since the pinned snapshot: %s; pinned: %s; %s", c.Line()[2:], pinnedOf(pn.Lock, c), repinHint)
 }
