@@ -60,6 +60,12 @@ class Editor {
     this.conn.onRequest(rpc.CodeLensRefreshRequest.type, () => null);
     this.conn.onRequest(rpc.InlayHintRefreshRequest.type, () => null);
     this.conn.onNotification("$/progress", (p) => this.progress.push(p.value.kind));
+    // plugin.pin shows the review card and asks; the author picks "Pin".
+    this.questions = [];
+    this.conn.onRequest(rpc.ShowMessageRequest.type, (p) => {
+      this.questions.push(p.message);
+      return { title: "Pin" };
+    });
     this.conn.listen();
   }
 
@@ -318,6 +324,30 @@ test("plugin-lsp serve with a vscode-languageserver-protocol client", async (t) 
     assert.deepEqual(report.items, []);
     assert.equal(ed.server.exitCode, null, "the server is alive");
     assert.ok(!ed.logs.some((l) => /internal error/.test(l)), ed.logs.join("\n"));
+  });
+
+  await t.test("pin, widen a domain: snapshot-widened; the quick fix plugin.pin clears it", async () => {
+    const pinned = await ed.conn.sendRequest(rpc.ExecuteCommandRequest.type, { command: "plugin.pin", arguments: [{ uri: MANIFEST, confirm: true }] });
+    assert.equal(pinned.pinned, true, JSON.stringify(pinned));
+    assert.ok(fs.existsSync(path.join(DIR, "plugin.lock.json")));
+    // the author widens the reach and saves
+    const widened = ed.text(MANIFEST).replace('"api.openlibrary.org",', '"api.openlibrary.org", "api.evil-cdn.example",');
+    fs.writeFileSync(path.join(DIR, "plugin.json"), widened);
+    await ed.change(MANIFEST, widened);
+    const p = await ed.waitDiags(MANIFEST, (p) => codes(p).includes("snapshot-widened"), "snapshot-widened");
+    const d = p.diagnostics.find((d) => d.code === "snapshot-widened");
+    assert.equal(d.severity, 1);
+    assert.equal(d.range.start.line, ed.pos(MANIFEST, '"api.evil-cdn.example"').line);
+    assert.match(d.message, /pinned: api\.openlibrary\.org, covers\.openlibrary\.org/);
+    const actions = await ed.conn.sendRequest(rpc.CodeActionRequest.type, { textDocument: { uri: MANIFEST }, range: d.range, context: { diagnostics: [d] } });
+    const fix = actions.find((a) => a.title === "Re-pin the capability snapshot");
+    assert.ok(fix && fix.command && fix.command.command === "plugin.pin", JSON.stringify(actions));
+    const res = await ed.conn.sendRequest(rpc.ExecuteCommandRequest.type, fix.command);
+    assert.equal(res.pinned, true, JSON.stringify(res));
+    assert.equal(ed.questions.length, 1, "the review card was shown once");
+    assert.match(ed.questions[0], /\+ api\.evil-cdn\.example \(fetch, tools lookupBook/);
+    assert.deepEqual(res.changes.filter((c) => c.startsWith("+")), ["+ api.evil-cdn.example (fetch, tools lookupBook, searchBooks, saveFavourite)"]);
+    await ed.waitDiags(MANIFEST, (p) => !codes(p).includes("snapshot-widened"), "snapshot-widened cleared");
   });
 
   await t.test("shutdown and exit", async () => {

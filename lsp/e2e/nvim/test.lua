@@ -47,6 +47,8 @@ local page_uri = vim.uri_from_fname(page_path)
 
 -- diagnostics as published, by URI
 local published = {}
+-- messages of window/showMessageRequest (plugin.pin's confirmation)
+pin_questions = {}
 local exit_code = nil
 
 local client_id = vim.lsp.start_client({
@@ -57,6 +59,12 @@ local client_id = vim.lsp.start_client({
   workspace_folders = { { uri = vim.uri_from_fname(DIR), name = "books" } },
   settings = { pluginLsp = { debounceMs = 30 } },
   handlers = {
+    -- plugin.pin shows the review card and asks: the author picks "Pin".
+    ["window/showMessageRequest"] = function(err, result)
+      pin_questions = pin_questions or {}
+      table.insert(pin_questions, result.message)
+      return { title = "Pin" }
+    end,
     ["textDocument/publishDiagnostics"] = function(err, result, ctx, config)
       published[result.uri] = result
       return vim.lsp.handlers["textDocument/publishDiagnostics"](err, result, ctx, config)
@@ -245,6 +253,29 @@ step("a malformed manifest typed character by character", function()
   local report = request(mbuf, "textDocument/diagnostic", { textDocument = { uri = manifest_uri } })
   assert(report.kind == "full" and #report.items == 0, vim.inspect(report))
   assert(not client().is_stopped(), "the server died")
+end)
+
+step("pin, widen a domain: snapshot-widened; the quick fix plugin.pin clears it", function()
+  local res = request(mbuf, "workspace/executeCommand", { command = "plugin.pin", arguments = { { uri = manifest_uri, confirm = true } } })
+  assert(res.pinned == true, vim.inspect(res))
+  local text = table.concat(lines_of(mbuf), "\n")
+  local widened = text:gsub('"api%.openlibrary%.org",', '"api.openlibrary.org", "api.evil-cdn.example",', 1)
+  set_text(mbuf, widened)
+  vim.api.nvim_buf_call(mbuf, function() vim.cmd("silent write") end)
+  wait("snapshot-widened", function() return codes(manifest_uri)["snapshot-widened"] ~= nil end)
+  local d = codes(manifest_uri)["snapshot-widened"]
+  assert(d.severity == 1 and d.range.start.line == find(mbuf, '"api.evil-cdn.example"').line, vim.inspect(d))
+  assert(d.message:find("pinned: api.openlibrary.org, covers.openlibrary.org", 1, true), d.message)
+  local actions = request(mbuf, "textDocument/codeAction", { textDocument = { uri = manifest_uri }, range = d.range, context = { diagnostics = { d } } })
+  local fix
+  for _, a in ipairs(actions or {}) do
+    if a.title == "Re-pin the capability snapshot" then fix = a end
+  end
+  assert(fix and fix.command and fix.command.command == "plugin.pin", vim.inspect(actions))
+  res = request(mbuf, "workspace/executeCommand", { command = fix.command.command, arguments = fix.command.arguments })
+  assert(res.pinned == true, vim.inspect(res))
+  assert(#pin_questions == 1 and pin_questions[1]:find("+ api.evil-cdn.example (fetch, tools lookupBook", 1, true), vim.inspect(pin_questions))
+  wait("snapshot-widened to clear", function() return codes(manifest_uri)["snapshot-widened"] == nil end)
 end)
 
 step("shutdown and exit", function()
