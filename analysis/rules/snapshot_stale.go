@@ -36,13 +36,13 @@ var SnapshotStale = &analysis.Rule{
 		if pn.Lock == nil {
 			return
 		}
-		now, err := snapshot.Build(p, "")
+		files, hash, err := snapshot.Files(p)
 		if err != nil {
 			pass.Report(analysis.Diagnostic{File: snapshot.FileName, Span: hashSpan(pn.File),
 				Message: fmt.Sprintf("the source tree cannot be hashed (%v): the snapshot cannot be compared", err)})
 			return
 		}
-		changed, added, removed, stale := snapshot.Stale(pn.Lock, now)
+		changed, added, removed, stale := snapshot.Stale(pn.Lock, &snapshot.Lock{Files: files, SourceTreeHash: hash})
 		if !stale && len(changed)+len(added)+len(removed) == 0 {
 			return
 		}

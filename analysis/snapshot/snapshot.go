@@ -95,18 +95,28 @@ type UnboundPage struct {
 // "plugin-lsp <version>". Files are read through the plugin's FS (an
 // editor's unsaved buffers count); the tree must hold no symlink.
 func Build(p *analysis.Plugin, writtenBy string) (*Lock, error) {
-	l := Reach(p)
-	l.WrittenBy = writtenBy
-	files, err := review.TreeFiles(p.Dir, p.FS.ReadFile, func(rel string) bool { return rel == FileName })
+	files, hash, err := Files(p)
 	if err != nil {
 		return nil, err
 	}
-	l.Files = map[string]string{}
-	for rel, sum := range files {
-		l.Files[rel] = "sha256:" + sum
-	}
-	l.SourceTreeHash = "sha256:" + review.HashLines(review.SumLines(files))
+	l := Reach(p)
+	l.WrittenBy = writtenBy
+	l.Files, l.SourceTreeHash = files, hash
 	return l, nil
+}
+
+// Files hashes the plugin's files (all but plugin.lock.json) through its
+// FS: each file's "sha256:<hex>" by slash path, and the source-tree hash.
+func Files(p *analysis.Plugin) (map[string]string, string, error) {
+	sums, err := review.TreeFiles(p.Dir, p.FS.ReadFile, func(rel string) bool { return rel == FileName })
+	if err != nil {
+		return nil, "", err
+	}
+	files := make(map[string]string, len(sums))
+	for rel, sum := range sums {
+		files[rel] = "sha256:" + sum
+	}
+	return files, "sha256:" + review.HashLines(review.SumLines(sums)), nil
 }
 
 // Reach is the snapshot without the file hashes: the plugin's provenance
