@@ -201,16 +201,11 @@ func agreeReview(t *testing.T, dir string, reach *capability.Reach) {
 		t.Fatalf("review: %d function tools", len(card.FunctionTools))
 	}
 	ft := card.FunctionTools[0]
-	if !slices.Equal(ft.Host, reach.Host) && !(len(ft.Host) == 0 && len(reach.Host) == 0) {
-		t.Errorf("review host %v, model %v", ft.Host, reach.Host)
-	}
 	var fetch []string
 	for _, f := range ft.Fetch {
 		fetch = append(fetch, fmt.Sprintf("%s %d %d", f.Domain, f.MaxBytes, f.TimeoutMs))
 	}
-	if want := modelFetch(reach); !slices.Equal(fetch, want) {
-		t.Errorf("review fetch %v, model %v", fetch, want)
-	}
+	agreeHostFetch(t, "review", ft.Host, fetch, reach)
 	if len(ft.Credentials) != len(reach.Credentials) {
 		t.Fatalf("review credentials %+v, model %+v", ft.Credentials, reach.Credentials)
 	}
@@ -225,12 +220,20 @@ func agreeReview(t *testing.T, dir string, reach *capability.Reach) {
 	}
 }
 
-func modelFetch(reach *capability.Reach) []string {
-	var out []string
-	for _, f := range reach.Fetch {
-		out = append(out, fmt.Sprintf("%s %d %d", f.Domain, f.MaxBytes, f.TimeoutMs))
+// agreeHostFetch compares host methods and "domain maxBytes timeoutMs"
+// lines a surface shows with the model's.
+func agreeHostFetch(t *testing.T, surface string, host, fetch []string, reach *capability.Reach) {
+	t.Helper()
+	if !slices.Equal(host, reach.Host) && !(len(host) == 0 && len(reach.Host) == 0) {
+		t.Errorf("%s host %v, model %v", surface, host, reach.Host)
 	}
-	return out
+	var want []string
+	for _, f := range reach.Fetch {
+		want = append(want, fmt.Sprintf("%s %d %d", f.Domain, f.MaxBytes, f.TimeoutMs))
+	}
+	if !slices.Equal(fetch, want) {
+		t.Errorf("%s fetch %v, model %v", surface, fetch, want)
+	}
 }
 
 func agreePin(t *testing.T, dir string, reach *capability.Reach) {
@@ -252,16 +255,11 @@ func agreePin(t *testing.T, dir string, reach *capability.Reach) {
 		t.Fatalf("pin wrote a snapshot its own schema refuses: %v", err)
 	}
 	ft := l.FunctionTools[0]
-	if !slices.Equal(ft.Host, reach.Host) && !(len(ft.Host) == 0 && len(reach.Host) == 0) {
-		t.Errorf("snapshot host %v, model %v", ft.Host, reach.Host)
-	}
 	var fetch []string
 	for _, f := range ft.Fetch {
 		fetch = append(fetch, fmt.Sprintf("%s %d %d", f.Domain, f.MaxBytes, f.TimeoutMs))
 	}
-	if want := modelFetch(reach); !slices.Equal(fetch, want) {
-		t.Errorf("snapshot fetch %v, model %v", fetch, want)
-	}
+	agreeHostFetch(t, "snapshot", ft.Host, fetch, reach)
 	var want []string
 	for _, c := range reach.Credentials {
 		if c.Broken == "" {
