@@ -25,6 +25,10 @@ type PinResult struct {
 // Pin writes the snapshot of the plugin to plugin.lock.json in its
 // directory (atomically: a temporary file renamed over the old one).
 func Pin(p *analysis.Plugin, writtenBy string) (*PinResult, error) {
+	if e := p.SyntaxError; e != nil {
+		pos := p.ManifestFile.Position(e.Offset)
+		return nil, fmt.Errorf("%s:%d:%d: %s: a manifest that does not parse cannot be pinned", analysis.ManifestName, pos.Line+1, pos.Col+1, e.Message)
+	}
 	l, err := Build(p, writtenBy)
 	if err != nil {
 		return nil, fmt.Errorf("%s: cannot hash the source tree: %w", p.Dir, err)

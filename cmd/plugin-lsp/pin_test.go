@@ -81,6 +81,12 @@ func TestPinAndRequireSnapshot(t *testing.T) {
 	if code, out, _ := run(check, "--require-snapshot", dir); code != 0 || strings.Contains(out, "snapshot-") {
 		t.Fatalf("check after re-pin: exit %d\n%s", code, out)
 	}
+	if err := os.WriteFile(manifest, []byte(widened[:len(widened)/2]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := run(pin, dir); code != 1 || !strings.Contains(stderr, "cannot be pinned") || !strings.Contains(stderr, "plugin.json:") {
+		t.Errorf("pin of a manifest cut in half: exit %d: %s", code, stderr)
+	}
 	for _, bad := range [][]string{{}, {dir, dir}, {"--force", dir}} {
 		if code, _, _ := run(pin, bad...); code != 2 {
 			t.Errorf("pin %v: exit %d, want 2", bad, code)
