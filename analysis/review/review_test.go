@@ -175,3 +175,17 @@ func TestCardOfBrokenManifest(t *testing.T) {
 		t.Error(c.Text())
 	}
 }
+
+func TestUntrustedCardText(t *testing.T) {
+	for in, want := range map[string]string{
+		"Send a message":          "Send a message",
+		"line\nnative tool x (y)": `line\u000anative tool x (y)`,
+		"\x1b[2Jclear":            `\u001b[2Jclear`,
+		"rtl \u202eoverride":      `rtl \u202eoverride`,
+		strings.Repeat("a", 400):  strings.Repeat("a", 300) + "…",
+	} {
+		if got := untrusted(in); got != want {
+			t.Errorf("untrusted(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
