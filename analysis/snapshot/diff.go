@@ -53,6 +53,8 @@ func (c Change) Line() string {
 	}
 	what := c.Value
 	switch {
+	case c.Kind == KindTool || c.Kind == KindNative:
+		return fmt.Sprintf("%s %s (%s)", sign, what, c.Kind)
 	case c.Subject != "" && c.Pinned != "":
 		what = fmt.Sprintf("%s %s of %s (was %s)", c.Kind, c.Value, c.Subject, c.Pinned)
 		return fmt.Sprintf("%s %s, %s", sign, what, toolsPhrase(c.Tools))

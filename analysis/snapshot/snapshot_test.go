@@ -103,9 +103,9 @@ func TestDiffLines(t *testing.T) {
 		"+ fetchMaxBytes 20 of x.org (was 10), tool a",
 		"+ y.org (fetch, tool a)",
 		"+ y.org (credential scope of k, tool a)",
-		"+ fn.b (function tool, tool b)",
+		"+ fn.b (function tool)",
 		"+ needsApproval conditional (was always, tool n.run)",
-		"- fn.gone (function tool, tool gone)",
+		"- fn.gone (function tool)",
 		"- secrets.read (requires, tool n.run)",
 	}
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
