@@ -60,12 +60,9 @@ type FunctionTool struct {
 	Credentials []Credential `json:"credentials"`
 }
 
-// Fetch is a reachable host with its effective caps.
-type Fetch struct {
-	Domain    string `json:"domain"`
-	MaxBytes  int64  `json:"fetchMaxBytes"`
-	TimeoutMs int64  `json:"fetchTimeoutMs"`
-}
+// Fetch is a reachable host with its effective caps, as the review card
+// shows it.
+type Fetch = review.FetchReach
 
 // Credential is a brokered credential: never its value.
 type Credential struct {
