@@ -196,3 +196,20 @@ func isHostMethod(obj, method string) bool {
 	}
 	return false
 }
+
+// callFile is the file a call is in.
+func callFile(pi *pageInfo, c js.HostCall) string { return pi.Rel }
+
+// callHosts returns the hosts a fetch call may reach, and whether it may
+// reach hosts not known statically.
+func callHosts(c js.HostCall) ([]string, bool) {
+	raw, ok := urlTarget(c.URL)
+	if !ok {
+		return nil, true
+	}
+	t, _ := fetchurl.Parse(raw)
+	if t.Host == "" {
+		return nil, false
+	}
+	return []string{t.Host}, false
+}
