@@ -287,4 +287,4 @@ var corpusFloor = struct {
 	recall, resolved              float64
 	falsePositives, dynamicMissed int
 	unusedErrors                  int
-}{recall: 0, resolved: 0, falsePositives: 100, dynamicMissed: 100, unusedErrors: 100}
+}{recall: 1, resolved: 0.96, falsePositives: 0, dynamicMissed: 0, unusedErrors: 2}

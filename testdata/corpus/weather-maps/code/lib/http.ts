@@ -8,7 +8,7 @@ export class HTTPError extends Error {
 }
 
 export async function getJSON<T = unknown>(url: string, headers: Record<string, string> = {}): Promise<T> {
-  const res = await http.fetch(url, { headers: { "User-Agent": USER_AGENT, Accept: "application/json", ...headers } }); //@hosts(api.openweathermap.org, api.open-meteo.com, air-quality-api.open-meteo.com, nominatim.openstreetmap.org, api.weather.gov)
+  const res = await http.fetch(url, { headers: { "User-Agent": USER_AGENT, Accept: "application/json", ...headers } }); //@hosts(api.openweathermap.org, air-quality-api.open-meteo.com, nominatim.openstreetmap.org, api.weather.gov)
   if (res.status !== 200) throw new HTTPError(res.status, url);
   return (await res.json()) as T;
 }
