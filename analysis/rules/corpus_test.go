@@ -287,4 +287,4 @@ var corpusFloor = struct {
 	recall, resolved              float64
 	falsePositives, dynamicMissed int
 	unusedErrors                  int
-}{recall: 1, resolved: 0.96, falsePositives: 0, dynamicMissed: 0, unusedErrors: 2}
+}{recall: 1, resolved: 0.96, falsePositives: 0, dynamicMissed: 0, unusedErrors: 0}
