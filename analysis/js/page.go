@@ -346,7 +346,7 @@ func analyze(entry string, read ReadFunc, follow bool) (page *Page) {
 	}
 	sm, sources := parseSourceMap(mapData)
 	a := &analyzer{page: page, js: jsText, jsIdx: newLineIndex(jsText), sm: sm,
-		fns: map[ast.Node]*fnInfo{}, classes: map[*ast.ClassLiteral]*classInfo{}, walking: true}
+		fns: map[ast.Node]*fnInfo{}, classes: map[*ast.ClassLiteral]*classInfo{}, valueMembers: map[string]bool{}, walking: true}
 	a.layout(entry, entrySrc, sources, texts)
 	a.prep = prepareJS(jsText)
 	prog, err := parser.ParseFile(nil, entry, wrapPrefix+string(a.prep.code)+"\n})();", 0, parser.WithDisableSourceMaps)
@@ -506,18 +506,22 @@ type analyzer struct {
 	fns     map[ast.Node]*fnInfo
 	classes map[*ast.ClassLiteral]*classInfo
 	sites   []*site
-	fnStack []*fnInfo
-	pending []pendingURL
-	entryFn ast.Node
-	walking bool
-	es      evalState
-	page    *Page
-	ts      string
-	tsIdx   *lineIndex
-	js      string
-	jsIdx   *lineIndex
-	sm      *sourceMap
-	prep    *prepared
+	// valueMembers are the property names read other than to call them
+	// (x.m passed as a value): a method of that name may be called from
+	// anywhere.
+	valueMembers map[string]bool
+	fnStack      []*fnInfo
+	pending      []pendingURL
+	entryFn      ast.Node
+	walking      bool
+	es           evalState
+	page         *Page
+	ts           string
+	tsIdx        *lineIndex
+	js           string
+	jsIdx        *lineIndex
+	sm           *sourceMap
+	prep         *prepared
 }
 
 // jsOff converts a goja index into an offset in esbuild's output.

@@ -136,6 +136,7 @@ type fnInfo struct {
 	argOf    *site
 	argIndex int
 	bind     *binding   // the name it is declared under, nil when none
+	member   string     // the property name of a method (class or object literal)
 	ctor     *classInfo // set for a class constructor
 }
 
@@ -466,8 +467,8 @@ func (a *analyzer) paramSet(b *binding, name string, depth int) vset {
 	if f.argOf != nil {
 		return a.callbackParam(f, b, name, depth)
 	}
-	sites := a.sitesOf(f, depth)
-	if len(sites) == 0 || (f.bind != nil && f.bind.escaped) {
+	sites, complete := a.sitesOf(f, depth)
+	if len(sites) == 0 || (f.bind != nil && f.bind.escaped) || (f.member != "" && a.valueMembers[f.member]) {
 		if f.node == a.entryFn {
 			return unk("`" + name + "` is the tool's input")
 		}
@@ -486,6 +487,9 @@ func (a *analyzer) paramSet(b *binding, name string, depth int) vset {
 			v = vset{{k: vUndef, lit: -1}}
 		}
 		out = out.add(v...)
+	}
+	if !complete {
+		out = out.add(unk("`" + name + "` is a parameter of a function whose callers could not all be worked out")...)
 	}
 	return a.paramShape(out, b, depth)
 }
@@ -576,11 +580,14 @@ func (a *analyzer) elements(v av, depth int) vset {
 }
 
 // sitesOf returns the call sites that may call f.
-func (a *analyzer) sitesOf(f *fnInfo, depth int) []*site {
-	var out []*site
+// complete is false when a call site could not be resolved (its callee
+// depends on the very parameter being worked out).
+func (a *analyzer) sitesOf(f *fnInfo, depth int) (out []*site, complete bool) {
+	complete = true
 	for _, s := range a.sites {
 		if s.state == 1 {
-			continue // being resolved: a cycle
+			complete = false // being resolved: a cycle
+			continue
 		}
 		if s.state == 0 {
 			s.state = 1
@@ -601,7 +608,7 @@ func (a *analyzer) sitesOf(f *fnInfo, depth int) []*site {
 			}
 		}
 	}
-	return out
+	return out, complete
 }
 
 // member is obj[key] over every alternative.

@@ -581,6 +581,7 @@ func (a *analyzer) forInto(into ast.ForInto, sc *scope) *scope {
 	case *ast.ForDeclaration:
 		a.declareTarget(x.Target, nil, declLet, inner)
 	case *ast.ForIntoExpression:
+		a.opaque(x.Expression, sc) // for (x of list) with an outer x: not followed
 		a.expr(x.Expression, sc)
 	}
 	return inner
@@ -690,8 +691,11 @@ func (a *analyzer) class(c *ast.ClassLiteral, sc *scope) {
 				in = static
 			}
 			fi := a.function(x.Body, in, in.this)
-			if k, ok := propKey(x.Key); ok && k == "constructor" && !x.Static && fi != nil {
-				ci.ctor, fi.ctor = fi, ci
+			if k, ok := propKey(x.Key); ok && fi != nil {
+				fi.member = k
+				if k == "constructor" && !x.Static {
+					ci.ctor, fi.ctor = fi, ci
+				}
 			}
 		case *ast.FieldDefinition:
 			if x.Computed {
@@ -721,7 +725,11 @@ func (a *analyzer) expr(e ast.Expression, sc *scope) {
 		a.call(x, sc)
 		st := &site{callee: x.Callee, args: x.ArgumentList, sc: sc}
 		a.sites = append(a.sites, st)
-		if _, isID := unwrap(x.Callee).(*ast.Identifier); !isID {
+		switch c := unwrap(x.Callee).(type) {
+		case *ast.Identifier:
+		case *ast.DotExpression: // obj.method(…): the method is called, not used as a value
+			a.expr(c.Left, sc)
+		default:
 			a.expr(x.Callee, sc)
 		}
 		a.args(st, sc)
@@ -743,6 +751,7 @@ func (a *analyzer) expr(e ast.Expression, sc *scope) {
 	case *ast.Optional:
 		a.expr(x.Expression, sc)
 	case *ast.DotExpression:
+		a.valueMembers[x.Identifier.Name.String()] = true
 		a.expr(x.Left, sc)
 	case *ast.PrivateDotExpression:
 		a.expr(x.Left, sc)
@@ -757,6 +766,9 @@ func (a *analyzer) expr(e ast.Expression, sc *scope) {
 		a.expr(x.Left, sc)
 		a.expr(x.Right, sc)
 	case *ast.UnaryExpression:
+		if x.Operator == gtoken.INCREMENT || x.Operator == gtoken.DECREMENT {
+			a.opaque(x.Operand, sc)
+		}
 		a.expr(x.Operand, sc)
 	case *ast.ConditionalExpression:
 		a.expr(x.Test, sc)
@@ -816,11 +828,17 @@ func (a *analyzer) object(o *ast.ObjectLiteral, sc *scope) {
 			} else if k, ok := propKey(q.Key); ok && strings.EqualFold(k, "headers") {
 				a.headerObject(q.Value, sc)
 			}
+			k, _ := propKey(q.Key)
 			if f, isFn := q.Value.(*ast.FunctionLiteral); isFn {
-				a.function(f, sc, &thisCtx{obj: o, sc: sc}) // a method: this is the object
+				if fi := a.function(f, sc, &thisCtx{obj: o, sc: sc}); fi != nil { // a method: this is the object
+					fi.member = k
+				}
 				continue
 			}
 			a.expr(q.Value, sc)
+			if fi := a.fns[q.Value]; fi != nil {
+				fi.member = k
+			}
 		case *ast.PropertyShort:
 			a.expr(&q.Name, sc)
 			a.expr(q.Initializer, sc)
@@ -1176,6 +1194,38 @@ func (a *analyzer) record(x *ast.AssignExpression, sc *scope) {
 				b.opaque = true
 			}
 		}
+	default: // ({ a } = obj), [a, b] = list: not followed
+		a.opaque(x.Left, sc)
+	}
+}
+
+// opaque marks every name a target assigns as changed in a way the
+// evaluator does not follow.
+func (a *analyzer) opaque(t ast.Expression, sc *scope) {
+	switch x := t.(type) {
+	case *ast.Identifier:
+		if b := sc.lookup(x.Name.String()); b != nil {
+			b.opaque = true
+		}
+	case *ast.ObjectPattern:
+		for _, p := range x.Properties {
+			switch q := p.(type) {
+			case *ast.PropertyShort:
+				a.opaque(&q.Name, sc)
+			case *ast.PropertyKeyed:
+				a.opaque(q.Value, sc)
+			}
+		}
+		a.opaque(x.Rest, sc)
+	case *ast.ArrayPattern:
+		for _, e := range x.Elements {
+			a.opaque(e, sc)
+		}
+		a.opaque(x.Rest, sc)
+	case *ast.AssignExpression:
+		a.opaque(x.Left, sc)
+	case *ast.Binding:
+		a.opaque(x.Target, sc)
 	}
 }
 
