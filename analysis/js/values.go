@@ -63,6 +63,7 @@ type av struct {
 	cls    *classInfo
 	owner  *binding // the binding an object literal is the initializer of
 	this   *thisCtx
+	wide   bool // from a set that outgrew maxSet
 }
 
 type vset []av
@@ -71,8 +72,19 @@ func unk(reason string) vset   { return vset{{k: vUnk, reason: reason, lit: -1}}
 func str(s string, lit int) av { return av{k: vStr, s: s, lit: lit} }
 
 // add appends alternatives, dropping duplicates and applying the bound.
+// Once a set has collapsed (see collapse), what joins it collapses too.
 func (s vset) add(more ...av) vset {
+	wide := false
+	for _, w := range s {
+		if w.wide && w.k == vUnk {
+			return s // already "anything": nothing more to learn
+		}
+		wide = wide || w.wide
+	}
 	for _, v := range more {
+		if wide && !v.wide {
+			v = widen(v)
+		}
 		if (v.k == vStr || v.k == vPre) && len(v.s) > maxStr {
 			v = av{k: vUnk, reason: "the string is longer than 64 KiB", lit: -1}
 		}
@@ -93,21 +105,26 @@ func (s vset) add(more ...av) vset {
 	return s
 }
 
+// widen turns a string into the scheme and host of its URL (a known
+// start), anything else into unknown.
+func widen(v av) av {
+	if v.k == vStr || v.k == vPre {
+		if i := strings.Index(v.s, "://"); i > 0 {
+			rest := v.s[i+3:]
+			if j := strings.IndexAny(rest, "/?#"); j >= 0 {
+				return av{k: vPre, s: v.s[:i+3+j+1], lit: v.lit, reason: "it is one of more than 32 URLs", wide: true}
+			}
+		}
+	}
+	return av{k: vUnk, reason: "more than 32 different values are possible", lit: -1, wide: true}
+}
+
 // collapse shrinks an oversized set: every URL to its scheme and host,
 // then, if still too many, unknown.
 func collapse(s vset) vset {
 	var out vset
 	for _, v := range s {
-		if v.k == vStr || v.k == vPre {
-			if u, err := url.Parse(v.s); err == nil && u.Host != "" && strings.Contains(v.s, "://") {
-				if i := strings.Index(v.s, "://"); i > 0 {
-					rest := v.s[i+3:]
-					if j := strings.IndexAny(rest, "/?#"); j >= 0 {
-						v = av{k: vPre, s: v.s[:i+3+j+1], lit: v.lit, reason: "one of many URLs"}
-					}
-				}
-			}
-		}
+		v = widen(v)
 		dup := false
 		for _, w := range out {
 			if w.k == v.k && w.s == v.s && w.node == v.node && w.fn == v.fn && w.cls == v.cls {
@@ -119,7 +136,7 @@ func collapse(s vset) vset {
 		}
 	}
 	if len(out) > maxSet {
-		return unk("more than 32 different values are possible")
+		return vset{{k: vUnk, reason: "more than 32 different values are possible", lit: -1, wide: true}}
 	}
 	return out
 }
@@ -403,11 +420,17 @@ func (a *analyzer) bindingSet(b *binding, name string, depth int) vset {
 		if b.init != nil || len(b.assigns) == 0 {
 			out = a.set(b.init, b.scope, depth+1)
 			for i := range out {
-				if out[i].k == vObj && out[i].owner == nil && !b.destructured {
+				if (out[i].k == vObj || out[i].k == vArr) && out[i].owner == nil && !b.destructured {
 					out[i].owner = b
 				}
 			}
 			if b.destructured {
+				for _, st := range b.outer {
+					out = a.member(out, vset{str(st.key, -1)}, depth)
+					if st.def != nil {
+						out = a.withDefault(out, st.def, b.scope, depth)
+					}
+				}
 				out = a.member(out, vset{str(b.key, -1)}, depth)
 				if b.keyDefault != nil {
 					out = a.withDefault(out, b.keyDefault, b.scope, depth)

@@ -52,6 +52,7 @@ type binding struct {
 	rest        bool              // declParam: ...rest
 	pdef        ast.Expression    // declParam: the parameter's default
 	keyDefault  ast.Expression    // destructured: the key's default
+	outer       []pathStep        // destructured: the keys read before key
 	iterOf      ast.Expression    // for (x of iterOf)
 	iterSc      *scope
 	assigns     []scopedExpr            // name = …
@@ -242,14 +243,39 @@ func (a *analyzer) declareList(list []ast.Statement, sc *scope) {
 
 // declareTarget declares the names bound by a binding target.
 func (a *analyzer) declareTarget(t ast.Expression, init ast.Expression, kind declKind, sc *scope) {
+	a.declarePattern(t, init, kind, sc, nil)
+}
+
+// pathStep is one level of a nested destructuring: the key read, and
+// the default that replaces undefined.
+type pathStep struct {
+	key string
+	def ast.Expression
+}
+
+// declarePattern declares the names a target binds; outer is the path
+// of keys from init to the pattern (const { api: { base } } = CFG).
+func (a *analyzer) declarePattern(t ast.Expression, init ast.Expression, kind declKind, sc *scope, outer []pathStep) {
+	nested := func(target ast.Expression, step pathStep) {
+		if init == nil {
+			a.declarePattern(target, nil, kind, sc, nil)
+			return
+		}
+		a.declarePattern(target, init, kind, sc, append(append([]pathStep(nil), outer...), step))
+	}
 	switch x := t.(type) {
 	case *ast.Identifier:
-		sc.declare(x.Name.String(), &binding{decl: kind, init: init})
+		if len(outer) == 0 {
+			sc.declare(x.Name.String(), &binding{decl: kind, init: init})
+			return
+		}
+		last := outer[len(outer)-1]
+		sc.declare(x.Name.String(), &binding{decl: kind, init: init, destructured: init != nil, key: last.key, keyDefault: last.def, outer: outer[:len(outer)-1]})
 	case *ast.ObjectPattern:
 		for _, p := range x.Properties {
 			switch q := p.(type) {
 			case *ast.PropertyShort:
-				sc.declare(q.Name.Name.String(), &binding{decl: kind, init: init, destructured: init != nil, key: q.Name.Name.String(), keyDefault: q.Initializer})
+				nested(&q.Name, pathStep{q.Name.Name.String(), q.Initializer})
 			case *ast.PropertyKeyed:
 				key, ok := propKey(q.Key)
 				target := q.Value
@@ -257,31 +283,31 @@ func (a *analyzer) declareTarget(t ast.Expression, init ast.Expression, kind dec
 				if as, isAssign := target.(*ast.AssignExpression); isAssign {
 					target, def = as.Left, as.Right
 				}
-				if id, isID := target.(*ast.Identifier); isID && ok && !q.Computed {
-					sc.declare(id.Name.String(), &binding{decl: kind, init: init, destructured: init != nil, key: key, keyDefault: def})
+				if ok && !q.Computed {
+					nested(target, pathStep{key, def})
 				} else {
-					a.declareTarget(target, nil, kind, sc)
+					a.declarePattern(target, nil, kind, sc, nil)
 				}
 			}
 		}
 		if x.Rest != nil {
-			a.declareTarget(x.Rest, nil, kind, sc)
+			a.declarePattern(x.Rest, nil, kind, sc, nil)
 		}
 	case *ast.ArrayPattern:
 		for i, e := range x.Elements {
-			if id, isID := e.(*ast.Identifier); isID && init != nil {
-				sc.declare(id.Name.String(), &binding{decl: kind, init: init, destructured: true, key: strconv.Itoa(i)})
+			if as, isAssign := e.(*ast.AssignExpression); isAssign {
+				nested(as.Left, pathStep{strconv.Itoa(i), as.Right})
 			} else if e != nil {
-				a.declareTarget(e, nil, kind, sc)
+				nested(e, pathStep{strconv.Itoa(i), nil})
 			}
 		}
 		if x.Rest != nil {
-			a.declareTarget(x.Rest, nil, kind, sc)
+			a.declarePattern(x.Rest, nil, kind, sc, nil)
 		}
 	case *ast.AssignExpression: // a default value in a pattern
-		a.declareTarget(x.Left, nil, kind, sc)
+		a.declarePattern(x.Left, nil, kind, sc, nil)
 	case *ast.Binding:
-		a.declareTarget(x.Target, nil, kind, sc)
+		a.declarePattern(x.Target, nil, kind, sc, nil)
 	}
 }
 
