@@ -55,6 +55,13 @@ type pendingURL struct {
 // resolveURLs evaluates every pending fetch URL.
 func (a *analyzer) resolveURLs() {
 	a.walking = false
+	if b := a.defaultBinding; b != nil { // the tool's entry: its parameter is the input
+		if b.fn != nil {
+			a.entryFn = b.fn
+		} else if f := a.fns[unwrap(b.init)]; f != nil {
+			a.entryFn = f.node
+		}
+	}
 	for _, p := range a.pending {
 		a.page.Calls[p.call].URL = a.urlArg(p.e, p.sc)
 	}

@@ -21,6 +21,7 @@ package js
 
 import (
 	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -148,7 +149,12 @@ type Page struct {
 	// first, then every file it imports (transitively), each with the
 	// SHA-256 of the content read, so that a cache can tell whether an
 	// edit elsewhere changes this page's answer.
-	Files         []FileHash
+	Files []FileHash
+	// Via maps each imported file to the import in the page that brings
+	// it in (directly or through other files): the span of the module
+	// specifier string, so that what a lib file does can be shown where
+	// the page imports it.
+	Via           map[string]Span
 	Calls         []HostCall
 	DefaultExport DefaultExport
 	Headers       []Header
@@ -311,6 +317,7 @@ func analyze(entry string, read ReadFunc, follow bool) (page *Page) {
 		LegalComments:  api.LegalCommentsNone,
 		LogLevel:       api.LogLevelSilent,
 		TreeShaking:    api.TreeShakingFalse,
+		Metafile:       true,
 		Plugins:        []api.Plugin{resolver},
 		Supported: map[string]bool{
 			"for-await": false, "async-generator": false, "dynamic-import": false,
@@ -348,6 +355,7 @@ func analyze(entry string, read ReadFunc, follow bool) (page *Page) {
 	a := &analyzer{page: page, js: jsText, jsIdx: newLineIndex(jsText), sm: sm,
 		fns: map[ast.Node]*fnInfo{}, classes: map[*ast.ClassLiteral]*classInfo{}, valueMembers: map[string]bool{}, walking: true}
 	a.layout(entry, entrySrc, sources, texts)
+	page.Via = importSites(res.Metafile, entry, entrySrc)
 	a.prep = prepareJS(jsText)
 	prog, err := parser.ParseFile(nil, entry, wrapPrefix+string(a.prep.code)+"\n})();", 0, parser.WithDisableSourceMaps)
 	if err != nil {
@@ -509,19 +517,20 @@ type analyzer struct {
 	// valueMembers are the property names read other than to call them
 	// (x.m passed as a value): a method of that name may be called from
 	// anywhere.
-	valueMembers map[string]bool
-	fnStack      []*fnInfo
-	pending      []pendingURL
-	entryFn      ast.Node
-	walking      bool
-	es           evalState
-	page         *Page
-	ts           string
-	tsIdx        *lineIndex
-	js           string
-	jsIdx        *lineIndex
-	sm           *sourceMap
-	prep         *prepared
+	valueMembers   map[string]bool
+	fnStack        []*fnInfo
+	pending        []pendingURL
+	entryFn        ast.Node
+	defaultBinding *binding // the name the default export is bound to
+	walking        bool
+	es             evalState
+	page           *Page
+	ts             string
+	tsIdx          *lineIndex
+	js             string
+	jsIdx          *lineIndex
+	sm             *sourceMap
+	prep           *prepared
 }
 
 // jsOff converts a goja index into an offset in esbuild's output.
@@ -645,4 +654,64 @@ func (a *analyzer) text(sp Span) string {
 		t = t[:45] + "…"
 	}
 	return t
+}
+
+// importSites reads esbuild's metafile: for every file the bundle holds,
+// the page's own import through which it is reached (breadth first).
+func importSites(metafile, entry, entrySrc string) map[string]Span {
+	var meta struct {
+		Inputs map[string]struct {
+			Imports []struct {
+				Path     string `json:"path"`
+				Original string `json:"original"`
+				External bool   `json:"external"`
+			} `json:"imports"`
+		} `json:"inputs"`
+	}
+	if json.Unmarshal([]byte(metafile), &meta) != nil {
+		return nil
+	}
+	name := func(p string) string { return strings.TrimPrefix(p, pluginNS+":") }
+	via := map[string]Span{}
+	type item struct {
+		rel string
+		sp  Span
+	}
+	var queue []item
+	for _, im := range meta.Inputs[pluginNS+":"+entry].Imports {
+		if im.External {
+			continue
+		}
+		sp, ok := specifierSpan(entrySrc, im.Original)
+		if !ok {
+			continue
+		}
+		if _, seen := via[name(im.Path)]; !seen {
+			via[name(im.Path)] = sp
+			queue = append(queue, item{name(im.Path), sp})
+		}
+	}
+	for len(queue) > 0 {
+		it := queue[0]
+		queue = queue[1:]
+		for _, im := range meta.Inputs[pluginNS+":"+it.rel].Imports {
+			r := name(im.Path)
+			if _, seen := via[r]; seen || im.External || r == entry {
+				continue
+			}
+			via[r] = it.sp
+			queue = append(queue, item{r, it.sp})
+		}
+	}
+	return via
+}
+
+// specifierSpan finds the quoted module specifier spec in the page.
+func specifierSpan(src, spec string) (Span, bool) {
+	for _, q := range []string{"\"", "'"} {
+		if i := strings.Index(src, q+spec+q); i >= 0 {
+			return Span{i, i + len(spec) + 2}, true
+		}
+	}
+	return Span{}, false
 }

@@ -730,6 +730,8 @@ func (a *analyzer) member1(o av, key string, depth int) vset {
 		}
 	case vUndef:
 		return vset{{k: vUndef, lit: -1}} // undefined?.x
+	case vUnk:
+		return unk(o.reason) // input.url: what made input unknown
 	}
 	return unk("")
 }

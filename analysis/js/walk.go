@@ -139,6 +139,7 @@ func (a *analyzer) findDefaultExport(top []ast.Statement, sc *scope) {
 			}
 			de.Present = true
 			de.Kind = a.valueKind(vs.List[0].Initializer, sc, 0)
+			a.defaultBinding = sc.names[defaultVar]
 			if st := a.toTS(a.prep.defaultDecl); st >= 0 {
 				de.Span = Span{st, st + len("export default")}
 				if a.ts[st:min(len(a.ts), st+6)] != "export" {
@@ -160,11 +161,7 @@ func (a *analyzer) findDefaultExport(top []ast.Statement, sc *scope) {
 			} else if b.init != nil {
 				de.Span = a.tokSpan(b.init)
 			}
-			if f := a.fns[unwrap(b.init)]; f != nil {
-				a.entryFn = f.node
-			} else if b.fn != nil {
-				a.entryFn = b.fn
-			}
+			a.defaultBinding = b
 		}
 		if de.Span.End == 0 {
 			if st := a.toTS(a.prep.aliasAt); st >= 0 {

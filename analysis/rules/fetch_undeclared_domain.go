@@ -77,6 +77,13 @@ var FetchUndeclaredDomain = &analysis.Rule{
 							d.Message = fmt.Sprintf("%s is not in capabilities.fetch: the broker refuses this request when the URL is %s", ft.Host, shortURL(t.prefix, t.value.Kind == js.Prefix))
 						}
 						d.Fixes = addToCapabilityFix(p, "fetch", ft.Host)
+						if sp, ok := pi.Page.Via[file]; ok && file != pi.Rel {
+							// Shown where the page imports the file too.
+							out.report(analysis.Diagnostic{File: pi.Rel, Span: span(sp), Severity: analysis.Error,
+								Message: fmt.Sprintf("%s is not in capabilities.fetch: %s fetches it for this page, and the broker refuses the request", ft.Host, file),
+								Related: []analysis.Related{{File: file, Span: span(c.Span), Message: "fetches " + ft.Host}},
+								Fixes:   addToCapabilityFix(p, "fetch", ft.Host)})
+						}
 						if _, seen := calls[ft.Host]; !seen {
 							hosts = append(hosts, ft.Host)
 							calls[ft.Host] = analysis.Related{File: file, Span: span(c.Span), Message: "fetches " + ft.Host}
