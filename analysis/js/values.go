@@ -522,6 +522,12 @@ func (a *analyzer) paramShape(v vset, b *binding, depth int) vset {
 	if b.pdef != nil {
 		v = a.withDefault(v, b.pdef, b.scope, depth)
 	}
+	for _, st := range b.outer {
+		v = a.member(v, vset{str(st.key, -1)}, depth)
+		if st.def != nil {
+			v = a.withDefault(v, st.def, b.scope, depth)
+		}
+	}
 	if b.key != "" {
 		v = a.member(v, vset{str(b.key, -1)}, depth)
 		if b.keyDefault != nil {

@@ -240,7 +240,7 @@ func (a *analyzer) declareList(list []ast.Statement, sc *scope) {
 
 // declareTarget declares the names bound by a binding target.
 func (a *analyzer) declareTarget(t ast.Expression, init ast.Expression, kind declKind, sc *scope) {
-	a.declarePattern(t, init, kind, sc, nil)
+	a.declarePattern(t, binding{decl: kind, init: init}, sc, nil)
 }
 
 // pathStep is one level of a nested destructuring: the key read, and
@@ -250,24 +250,32 @@ type pathStep struct {
 	def ast.Expression
 }
 
-// declarePattern declares the names a target binds; outer is the path
-// of keys from init to the pattern (const { api: { base } } = CFG).
-func (a *analyzer) declarePattern(t ast.Expression, init ast.Expression, kind declKind, sc *scope, outer []pathStep) {
+// declarePattern declares the names a target binds, each a copy of tmpl
+// (its kind, initializer, or parameter) that reads the path of keys from
+// the value to the name (const { api: { base } } = CFG). A pattern with
+// nothing to read from (no initializer, not a parameter) declares plain
+// names.
+func (a *analyzer) declarePattern(t ast.Expression, tmpl binding, sc *scope, outer []pathStep) {
+	follow := tmpl.init != nil || tmpl.decl == declParam
 	nested := func(target ast.Expression, step pathStep) {
-		if init == nil {
-			a.declarePattern(target, nil, kind, sc, nil)
+		if !follow {
+			a.declarePattern(target, tmpl, sc, nil)
 			return
 		}
-		a.declarePattern(target, init, kind, sc, append(append([]pathStep(nil), outer...), step))
+		a.declarePattern(target, tmpl, sc, append(append([]pathStep(nil), outer...), step))
+	}
+	plain := func(target ast.Expression) {
+		a.declarePattern(target, binding{decl: tmpl.decl}, sc, nil)
 	}
 	switch x := t.(type) {
 	case *ast.Identifier:
-		if len(outer) == 0 {
-			sc.declare(x.Name.String(), &binding{decl: kind, init: init})
-			return
+		b := tmpl
+		if len(outer) > 0 {
+			last := outer[len(outer)-1]
+			b.destructured = tmpl.decl != declParam
+			b.key, b.keyDefault, b.outer = last.key, last.def, outer[:len(outer)-1]
 		}
-		last := outer[len(outer)-1]
-		sc.declare(x.Name.String(), &binding{decl: kind, init: init, destructured: init != nil, key: last.key, keyDefault: last.def, outer: outer[:len(outer)-1]})
+		sc.declare(x.Name.String(), &b)
 	case *ast.ObjectPattern:
 		for _, p := range x.Properties {
 			switch q := p.(type) {
@@ -283,12 +291,12 @@ func (a *analyzer) declarePattern(t ast.Expression, init ast.Expression, kind de
 				if ok && !q.Computed {
 					nested(target, pathStep{key, def})
 				} else {
-					a.declarePattern(target, nil, kind, sc, nil)
+					plain(target)
 				}
 			}
 		}
 		if x.Rest != nil {
-			a.declarePattern(x.Rest, nil, kind, sc, nil)
+			plain(x.Rest)
 		}
 	case *ast.ArrayPattern:
 		for i, e := range x.Elements {
@@ -299,12 +307,12 @@ func (a *analyzer) declarePattern(t ast.Expression, init ast.Expression, kind de
 			}
 		}
 		if x.Rest != nil {
-			a.declarePattern(x.Rest, nil, kind, sc, nil)
+			plain(x.Rest)
 		}
 	case *ast.AssignExpression: // a default value in a pattern
-		a.declarePattern(x.Left, nil, kind, sc, nil)
+		plain(x.Left)
 	case *ast.Binding:
-		a.declarePattern(x.Target, nil, kind, sc, nil)
+		plain(x.Target)
 	}
 }
 
@@ -337,38 +345,10 @@ func (a *analyzer) declareParams(pl *ast.ParameterList, sc *scope, owner *fnInfo
 	}
 }
 
-// declareParam declares the names of parameter i: a name, or the keys of
-// an object pattern ({ baseUrl = API } = {}); deeper patterns are
-// declared as unknown parameters.
+// declareParam declares the names of parameter i: a name, or the names
+// of a pattern ({ baseUrl = API } = {}), read from the arguments.
 func (a *analyzer) declareParam(t ast.Expression, i int, def ast.Expression, owner *fnInfo, sc *scope) {
-	switch x := t.(type) {
-	case *ast.Identifier:
-		sc.declare(x.Name.String(), &binding{decl: declParam, owner: owner, pidx: i, pdef: def})
-		return
-	case *ast.ObjectPattern:
-		if x.Rest == nil {
-			for _, p := range x.Properties {
-				switch q := p.(type) {
-				case *ast.PropertyShort:
-					sc.declare(q.Name.Name.String(), &binding{decl: declParam, owner: owner, pidx: i, pdef: def, key: q.Name.Name.String(), keyDefault: q.Initializer})
-				case *ast.PropertyKeyed:
-					key, ok := propKey(q.Key)
-					target := q.Value
-					var kd ast.Expression
-					if as, isAssign := target.(*ast.AssignExpression); isAssign {
-						target, kd = as.Left, as.Right
-					}
-					if id, isID := target.(*ast.Identifier); isID && ok && !q.Computed {
-						sc.declare(id.Name.String(), &binding{decl: declParam, owner: owner, pidx: i, pdef: def, key: key, keyDefault: kd})
-					} else {
-						a.declareTarget(target, nil, declParam, sc)
-					}
-				}
-			}
-			return
-		}
-	}
-	a.declareTarget(t, nil, declParam, sc)
+	a.declarePattern(t, binding{decl: declParam, owner: owner, pidx: i, pdef: def}, sc, nil)
 }
 
 // classify works out what a binding holds, once.
