@@ -8,6 +8,7 @@ import (
 
 	"github.com/dop251/goja/ast"
 	gtoken "github.com/dop251/goja/token"
+	"github.com/plugin-lsp/plugin-lsp/analysis/jslex"
 )
 
 // The value-set evaluator: what a URL expression may hold, as a finite
@@ -319,7 +320,7 @@ func numString(x *ast.NumberLiteral) string {
 	case int64:
 		return strconv.FormatInt(v, 10)
 	case float64:
-		return strconv.FormatFloat(v, 'f', -1, 64)
+		return jslex.NumberString(v)
 	}
 	return x.Literal
 }

@@ -182,3 +182,14 @@ func TestValueBounds(t *testing.T) {
 		t.Errorf("got:\n\t%s\nwant:\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
 	}
 }
+
+// TestNumericKeys: { 1e3: … } and x["1000"] are the same key, as in
+// JavaScript (and as the native-module reader sees them).
+func TestNumericKeys(t *testing.T) {
+	got := urlsOf(map[string]string{"page.ts": `const V = { 1e3: "https://k.x.com/", 0x10: "https://h.x.com/" };
+export default async () => { await http.fetch(V["1000"]); await http.fetch(V[16]); };`}, "page.ts")
+	want := "page.ts:2 {https://k.x.com/}\npage.ts:2 {https://h.x.com/}"
+	if strings.Join(got, "\n") != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

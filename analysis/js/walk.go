@@ -323,7 +323,7 @@ func propKey(k ast.Expression) (string, bool) {
 	case *ast.Identifier:
 		return x.Name.String(), true
 	case *ast.NumberLiteral:
-		return x.Literal, true
+		return numString(x), true
 	}
 	return "", false
 }
