@@ -1130,11 +1130,21 @@ func firstNonEmpty(s ...string) string {
 	return ""
 }
 
-// taggedTemplate evaluates tag`…` when the tag is a plain helper of the
-// bundle that joins the strings and values back (String.raw-like helpers
-// are not modelled: their result is unknown).
+// taggedTemplate evaluates String.raw`…`; any other tag computes its
+// result at run time.
 func (a *analyzer) taggedTemplate(x *ast.TemplateLiteral, sc *scope, depth int) vset {
-	return unk("a tagged template is computed at run time")
+	d, ok := x.Tag.(*ast.DotExpression)
+	if id, isID := unwrap(d.Left).(*ast.Identifier); !ok || !isID || id.Name.String() != "String" || d.Identifier.Name.String() != "raw" || sc.lookup("String") != nil {
+		return unk("a tagged template is computed at run time")
+	}
+	out := vset{str("", -1)} // String.raw`…`: the raw text and the values
+	for i, el := range x.Elements {
+		out = concat(out, vset{str(el.Literal, -1)}, "")
+		if i < len(x.Expressions) {
+			out = concat(out, a.set(x.Expressions[i], sc, depth+1), a.exprText(x.Expressions[i]))
+		}
+	}
+	return out
 }
 
 // exprText is the page text of an expression, for reasons.

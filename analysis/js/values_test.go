@@ -106,6 +106,7 @@ export default async (input: { q: string }) => {
   await http.fetch(encodeURI(CFG?.api.base + "a b"));
   await http.fetch("https://API.X.COM/".toLowerCase().replace(/\/$/, "/v3"));
   await http.fetch(cfg.host);
+  await http.fetch(String.raw` + "`https://raw.x.com/a\\b/${input.q}`" + `);
 };`}, []string{
 			"page.ts:9 {https://api.x.com/search…}",
 			"page.ts:10 {https://parts.x.com/v1/list}",
@@ -114,6 +115,7 @@ export default async (input: { q: string }) => {
 			"page.ts:13 {https://api.x.com/a%20b}",
 			"page.ts:14 {https://api.x.com/v3}",
 			"page.ts:15 {https://new.x.com | https://old.x.com}",
+			"page.ts:16 {https://raw.x.com/a\\b/…}",
 		}},
 		// Soundness: where callers or changes are not all visible, the
 		// answer is unknown, never one host.
