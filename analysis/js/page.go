@@ -524,6 +524,7 @@ type analyzer struct {
 	defaultBinding *binding // the name the default export is bound to
 	walking        bool
 	es             evalState
+	pageSteps      int // evaluation steps of the whole page (maxPageSteps)
 	page           *Page
 	ts             string
 	tsIdx          *lineIndex

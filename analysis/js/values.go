@@ -151,11 +151,13 @@ type fnInfo struct {
 	rets   []scopedExpr
 	// argOf is set for a function literal written as an argument of a
 	// call (a callback): that call and the argument's index.
-	argOf    *site
-	argIndex int
-	bind     *binding   // the name it is declared under, nil when none
-	member   string     // the property name of a method (class or object literal)
-	ctor     *classInfo // set for a class constructor
+	argOf      *site
+	argIndex   int
+	bind       *binding // the name it is declared under, nil when none
+	member     string   // the property name of a method (class or object literal)
+	evaluating bool
+	retMemo    vset
+	ctor       *classInfo // set for a class constructor
 }
 
 type classInfo struct {
@@ -185,7 +187,20 @@ type site struct {
 }
 
 // evaluator is the per-URL state: a step budget.
-type evalState struct{ steps int }
+// evalState is the per-URL state: a step budget, and a count of the
+// answers cut short (by a bound or a cycle), so that only complete
+// answers are memoized.
+type evalState struct{ steps, cuts int }
+
+// maxPageSteps bounds the work on one page, all URLs together: past it,
+// the remaining URLs are unknown (a hostile page cannot make the
+// analysis slow).
+const maxPageSteps = 400000
+
+func (a *analyzer) cut(reason string) vset {
+	a.es.cuts++
+	return unk(reason)
+}
 
 // set evaluates e to a value set.
 func (a *analyzer) set(e ast.Expression, sc *scope, depth int) vset {
@@ -193,11 +208,12 @@ func (a *analyzer) set(e ast.Expression, sc *scope, depth int) vset {
 		return vset{{k: vUndef, lit: -1}}
 	}
 	if depth > maxEvalDepth {
-		return unk("the value is built too deeply to follow")
+		return a.cut("the value is built too deeply to follow")
 	}
 	a.es.steps++
-	if a.es.steps > maxSteps {
-		return unk("the value takes too many steps to follow")
+	a.pageSteps++
+	if a.es.steps > maxSteps || a.pageSteps > maxPageSteps {
+		return a.cut("the value takes too many steps to follow")
 	}
 	switch x := e.(type) {
 	case *ast.StringLiteral:
@@ -387,11 +403,12 @@ func asString(v av) av {
 // bindingSet is what a name may hold.
 func (a *analyzer) bindingSet(b *binding, name string, depth int) vset {
 	if b.evaluating {
-		return unk("`" + name + "` depends on itself")
+		return a.cut("`" + name + "` depends on itself")
 	}
 	if b.memo != nil {
 		return b.memo
 	}
+	cuts := a.es.cuts
 	b.evaluating = true
 	defer func() { b.evaluating = false }()
 	var out vset
@@ -448,7 +465,7 @@ func (a *analyzer) bindingSet(b *binding, name string, depth int) vset {
 	if len(out) == 0 {
 		out = unk("")
 	}
-	if depth <= 1 && !a.walking {
+	if a.es.cuts == cuts && !a.walking {
 		b.memo = out
 	}
 	return out
@@ -617,6 +634,7 @@ func (a *analyzer) sitesOf(f *fnInfo, depth int) (out []*site, complete bool) {
 	for _, s := range a.sites {
 		if s.state == 1 {
 			complete = false // being resolved: a cycle
+			a.es.cuts++
 			continue
 		}
 		if s.state == 0 {
@@ -981,12 +999,7 @@ func (a *analyzer) callSet(x *ast.CallExpression, sc *scope, depth int) vset {
 			out = out.add(unk("`" + a.exprText(x.Callee) + "(…)` is computed at run time")...)
 			continue
 		}
-		if len(v.fn.rets) == 0 {
-			out = out.add(av{k: vUndef, lit: -1})
-		}
-		for _, r := range v.fn.rets {
-			out = out.add(a.set(r.e, r.sc, depth+1)...)
-		}
+		out = out.add(a.returns(v.fn, depth)...)
 	}
 	return out
 }
@@ -1154,3 +1167,28 @@ func (a *analyzer) exprText(e ast.Expression) string {
 
 // jsStart is the offset in a.ts where a node starts, -1 when unmapped.
 func (a *analyzer) jsStart(n ast.Node) int { return a.start(n) }
+
+// returns is what a function may return (the same at every call site:
+// parameters hold the union of all call sites), memoized when complete.
+func (a *analyzer) returns(f *fnInfo, depth int) vset {
+	if f.retMemo != nil {
+		return f.retMemo
+	}
+	if f.evaluating {
+		return a.cut("the function calls itself")
+	}
+	f.evaluating = true
+	defer func() { f.evaluating = false }()
+	cuts := a.es.cuts
+	var out vset
+	if len(f.rets) == 0 {
+		out = out.add(av{k: vUndef, lit: -1})
+	}
+	for _, r := range f.rets {
+		out = out.add(a.set(r.e, r.sc, depth+1)...)
+	}
+	if a.es.cuts == cuts && !a.walking {
+		f.retMemo = out
+	}
+	return out
+}
