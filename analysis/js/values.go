@@ -632,6 +632,9 @@ func (a *analyzer) elements(v av, depth int) vset {
 func (a *analyzer) sitesOf(f *fnInfo, depth int) (out []*site, complete bool) {
 	complete = true
 	for _, s := range a.sites {
+		if !mayCall(s, f) {
+			continue
+		}
 		if s.state == 1 {
 			complete = false // being resolved: a cycle
 			a.es.cuts++
@@ -639,6 +642,7 @@ func (a *analyzer) sitesOf(f *fnInfo, depth int) (out []*site, complete bool) {
 		}
 		if s.state == 0 {
 			s.state = 1
+			cuts := a.es.cuts
 			for _, v := range a.set(s.callee, s.sc, depth+1) {
 				switch {
 				case v.k == vFn && !s.isNew:
@@ -648,6 +652,14 @@ func (a *analyzer) sitesOf(f *fnInfo, depth int) (out []*site, complete bool) {
 				}
 			}
 			s.state = 2
+			if a.es.cuts != cuts {
+				// The callee was not followed to the end (a bound, or a
+				// cycle through what is being worked out): this answer is
+				// incomplete, and the site is resolved again next time.
+				complete = false
+				s.state, s.targets = 0, nil
+				continue
+			}
 		}
 		for _, t := range s.targets {
 			if t == f {
@@ -1191,4 +1203,33 @@ func (a *analyzer) returns(f *fnInfo, depth int) vset {
 		f.retMemo = out
 	}
 	return out
+}
+
+// mayCall is a quick syntactic filter before a callee is evaluated: a
+// function declared under a name (and never used as a value: see
+// paramSet) is called by that name, a method by its property name (or a
+// computed one), a constructor by new; anonymous functions (closures a
+// factory returns, callbacks kept in variables) by anything.
+func mayCall(s *site, f *fnInfo) bool {
+	if f.ctor != nil {
+		return s.isNew
+	}
+	if s.isNew {
+		return false
+	}
+	callee := unwrap(s.callee)
+	switch {
+	case f.bind != nil && !f.bind.escaped:
+		id, ok := callee.(*ast.Identifier)
+		return ok && id.Name.String() == f.bind.name
+	case f.member != "":
+		switch c := callee.(type) {
+		case *ast.DotExpression:
+			return c.Identifier.Name.String() == f.member
+		case *ast.BracketExpression:
+			return true
+		}
+		return false
+	}
+	return true
 }

@@ -32,6 +32,7 @@ const (
 // was declared in.
 type binding struct {
 	decl         declKind
+	name         string         // as declared
 	init         ast.Expression // the initializer, nil when none
 	destructured bool           // const { key: name } = init
 	key          string
@@ -85,7 +86,7 @@ func (s *scope) lookup(name string) *binding {
 }
 
 func (s *scope) declare(name string, b *binding) {
-	b.scope = s
+	b.scope, b.name = s, name
 	s.names[name] = b
 }
 
