@@ -1008,7 +1008,7 @@ func (a *analyzer) callSet(x *ast.CallExpression, sc *scope, depth int) vset {
 	var out vset
 	for _, v := range a.set(x.Callee, sc, depth+1) {
 		if v.k != vFn {
-			out = out.add(unk("`" + a.exprText(x.Callee) + "(…)` is computed at run time")...)
+			out = out.add(unk("`" + a.exprText(x) + "` is computed at run time")...)
 			continue
 		}
 		out = out.add(a.returns(v.fn, depth)...)

@@ -102,6 +102,11 @@ func scoreCorpus(t testing.TB) corpusScore {
 	for _, name := range plugins {
 		dir := filepath.Join(corpusDir, name)
 		p, diags := checkDir(t, dir)
+		for _, d := range diags {
+			if strings.HasPrefix(d.Code, "manifest-") || d.Code == PageSyntax.Code {
+				t.Errorf("%s: the corpus must be valid plugins: %s [%s]", name, d.Message, d.Code)
+			}
+		}
 		allow := allowlist(p)
 		at := func(d analysis.Diagnostic) (string, int) {
 			f := fileOf(p, d.File)

@@ -71,8 +71,11 @@ var FetchDynamicURL = &analysis.Rule{
 				default:
 					msg = fmt.Sprintf("the host of this URL is only known at run time: %s", why)
 				}
-				if known > 0 {
-					msg += fmt.Sprintf(" (%d other possible URL(s) are checked)", known)
+				switch {
+				case known == 1:
+					msg += " (the other possible URL is checked)"
+				case known > 1:
+					msg += fmt.Sprintf(" (the %d other possible URLs are checked)", known)
 				}
 				msg += "; the broker will check it against capabilities.fetch then (the forms the checker follows: docs/rules.md#fetch-dynamic-url)"
 				out.report(analysis.Diagnostic{File: callFile(pi, c), Span: span(c.URL.Span), Message: msg})
