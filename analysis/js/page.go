@@ -1,22 +1,27 @@
-// Package js analyses a function-tool page (TypeScript or JavaScript):
-// the host API calls it makes (http.fetch, collections.*), what each
-// fetch URL is statically, its default export, the HTTP header names it
-// sets and the token-like literals it holds.
+// Package js analyses a function-tool page (TypeScript or JavaScript)
+// together with the files it imports: the host API calls they make
+// (http.fetch, collections.*), the set of URLs each fetch may use, the
+// page's default export, the HTTP header names set and the token-like
+// literals held.
 //
 // It is a leaf package: plain structs with byte offsets into the ORIGINAL
-// page source, no dependency on the analysis core.
+// source files, no dependency on the analysis core; files are read
+// through a callback.
 //
-// How: esbuild transforms the page to JavaScript with a source map;
-// top-level import/export statements of that output are blanked to
-// spaces (offsets kept) and the whole is wrapped in an async arrow (for
-// top-level await), so that goja's parser, which knows neither, reads it;
-// a walk over goja's AST, with a small scope model (goja has none),
-// finds host calls and resolves URLs; every position goes back through
-// the source map to the page, and ends are found by re-tokenizing the
-// page (source maps give starts only).
+// How: esbuild bundles the page with its relative imports (the way the
+// runner does: one scope, a source map listing every file); top-level
+// import/export statements of that output are blanked to spaces (offsets
+// kept) and the whole is wrapped in an async arrow (for top-level
+// await), so that goja's parser, which knows neither, reads it; a walk
+// over goja's AST, with a small scope model (goja has none), finds host
+// calls and records what the value-set evaluator (values.go) needs:
+// functions, their call sites, assignments, classes. Every position goes
+// back through the source map to its file, and ends are found by
+// re-tokenizing the source (source maps give starts only).
 //
-// Architecture invariant: AnalyzePage never panics on any input and never
-// reads anything but its argument (goja's source-map loading is off).
+// Architecture invariant: AnalyzeBundle never panics on any input, reads
+// nothing but what its callback returns (goja's source-map loading is
+// off), and bounds its work (values.go).
 package js
 
 import (
