@@ -82,7 +82,7 @@ func analyzePage(pass *analysis.Pass, rel string, text []byte) *js.Page {
 	h := pass.Cache.Memo("page:"+rel, text, func() any { return &bundleEntry{} }).(*bundleEntry)
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.page != nil && h.fresh(read) {
+	if h.page != nil && h.fresh(rel, read) {
 		return h.page
 	}
 	h.page = js.AnalyzeBundle(rel, read)
@@ -96,8 +96,11 @@ type bundleEntry struct {
 }
 
 // fresh reports whether every file the analysis read is unchanged.
-func (b *bundleEntry) fresh(read js.ReadFunc) bool {
+func (b *bundleEntry) fresh(entry string, read js.ReadFunc) bool {
 	for _, f := range b.page.Files {
+		if f.Rel == entry {
+			continue // the page's content is the cache key
+		}
 		t, err := read(f.Rel)
 		if err != nil || sha256.Sum256(t) != f.Hash {
 			return false
