@@ -173,10 +173,13 @@ const MaxSize = 4 << 20
 // wrapPrefix wraps esbuild's output so that top-level await parses.
 const wrapPrefix = "(async()=>{"
 
-// FileHash is one file an analysis read, with the hash of its content.
+// FileHash is one file an analysis read, with the hash of its content,
+// or a file it looked for and did not find (Missing): creating it
+// changes the answer too.
 type FileHash struct {
-	Rel  string
-	Hash [32]byte
+	Rel     string
+	Hash    [32]byte
+	Missing bool
 }
 
 // ReadFunc reads a plugin file by its plugin-relative path. An error
@@ -255,11 +258,14 @@ func analyze(entry string, read ReadFunc, follow bool) (page *Page) {
 	total := 0
 	load := func(rel string) (string, error) {
 		b, err := read(rel)
-		if err != nil {
-			return "", err
-		}
 		mu.Lock()
 		defer mu.Unlock()
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				page.Files = append(page.Files, FileHash{Rel: rel, Missing: true})
+			}
+			return "", err
+		}
 		total += len(b)
 		if len(b) > MaxSize || total > MaxSize {
 			return "", fmt.Errorf("%s makes the page and its imports %d bytes; pages over %d bytes are not analysed", rel, total, MaxSize)

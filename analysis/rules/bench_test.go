@@ -227,3 +227,24 @@ func BenchmarkRecheckAfterLibEdit(b *testing.B) {
 		}
 	}
 }
+
+// TestMissingImportAppears: a page whose import names no file reports it;
+// once the file exists, the same cache gives the new answer.
+func TestMissingImportAppears(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "code"), 0o755)
+	os.WriteFile(filepath.Join(dir, "plugin.json"), []byte(`{"name": "p", "version": "1.0.0",
+  "tools": [{ "name": "t", "page": "code/t.ts", "description": "T" }],
+  "capabilities": { "host": ["http.fetch"], "fetch": ["a.example.com"] }}`), 0o644)
+	os.WriteFile(filepath.Join(dir, "code", "t.ts"), []byte("import { A } from \"./a\";\nexport default async () => http.fetch(A + \"/x\");\n"), 0o644)
+	cache := analysis.NewCache()
+	p, _ := analysis.Load(nil, dir)
+	if got := formatText(p, "", analysis.Run(p, All(), nil, cache)); !strings.Contains(got, "no file code/a.ts") {
+		t.Fatalf("want the missing import reported:\n%s", got)
+	}
+	os.WriteFile(filepath.Join(dir, "code", "a.ts"), []byte("export const A = \"https://b.example.com\";\n"), 0o644)
+	p, _ = analysis.Load(nil, dir)
+	if got := formatText(p, "", analysis.Run(p, All(), nil, cache)); !strings.Contains(got, "b.example.com is not in capabilities.fetch") || strings.Contains(got, "no file") {
+		t.Errorf("after creating code/a.ts:\n%s", got)
+	}
+}

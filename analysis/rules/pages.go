@@ -102,6 +102,12 @@ func (b *bundleEntry) fresh(entry string, read js.ReadFunc) bool {
 			continue // the page's content is the cache key
 		}
 		t, err := read(f.Rel)
+		if f.Missing {
+			if err == nil {
+				return false // the file an import looked for now exists
+			}
+			continue
+		}
 		if err != nil || sha256.Sum256(t) != f.Hash {
 			return false
 		}
