@@ -29,7 +29,7 @@ func TestAllowlistLearntFromRuns(t *testing.T) {
 	dir := copyExample(t)
 	page := filepath.Join(dir, "code", "lookup-book.ts")
 	src := `export default async function lookupBook(input: { isbn: string }) {
-  const host = ["books", "example", "org"].join(".");
+  const host = ["org", "example", "books"].reverse().join("."); // not followed statically: learnt from the run
   const res = await http.fetch("https://" + host + "/isbn/" + input.isbn + ".json");
   const book = await res.json();
   return { type: "stat", value: book.title, label: "Title" };

@@ -15,6 +15,7 @@ import (
 	"github.com/go-sourcemap/sourcemap"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/js"
 )
 
 // ScriptName is the name the compiled page carries in QuickJS stack traces.
@@ -135,12 +136,9 @@ func Compile(p *analysis.Plugin, page string) (*Program, error) {
 	return prog, nil
 }
 
-func candidates(c string) []string {
-	if ext := path.Ext(c); ext == ".ts" || ext == ".js" || ext == ".mjs" || ext == ".json" {
-		return []string{c}
-	}
-	return []string{c + ".ts", c + ".js", c + "/index.ts", c + "/index.js"}
-}
+// candidates are the files an import may name: the same list the page
+// analysis follows (one definition).
+func candidates(c string) []string { return js.ImportCandidates(c) }
 
 func loaderFor(rel string) api.Loader {
 	switch path.Ext(rel) {

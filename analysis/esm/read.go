@@ -3,6 +3,7 @@ package esm
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/dop251/goja/ast"
@@ -10,6 +11,7 @@ import (
 	"github.com/dop251/goja/parser"
 	"github.com/dop251/goja/token"
 	"github.com/evanw/esbuild/pkg/api"
+	"github.com/plugin-lsp/plugin-lsp/analysis/jslex"
 )
 
 // wrapPrefix makes top-level await parseable; offsets are shifted back.
@@ -623,7 +625,13 @@ func (o *objReader) key(k ast.Expression, computed bool) (string, bool) {
 		case *ast.StringLiteral:
 			return k.Value.String(), true
 		case *ast.NumberLiteral:
-			return fmt.Sprint(k.Value), true
+			switch v := k.Value.(type) {
+			case int64:
+				return strconv.FormatInt(v, 10), true
+			case float64:
+				return jslex.NumberString(v), true
+			}
+			return k.Literal, true
 		case *ast.Identifier:
 			return k.Name.String(), true
 		}

@@ -1,28 +1,39 @@
-// Package js analyses a function-tool page (TypeScript or JavaScript):
-// the host API calls it makes (http.fetch, collections.*), what each
-// fetch URL is statically, its default export, the HTTP header names it
-// sets and the token-like literals it holds.
+// Package js analyses a function-tool page (TypeScript or JavaScript)
+// together with the files it imports: the host API calls they make
+// (http.fetch, collections.*), the set of URLs each fetch may use, the
+// page's default export, the HTTP header names set and the token-like
+// literals held.
 //
 // It is a leaf package: plain structs with byte offsets into the ORIGINAL
-// page source, no dependency on the analysis core.
+// source files, no dependency on the analysis core; files are read
+// through a callback.
 //
-// How: esbuild transforms the page to JavaScript with a source map;
-// top-level import/export statements of that output are blanked to
-// spaces (offsets kept) and the whole is wrapped in an async arrow (for
-// top-level await), so that goja's parser, which knows neither, reads it;
-// a walk over goja's AST, with a small scope model (goja has none),
-// finds host calls and resolves URLs; every position goes back through
-// the source map to the page, and ends are found by re-tokenizing the
-// page (source maps give starts only).
+// How: esbuild bundles the page with its relative imports (the way the
+// runner does: one scope, a source map listing every file); top-level
+// import/export statements of that output are blanked to spaces (offsets
+// kept) and the whole is wrapped in an async arrow (for top-level
+// await), so that goja's parser, which knows neither, reads it; a walk
+// over goja's AST, with a small scope model (goja has none), finds host
+// calls and records what the value-set evaluator (values.go) needs:
+// functions, their call sites, assignments, classes. Every position goes
+// back through the source map to its file, and ends are found by
+// re-tokenizing the source (source maps give starts only).
 //
-// Architecture invariant: AnalyzePage never panics on any input and never
-// reads anything but its argument (goja's source-map loading is off).
+// Architecture invariant: AnalyzeBundle never panics on any input, reads
+// nothing but what its callback returns (goja's source-map loading is
+// off), and bounds its work (values.go).
 package js
 
 import (
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"path"
+	"sort"
 	"strings"
+	"sync"
 
 	"github.com/dop251/goja/ast"
 	"github.com/dop251/goja/parser"
@@ -55,8 +66,24 @@ func (k URLKind) String() string {
 	return "unknown"
 }
 
+// URLValue is one URL a fetch argument may hold.
+type URLValue struct {
+	Kind   URLKind
+	Value  string // the URL (Exact) or its known start (Prefix)
+	Reason string // for Prefix/Unknown: what is not known statically
+	Lit    Span   // the literal Value starts with, End == 0 when none
+	// LitFile is the file Lit is in (a constant may live in an imported
+	// file).
+	LitFile string
+}
+
 // URLArg is the first argument of an http.fetch call.
 type URLArg struct {
+	// Values is every URL the argument may hold: one entry when the code
+	// allows one answer, several for a ternary, a switch, a record
+	// indexed at run time, a helper called with several bases. Kind,
+	// Value, Reason and Lit below summarise the set (its common start).
+	Values []URLValue
 	Span   Span    // the argument expression
 	Kind   URLKind //
 	Value  string  // the URL (Exact) or its known start (Prefix)
@@ -69,6 +96,9 @@ type URLArg struct {
 
 // HostCall is one call of a host API method.
 type HostCall struct {
+	// File is the plugin-relative file the call is in: the page, or a
+	// file it imports (all spans of the call are in that file).
+	File   string
 	Object string // "http" or "collections"
 	Method string // "fetch", "get", …; "" when the member is computed
 	Span   Span   // the whole call, callee to closing parenthesis
@@ -92,6 +122,7 @@ type DefaultExport struct {
 
 // Header is an HTTP header name the page sets in code.
 type Header struct {
+	File string // the file the name is in
 	Name string
 	Span Span // the name (a key, or a string argument)
 	// Remove is the text to delete to drop the header when it is a
@@ -102,6 +133,7 @@ type Header struct {
 
 // Token is a string literal that looks like a credential.
 type Token struct {
+	File string // the file the literal is in
 	Span Span
 	Kind string // "GitHub token", "JWT", …
 }
@@ -109,6 +141,7 @@ type Token struct {
 // SyntaxError is an error of the page (or a construct this analysis
 // cannot read, when Unsupported is set).
 type SyntaxError struct {
+	File        string // "" for the page itself
 	Span        Span
 	Message     string
 	Unsupported bool
@@ -116,7 +149,17 @@ type SyntaxError struct {
 
 // Page is everything AnalyzePage found.
 type Page struct {
-	Path          string
+	Path string
+	// Files are the plugin-relative files the analysis read: the page
+	// first, then every file it imports (transitively), each with the
+	// SHA-256 of the content read, so that a cache can tell whether an
+	// edit elsewhere changes this page's answer.
+	Files []FileHash
+	// Via maps each imported file to the import in the page that brings
+	// it in (directly or through other files): the span of the module
+	// specifier string, so that what a lib file does can be shown where
+	// the page imports it.
+	Via           map[string]Span
 	Calls         []HostCall
 	DefaultExport DefaultExport
 	Headers       []Header
@@ -130,76 +173,321 @@ const MaxSize = 4 << 20
 // wrapPrefix wraps esbuild's output so that top-level await parses.
 const wrapPrefix = "(async()=>{"
 
-// AnalyzePage analyses one page. path decides the loader (.ts, .mts,
-// .cts, .tsx → TypeScript; anything else → JavaScript); it appears in
-// nothing else.
-func AnalyzePage(pagePath string, src []byte) (page *Page) {
-	page = &Page{Path: pagePath}
+// FileHash is one file an analysis read, with the hash of its content,
+// or a file it looked for and did not find (Missing): creating it
+// changes the answer too.
+type FileHash struct {
+	Rel     string
+	Hash    [32]byte
+	Missing bool
+}
+
+// ReadFunc reads a plugin file by its plugin-relative path. An error
+// wrapping fs.ErrNotExist means "no such file" (the next candidate of an
+// import is tried); any other error is reported on the import.
+type ReadFunc func(rel string) ([]byte, error)
+
+// AnalyzePage analyses one page on its own: its imports are not read
+// (imported names are unknown). path decides the loader (.ts, .mts,
+// .cts, .tsx → TypeScript; anything else → JavaScript).
+func AnalyzePage(pagePath string, src []byte) *Page {
+	return analyze(pagePath, func(rel string) ([]byte, error) {
+		if rel == pagePath {
+			return src, nil
+		}
+		return nil, fs.ErrNotExist
+	}, false)
+}
+
+// AnalyzeBundle analyses a page together with the files it imports
+// (relative imports, transitively, read through read), the way the
+// runner bundles them: esbuild hoists every module into one scope, so
+// imported constants, functions, classes and objects resolve across
+// files, and the source map sends every position back to its own file.
+// An import that is not relative ("lodash", "node:fs") stays unresolved:
+// what it provides is unknown. A relative import that leaves the plugin
+// or names no file is an error on the import.
+func AnalyzeBundle(entry string, read ReadFunc) *Page { return analyze(entry, read, true) }
+
+// ImportCandidates lists the files a relative import may name, in the
+// order they are tried (the runner's order).
+func ImportCandidates(rel string) []string {
+	switch path.Ext(rel) {
+	case ".ts", ".js", ".mjs", ".json":
+		return []string{rel}
+	}
+	return []string{rel + ".ts", rel + ".js", rel + "/index.ts", rel + "/index.js"}
+}
+
+// cleanRel joins an import to its importer's directory; ok is false when
+// the result leaves the plugin directory.
+func cleanRel(importer, spec string) (string, bool) {
+	rel := path.Join(path.Dir(importer), spec)
+	if rel == ".." || strings.HasPrefix(rel, "../") || path.IsAbs(rel) {
+		return "", false
+	}
+	return rel, true
+}
+
+func loaderOf(rel string) api.Loader {
+	switch strings.ToLower(path.Ext(rel)) {
+	case ".ts", ".mts", ".cts":
+		return api.LoaderTS
+	case ".tsx":
+		return api.LoaderTSX
+	case ".jsx":
+		return api.LoaderJSX
+	case ".json":
+		return api.LoaderJSON
+	}
+	return api.LoaderJS
+}
+
+const pluginNS = "plugin"
+
+func analyze(entry string, read ReadFunc, follow bool) (page *Page) {
+	page = &Page{Path: entry}
 	defer func() {
 		if e := recover(); e != nil {
 			page.Calls, page.Headers, page.Tokens = nil, nil, nil
 			page.Errors = append(page.Errors, SyntaxError{Message: fmt.Sprintf("internal error while analysing the page (please report this): %v", e), Unsupported: true})
 		}
 	}()
-	if len(src) > MaxSize {
-		page.Errors = append(page.Errors, SyntaxError{Message: fmt.Sprintf("the page is %d bytes; pages over %d bytes are not analysed", len(src), MaxSize), Unsupported: true})
+	var mu sync.Mutex
+	texts := map[string]string{}
+	total := 0
+	load := func(rel string) (string, error) {
+		b, err := read(rel)
+		mu.Lock()
+		defer mu.Unlock()
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				page.Files = append(page.Files, FileHash{Rel: rel, Missing: true})
+			}
+			return "", err
+		}
+		total += len(b)
+		if len(b) > MaxSize || total > MaxSize {
+			return "", fmt.Errorf("%s makes the page and its imports %d bytes; pages over %d bytes are not analysed", rel, total, MaxSize)
+		}
+		if _, seen := texts[rel]; !seen {
+			page.Files = append(page.Files, FileHash{Rel: rel, Hash: sha256.Sum256(b)})
+		}
+		texts[rel] = string(b)
+		return string(b), nil
+	}
+	entrySrc, err := load(entry)
+	if err != nil {
+		page.Errors = append(page.Errors, SyntaxError{Message: err.Error(), Unsupported: true})
 		return page
 	}
-	ts := string(src)
-	loader := api.LoaderJS
-	switch strings.ToLower(path.Ext(pagePath)) {
-	case ".ts", ".mts", ".cts":
-		loader = api.LoaderTS
-	case ".tsx":
-		loader = api.LoaderTSX
-	case ".jsx":
-		loader = api.LoaderJSX
-	}
-	res := api.Transform(ts, api.TransformOptions{
-		Loader:    loader,
-		Format:    api.FormatESModule,
-		Sourcemap: api.SourceMapExternal,
-		// Without the page's text in the map: esbuild v0.28.2 loops forever
+	resolver := api.Plugin{Name: "plugin-dir", Setup: func(b api.PluginBuild) {
+		b.OnResolve(api.OnResolveOptions{Filter: ".*"}, func(args api.OnResolveArgs) (api.OnResolveResult, error) {
+			if args.Kind == api.ResolveEntryPoint {
+				return api.OnResolveResult{Path: entry, Namespace: pluginNS}, nil
+			}
+			if !follow || !(strings.HasPrefix(args.Path, "./") || strings.HasPrefix(args.Path, "../")) {
+				return api.OnResolveResult{Path: args.Path, External: true}, nil // unknown: what it provides is not analysed
+			}
+			rel, ok := cleanRel(args.Importer, args.Path)
+			if !ok {
+				return api.OnResolveResult{}, fmt.Errorf("import %q leaves the plugin directory: the runner refuses it", args.Path)
+			}
+			for _, c := range ImportCandidates(rel) {
+				if _, err := load(c); err == nil {
+					return api.OnResolveResult{Path: c, Namespace: pluginNS}, nil
+				} else if !errors.Is(err, fs.ErrNotExist) {
+					return api.OnResolveResult{}, fmt.Errorf("import %q: %v", args.Path, err)
+				}
+			}
+			return api.OnResolveResult{}, fmt.Errorf("import %q: no file %s in the plugin", args.Path, strings.Join(ImportCandidates(rel), ", "))
+		})
+		b.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: pluginNS}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
+			mu.Lock()
+			s, ok := texts[args.Path]
+			mu.Unlock()
+			if !ok {
+				return api.OnLoadResult{}, fmt.Errorf("cannot read %s", args.Path)
+			}
+			return api.OnLoadResult{Contents: &s, Loader: loaderOf(args.Path)}, nil
+		})
+	}}
+	res := api.Build(api.BuildOptions{
+		EntryPoints: []string{entry},
+		Bundle:      true,
+		Write:       false,
+		Format:      api.FormatESModule,
+		Platform:    api.PlatformNeutral,
+		Sourcemap:   api.SourceMapExternal,
+		// Without the texts in the map: esbuild v0.28.2 loops forever
 		// quoting a text that ends inside a UTF-8 sequence ("//\xd0").
 		SourcesContent: api.SourcesContentExclude,
-		Sourcefile:     pagePath,
+		Outdir:         "/out",
 		Target:         api.ESNext,
 		Charset:        api.CharsetUTF8,
 		LegalComments:  api.LegalCommentsNone,
 		LogLevel:       api.LogLevelSilent,
+		TreeShaking:    api.TreeShakingFalse,
+		Metafile:       true,
+		Plugins:        []api.Plugin{resolver},
 		Supported: map[string]bool{
 			"for-await": false, "async-generator": false, "dynamic-import": false,
 			"decorators": false, "using": false,
 		},
 	})
-	tsIdx := newLineIndex(ts)
 	if len(res.Errors) > 0 {
 		for _, m := range res.Errors {
-			sp := Span{}
+			e := SyntaxError{Message: m.Text}
 			if l := m.Location; l != nil {
-				sp.Start = tsIdx.lineCol8(l.Line-1, l.Column)
-				sp.End = sp.Start + l.Length
-				if sp.End > len(ts) {
-					sp.End = len(ts)
+				rel := strings.TrimPrefix(l.File, pluginNS+":")
+				if rel != entry {
+					e.File = rel
+				}
+				if t, ok := texts[rel]; ok {
+					idx := newLineIndex(t)
+					e.Span.Start = idx.lineCol8(l.Line-1, l.Column)
+					e.Span.End = min(e.Span.Start+l.Length, len(t))
 				}
 			}
-			page.Errors = append(page.Errors, SyntaxError{Span: sp, Message: m.Text})
+			page.Errors = append(page.Errors, e)
 		}
 		return page
 	}
-	jsText := string(res.Code)
-	prep := prepareJS(jsText)
-	a := &analyzer{
-		page: page, ts: ts, tsIdx: tsIdx, js: jsText, jsIdx: newLineIndex(jsText),
-		sm: parseSourceMap(res.Map), prep: prep,
+	var jsText string
+	var mapData []byte
+	for _, f := range res.OutputFiles {
+		if strings.HasSuffix(f.Path, ".map") {
+			mapData = f.Contents
+		} else if strings.HasSuffix(f.Path, ".js") {
+			jsText = string(f.Contents)
+		}
 	}
-	prog, err := parser.ParseFile(nil, pagePath, wrapPrefix+string(prep.code)+"\n})();", 0, parser.WithDisableSourceMaps)
+	sm, sources := parseSourceMap(mapData)
+	a := &analyzer{page: page, js: jsText, jsIdx: newLineIndex(jsText), sm: sm,
+		fns: map[ast.Node]*fnInfo{}, classes: map[*ast.ClassLiteral]*classInfo{}, valueMembers: map[string]bool{}, walking: true}
+	a.layout(entry, entrySrc, sources, texts)
+	page.Via = importSites(res.Metafile, entry, entrySrc)
+	a.prep = prepareJS(jsText)
+	prog, err := parser.ParseFile(nil, entry, wrapPrefix+string(a.prep.code)+"\n})();", 0, parser.WithDisableSourceMaps)
 	if err != nil {
 		a.gojaErrors(err)
+		a.localize()
 		return page
 	}
 	a.run(prog)
+	a.localize()
 	return page
+}
+
+// layout places every source file one after the other in a.ts (each
+// ending with a newline), so that every position of the bundle is one
+// offset in one text; localize turns those offsets back into (file,
+// offset in that file) when the walk is done.
+func (a *analyzer) layout(entry, entrySrc string, sources []string, texts map[string]string) {
+	var b strings.Builder
+	line := 0
+	add := func(rel, text string) int {
+		i := len(a.files)
+		a.files = append(a.files, srcFile{rel: rel, start: b.Len(), line: line})
+		b.WriteString(text)
+		b.WriteByte('\n')
+		line += strings.Count(text, "\n") + 1
+		return i
+	}
+	a.srcIdx = make([]int, len(sources))
+	for i, s := range sources {
+		rel := s
+		if j := strings.Index(s, pluginNS+":"); j >= 0 {
+			rel = s[j+len(pluginNS)+1:]
+		}
+		a.srcIdx[i] = -1
+		for k, f := range a.files {
+			if f.rel == rel {
+				a.srcIdx[i] = k
+			}
+		}
+		if t, ok := texts[rel]; ok && a.srcIdx[i] < 0 {
+			a.srcIdx[i] = add(rel, t)
+		}
+	}
+	found := false
+	for _, f := range a.files {
+		found = found || f.rel == entry
+	}
+	if !found {
+		add(entry, entrySrc)
+	}
+	a.ts = b.String()
+	a.tsIdx = newLineIndex(a.ts)
+}
+
+// srcFile is one source file in the laid-out text: where it starts
+// (byte offset and line).
+type srcFile struct {
+	rel         string
+	start, line int
+}
+
+// fileAt returns the index of the file holding offset off of a.ts.
+func (a *analyzer) fileAt(off int) int {
+	i := sort.Search(len(a.files), func(i int) bool { return a.files[i].start > off }) - 1
+	return max(i, 0)
+}
+
+// local turns a span of a.ts into its file and the span in that file.
+func (a *analyzer) local(sp Span) (string, Span) {
+	if len(a.files) == 0 {
+		return "", sp
+	}
+	f := a.files[a.fileAt(sp.Start)]
+	if sp.End == 0 && sp.Start == 0 {
+		return f.rel, sp
+	}
+	return f.rel, Span{sp.Start - f.start, max(sp.End-f.start, 0)}
+}
+
+// localize moves every span of the page from a.ts to its own file.
+func (a *analyzer) localize() {
+	p := a.page
+	for i := range p.Calls {
+		c := &p.Calls[i]
+		c.File, c.Span = a.local(c.Span)
+		_, c.Callee = a.local(c.Callee)
+		if c.URL != nil {
+			_, c.URL.Span = a.local(c.URL.Span)
+			if c.URL.Lit.End > 0 {
+				_, c.URL.Lit = a.local(c.URL.Lit)
+			}
+			for j := range c.URL.Values {
+				if v := &c.URL.Values[j]; v.Lit.End > 0 {
+					v.LitFile, v.Lit = a.local(v.Lit)
+				}
+			}
+		}
+	}
+	for i := range p.Headers {
+		h := &p.Headers[i]
+		h.File, h.Span = a.local(h.Span)
+		if h.Remove.End > 0 {
+			_, h.Remove = a.local(h.Remove)
+		}
+	}
+	for i := range p.Tokens {
+		t := &p.Tokens[i]
+		t.File, t.Span = a.local(t.Span)
+	}
+	for i := range p.Errors {
+		e := &p.Errors[i]
+		if e.File == "" && (e.Span.End > 0 || e.Span.Start > 0) {
+			e.File, e.Span = a.local(e.Span)
+			if e.File == p.Path {
+				e.File = ""
+			}
+		}
+	}
+	if d := &p.DefaultExport; d.Span.End > 0 {
+		_, d.Span = a.local(d.Span)
+	}
 }
 
 // gojaErrors reports what goja could not parse in esbuild's (valid)
@@ -228,13 +516,33 @@ func (a *analyzer) gojaErrors(err error) {
 
 // analyzer holds one page's texts and position maps during the walk.
 type analyzer struct {
-	page  *Page
-	ts    string
-	tsIdx *lineIndex
-	js    string
-	jsIdx *lineIndex
-	sm    *sourceMap
-	prep  *prepared
+	// files are the source files laid out in ts (see layout); srcIdx maps
+	// a source-map source index to files.
+	files  []srcFile
+	srcIdx []int
+
+	// The value-set evaluator's view of the bundle (values.go).
+	fns     map[ast.Node]*fnInfo
+	classes map[*ast.ClassLiteral]*classInfo
+	sites   []*site
+	// valueMembers are the property names read other than to call them
+	// (x.m passed as a value): a method of that name may be called from
+	// anywhere.
+	valueMembers   map[string]bool
+	fnStack        []*fnInfo
+	pending        []pendingURL
+	entryFn        ast.Node
+	defaultBinding *binding // the name the default export is bound to
+	walking        bool
+	es             evalState
+	pageSteps      int // evaluation steps of the whole page (maxPageSteps)
+	page           *Page
+	ts             string
+	tsIdx          *lineIndex
+	js             string
+	jsIdx          *lineIndex
+	sm             *sourceMap
+	prep           *prepared
 }
 
 // jsOff converts a goja index into an offset in esbuild's output.
@@ -246,11 +554,11 @@ func (a *analyzer) toTS(off int) int {
 		return -1
 	}
 	line, col := a.jsIdx.pos(off)
-	l, c, ok := a.sm.lookup(line, col)
-	if !ok {
+	src, l, c, ok := a.sm.lookup(line, col)
+	if !ok || src < 0 || src >= len(a.srcIdx) || a.srcIdx[src] < 0 {
 		return -1
 	}
-	return a.tsIdx.offset(l, c)
+	return a.tsIdx.offset(a.files[a.srcIdx[src]].line+l, c)
 }
 
 // start maps a node's start to the page (-1 when unmapped).
@@ -358,4 +666,64 @@ func (a *analyzer) text(sp Span) string {
 		t = t[:45] + "…"
 	}
 	return t
+}
+
+// importSites reads esbuild's metafile: for every file the bundle holds,
+// the page's own import through which it is reached (breadth first).
+func importSites(metafile, entry, entrySrc string) map[string]Span {
+	var meta struct {
+		Inputs map[string]struct {
+			Imports []struct {
+				Path     string `json:"path"`
+				Original string `json:"original"`
+				External bool   `json:"external"`
+			} `json:"imports"`
+		} `json:"inputs"`
+	}
+	if json.Unmarshal([]byte(metafile), &meta) != nil {
+		return nil
+	}
+	name := func(p string) string { return strings.TrimPrefix(p, pluginNS+":") }
+	via := map[string]Span{}
+	type item struct {
+		rel string
+		sp  Span
+	}
+	var queue []item
+	for _, im := range meta.Inputs[pluginNS+":"+entry].Imports {
+		if im.External {
+			continue
+		}
+		sp, ok := specifierSpan(entrySrc, im.Original)
+		if !ok {
+			continue
+		}
+		if _, seen := via[name(im.Path)]; !seen {
+			via[name(im.Path)] = sp
+			queue = append(queue, item{name(im.Path), sp})
+		}
+	}
+	for len(queue) > 0 {
+		it := queue[0]
+		queue = queue[1:]
+		for _, im := range meta.Inputs[pluginNS+":"+it.rel].Imports {
+			r := name(im.Path)
+			if _, seen := via[r]; seen || im.External || r == entry {
+				continue
+			}
+			via[r] = it.sp
+			queue = append(queue, item{r, it.sp})
+		}
+	}
+	return via
+}
+
+// specifierSpan finds the quoted module specifier spec in the page.
+func specifierSpan(src, spec string) (Span, bool) {
+	for _, q := range []string{"\"", "'"} {
+		if i := strings.Index(src, q+spec+q); i >= 0 {
+			return Span{i, i + len(spec) + 2}, true
+		}
+	}
+	return Span{}, false
 }

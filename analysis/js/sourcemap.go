@@ -8,7 +8,7 @@ import (
 // segment maps a generated column to an original line and column (all
 // 0-based, columns in UTF-16 units, as source map v3 specifies).
 type segment struct {
-	genCol, srcLine, srcCol int
+	genCol, src, srcLine, srcCol int
 }
 
 // sourceMap is the decoded "mappings" of a single-source map: one sorted
@@ -19,17 +19,18 @@ type sourceMap struct {
 
 // parseSourceMap decodes the JSON source map esbuild emits. A map that
 // does not decode yields an empty map (every lookup fails).
-func parseSourceMap(data []byte) *sourceMap {
+func parseSourceMap(data []byte) (*sourceMap, []string) {
 	var raw struct {
-		Mappings string `json:"mappings"`
+		Sources  []string `json:"sources"`
+		Mappings string   `json:"mappings"`
 	}
 	sm := &sourceMap{}
 	if json.Unmarshal(data, &raw) != nil {
-		return sm
+		return sm, nil
 	}
 	s := raw.Mappings
 	var line []segment
-	genCol, srcLine, srcCol := 0, 0, 0
+	genCol, src, srcLine, srcCol := 0, 0, 0, 0
 	var fields [5]int
 	for i := 0; i <= len(s); {
 		if i == len(s) || s[i] == ';' {
@@ -50,7 +51,7 @@ func parseSourceMap(data []byte) *sourceMap {
 		for i < len(s) && s[i] != ',' && s[i] != ';' && n < 5 {
 			v, next, ok := vlq(s, i)
 			if !ok {
-				return sm
+				return sm, raw.Sources
 			}
 			fields[n] = v
 			n++
@@ -61,9 +62,10 @@ func parseSourceMap(data []byte) *sourceMap {
 		}
 		genCol += fields[0]
 		if n >= 4 {
+			src += fields[1]
 			srcLine += fields[2]
 			srcCol += fields[3]
-			line = append(line, segment{genCol, srcLine, srcCol})
+			line = append(line, segment{genCol, src, srcLine, srcCol})
 		}
 	}
 	for _, l := range sm.lines {
@@ -71,7 +73,7 @@ func parseSourceMap(data []byte) *sourceMap {
 			sort.SliceStable(l, func(a, b int) bool { return l[a].genCol < l[b].genCol })
 		}
 	}
-	return sm
+	return sm, raw.Sources
 }
 
 func vlq(s string, i int) (int, int, bool) {
@@ -117,15 +119,15 @@ func b64(c byte) int {
 // the last segment at or before the column on that line, plus the
 // distance from it (exact when the position is a token start esbuild
 // mapped, which is what node starts are).
-func (sm *sourceMap) lookup(line, col int) (int, int, bool) {
+func (sm *sourceMap) lookup(line, col int) (src, srcLine, srcCol int, ok bool) {
 	if line < 0 || line >= len(sm.lines) {
-		return 0, 0, false
+		return 0, 0, 0, false
 	}
 	segs := sm.lines[line]
 	i := sort.Search(len(segs), func(i int) bool { return segs[i].genCol > col }) - 1
 	if i < 0 {
-		return 0, 0, false
+		return 0, 0, 0, false
 	}
 	s := segs[i]
-	return s.srcLine, s.srcCol + (col - s.genCol), true
+	return s.src, s.srcLine, s.srcCol + (col - s.genCol), true
 }

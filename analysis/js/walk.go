@@ -1,6 +1,7 @@
 package js
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/dop251/goja/ast"
@@ -31,6 +32,7 @@ const (
 // was declared in.
 type binding struct {
 	decl         declKind
+	name         string         // as declared
 	init         ast.Expression // the initializer, nil when none
 	destructured bool           // const { key: name } = init
 	key          string
@@ -43,11 +45,33 @@ type binding struct {
 	hostObject string // with hostMethod: the object of a method alias
 	hostMethod string
 	evaluating bool
+
+	// For the value-set evaluator (values.go).
+	cls         *ast.ClassLiteral // declClass
+	owner       *fnInfo           // declParam: the function
+	pidx        int               // declParam: the parameter's index
+	rest        bool              // declParam: ...rest
+	pdef        ast.Expression    // declParam: the parameter's default
+	keyDefault  ast.Expression    // destructured: the key's default
+	outer       []pathStep        // destructured: the keys read before key
+	iterOf      ast.Expression    // for (x of iterOf)
+	iterSc      *scope
+	assigns     []scopedExpr            // name = …
+	propAssigns map[string][]scopedExpr // name.key = …
+	opaque      bool                    // changed in a way not followed (+=, name[k] = …, push)
+	escaped     bool                    // a function used other than by calling it
+	memo        vset
+}
+
+type scopedExpr struct {
+	e  ast.Expression
+	sc *scope
 }
 
 type scope struct {
 	parent *scope
 	names  map[string]*binding
+	this   *thisCtx // what `this` is here, nil: as in the parent
 }
 
 func newScope(parent *scope) *scope { return &scope{parent: parent, names: map[string]*binding{}} }
@@ -62,7 +86,7 @@ func (s *scope) lookup(name string) *binding {
 }
 
 func (s *scope) declare(name string, b *binding) {
-	b.scope = s
+	b.scope, b.name = s, name
 	s.names[name] = b
 }
 
@@ -75,6 +99,7 @@ func (a *analyzer) run(prog *ast.Program) {
 	for _, s := range top {
 		a.stmt(s, sc)
 	}
+	a.resolveURLs()
 }
 
 func (a *analyzer) topLevel(prog *ast.Program) []ast.Statement {
@@ -115,6 +140,7 @@ func (a *analyzer) findDefaultExport(top []ast.Statement, sc *scope) {
 			}
 			de.Present = true
 			de.Kind = a.valueKind(vs.List[0].Initializer, sc, 0)
+			a.defaultBinding = sc.names[defaultVar]
 			if st := a.toTS(a.prep.defaultDecl); st >= 0 {
 				de.Span = Span{st, st + len("export default")}
 				if a.ts[st:min(len(a.ts), st+6)] != "export" {
@@ -131,9 +157,12 @@ func (a *analyzer) findDefaultExport(top []ast.Statement, sc *scope) {
 			de.Kind = a.bindingKind(b, 0)
 			if b.node != nil {
 				de.Span = a.tokSpan(b.node)
+			} else if c, isClass := unwrap(b.init).(*ast.ClassLiteral); isClass && c.Name != nil {
+				de.Span = a.tokSpan(c.Name)
 			} else if b.init != nil {
 				de.Span = a.tokSpan(b.init)
 			}
+			a.defaultBinding = b
 		}
 		if de.Span.End == 0 {
 			if st := a.toTS(a.prep.aliasAt); st >= 0 {
@@ -204,7 +233,7 @@ func (a *analyzer) declareList(list []ast.Statement, sc *scope) {
 			}
 		case *ast.ClassDeclaration:
 			if x.Class.Name != nil {
-				sc.declare(x.Class.Name.Name.String(), &binding{decl: declClass, node: x.Class.Name})
+				sc.declare(x.Class.Name.Name.String(), &binding{decl: declClass, node: x.Class.Name, cls: x.Class})
 			}
 		}
 	}
@@ -212,43 +241,79 @@ func (a *analyzer) declareList(list []ast.Statement, sc *scope) {
 
 // declareTarget declares the names bound by a binding target.
 func (a *analyzer) declareTarget(t ast.Expression, init ast.Expression, kind declKind, sc *scope) {
+	a.declarePattern(t, binding{decl: kind, init: init}, sc, nil)
+}
+
+// pathStep is one level of a nested destructuring: the key read, and
+// the default that replaces undefined.
+type pathStep struct {
+	key string
+	def ast.Expression
+}
+
+// declarePattern declares the names a target binds, each a copy of tmpl
+// (its kind, initializer, or parameter) that reads the path of keys from
+// the value to the name (const { api: { base } } = CFG). A pattern with
+// nothing to read from (no initializer, not a parameter) declares plain
+// names.
+func (a *analyzer) declarePattern(t ast.Expression, tmpl binding, sc *scope, outer []pathStep) {
+	follow := tmpl.init != nil || tmpl.decl == declParam
+	nested := func(target ast.Expression, step pathStep) {
+		if !follow {
+			a.declarePattern(target, tmpl, sc, nil)
+			return
+		}
+		a.declarePattern(target, tmpl, sc, append(append([]pathStep(nil), outer...), step))
+	}
+	plain := func(target ast.Expression) {
+		a.declarePattern(target, binding{decl: tmpl.decl}, sc, nil)
+	}
 	switch x := t.(type) {
 	case *ast.Identifier:
-		sc.declare(x.Name.String(), &binding{decl: kind, init: init})
+		b := tmpl
+		if len(outer) > 0 {
+			last := outer[len(outer)-1]
+			b.destructured = tmpl.decl != declParam
+			b.key, b.keyDefault, b.outer = last.key, last.def, outer[:len(outer)-1]
+		}
+		sc.declare(x.Name.String(), &b)
 	case *ast.ObjectPattern:
 		for _, p := range x.Properties {
 			switch q := p.(type) {
 			case *ast.PropertyShort:
-				sc.declare(q.Name.Name.String(), &binding{decl: kind, init: init, destructured: init != nil, key: q.Name.Name.String()})
+				nested(&q.Name, pathStep{q.Name.Name.String(), q.Initializer})
 			case *ast.PropertyKeyed:
 				key, ok := propKey(q.Key)
 				target := q.Value
+				var def ast.Expression
 				if as, isAssign := target.(*ast.AssignExpression); isAssign {
-					target = as.Left
+					target, def = as.Left, as.Right
 				}
-				if id, isID := target.(*ast.Identifier); isID && ok && !q.Computed {
-					sc.declare(id.Name.String(), &binding{decl: kind, init: init, destructured: init != nil, key: key})
+				if ok && !q.Computed {
+					nested(target, pathStep{key, def})
 				} else {
-					a.declareTarget(target, nil, kind, sc)
+					plain(target)
 				}
 			}
 		}
 		if x.Rest != nil {
-			a.declareTarget(x.Rest, nil, kind, sc)
+			plain(x.Rest)
 		}
 	case *ast.ArrayPattern:
-		for _, e := range x.Elements {
-			if e != nil {
-				a.declareTarget(e, nil, kind, sc)
+		for i, e := range x.Elements {
+			if as, isAssign := e.(*ast.AssignExpression); isAssign {
+				nested(as.Left, pathStep{strconv.Itoa(i), as.Right})
+			} else if e != nil {
+				nested(e, pathStep{strconv.Itoa(i), nil})
 			}
 		}
 		if x.Rest != nil {
-			a.declareTarget(x.Rest, nil, kind, sc)
+			plain(x.Rest)
 		}
 	case *ast.AssignExpression: // a default value in a pattern
-		a.declareTarget(x.Left, nil, kind, sc)
+		plain(x.Left)
 	case *ast.Binding:
-		a.declareTarget(x.Target, nil, kind, sc)
+		plain(x.Target)
 	}
 }
 
@@ -259,21 +324,32 @@ func propKey(k ast.Expression) (string, bool) {
 	case *ast.Identifier:
 		return x.Name.String(), true
 	case *ast.NumberLiteral:
-		return x.Literal, true
+		return numString(x), true
 	}
 	return "", false
 }
 
-func (a *analyzer) declareParams(pl *ast.ParameterList, sc *scope) {
+func (a *analyzer) declareParams(pl *ast.ParameterList, sc *scope, owner *fnInfo) {
 	if pl == nil {
 		return
 	}
-	for _, b := range pl.List {
-		a.declareTarget(b.Target, nil, declParam, sc)
+	for i, b := range pl.List {
+		a.declareParam(b.Target, i, b.Initializer, owner, sc)
 	}
 	if pl.Rest != nil {
 		a.declareTarget(pl.Rest, nil, declParam, sc)
+		if id, ok := pl.Rest.(*ast.Identifier); ok {
+			if b := sc.names[id.Name.String()]; b != nil {
+				b.owner, b.rest = owner, true
+			}
+		}
 	}
+}
+
+// declareParam declares the names of parameter i: a name, or the names
+// of a pattern ({ baseUrl = API } = {}), read from the arguments.
+func (a *analyzer) declareParam(t ast.Expression, i int, def ast.Expression, owner *fnInfo, sc *scope) {
+	a.declarePattern(t, binding{decl: declParam, owner: owner, pidx: i, pdef: def}, sc, nil)
 }
 
 // classify works out what a binding holds, once.
@@ -421,7 +497,9 @@ func (a *analyzer) stmt(s ast.Statement, sc *scope) {
 	case *ast.LexicalDeclaration:
 		a.bindings(x.List, sc)
 	case *ast.FunctionDeclaration:
-		a.function(x.Function, sc)
+		if fi := a.function(x.Function, sc, nil); fi != nil && x.Function.Name != nil {
+			fi.bind = sc.lookup(x.Function.Name.Name.String())
+		}
 	case *ast.ClassDeclaration:
 		a.class(x.Class, sc)
 	case *ast.IfStatement:
@@ -429,6 +507,9 @@ func (a *analyzer) stmt(s ast.Statement, sc *scope) {
 		a.stmt(x.Consequent, sc)
 		a.stmt(x.Alternate, sc)
 	case *ast.ReturnStatement:
+		if n := len(a.fnStack); n > 0 {
+			a.fnStack[n-1].rets = append(a.fnStack[n-1].rets, scopedExpr{x.Argument, sc})
+		}
 		a.expr(x.Argument, sc)
 	case *ast.ThrowStatement:
 		a.expr(x.Argument, sc)
@@ -467,6 +548,9 @@ func (a *analyzer) stmt(s ast.Statement, sc *scope) {
 		a.stmt(x.Body, inner)
 	case *ast.ForOfStatement:
 		inner := a.forInto(x.Into, sc)
+		for _, b := range inner.names {
+			b.iterOf, b.iterSc = x.Source, sc
+		}
 		a.expr(x.Source, sc)
 		a.stmt(x.Body, inner)
 	case *ast.WhileStatement:
@@ -501,6 +585,7 @@ func (a *analyzer) forInto(into ast.ForInto, sc *scope) *scope {
 	case *ast.ForDeclaration:
 		a.declareTarget(x.Target, nil, declLet, inner)
 	case *ast.ForIntoExpression:
+		a.opaque(x.Expression, sc) // for (x of list) with an outer x: not followed
 		a.expr(x.Expression, sc)
 	}
 	return inner
@@ -508,6 +593,13 @@ func (a *analyzer) forInto(into ast.ForInto, sc *scope) *scope {
 
 func (a *analyzer) bindings(list []*ast.Binding, sc *scope) {
 	for _, b := range list {
+		if id, ok := b.Target.(*ast.Identifier); ok && b.Initializer != nil {
+			defer func(name string, init ast.Expression) {
+				if fi := a.fns[init]; fi != nil {
+					fi.bind = sc.lookup(name)
+				}
+			}(id.Name.String(), unwrap(b.Initializer))
+		}
 		if id, ok := b.Target.(*ast.Identifier); ok && strings.Contains(strings.ToLower(id.Name.String()), "header") {
 			if _, isObj := unwrap(b.Initializer).(*ast.ObjectLiteral); isObj {
 				a.headerObject(b.Initializer, sc) // const headers = { Authorization: … }
@@ -542,21 +634,32 @@ func (a *analyzer) pattern(t ast.Expression, sc *scope) {
 	}
 }
 
-func (a *analyzer) function(f *ast.FunctionLiteral, sc *scope) {
+// function walks a function; this is what `this` is in it (nil: unknown,
+// a plain function called by whoever).
+func (a *analyzer) function(f *ast.FunctionLiteral, sc *scope, this *thisCtx) *fnInfo {
 	if f == nil {
-		return
+		return nil
 	}
 	inner := newScope(sc)
+	if this == nil {
+		this = &thisCtx{}
+	}
+	inner.this = this
+	fi := &fnInfo{node: f, params: f.ParameterList, inner: inner}
+	a.fns[f] = fi
 	if f.Name != nil {
-		inner.declare(f.Name.Name.String(), &binding{decl: declFunc, node: f.Name})
+		inner.declare(f.Name.Name.String(), &binding{decl: declFunc, node: f.Name, fn: f})
 	}
 	inner.declare("arguments", &binding{decl: declParam})
-	a.declareParams(f.ParameterList, inner)
+	a.declareParams(f.ParameterList, inner, fi)
 	a.params(f.ParameterList, inner)
 	if f.Body != nil {
+		a.fnStack = append(a.fnStack, fi)
 		a.declareList(f.Body.List, inner)
 		a.stmts(f.Body.List, inner)
+		a.fnStack = a.fnStack[:len(a.fnStack)-1]
 	}
+	return fi
 }
 
 func (a *analyzer) params(pl *ast.ParameterList, sc *scope) {
@@ -574,20 +677,41 @@ func (a *analyzer) class(c *ast.ClassLiteral, sc *scope) {
 		return
 	}
 	a.expr(c.SuperClass, sc)
+	ci := &classInfo{node: c, assigns: map[string][]scopedExpr{}}
+	a.classes[c] = ci
+	cs := newScope(sc)
+	cs.this = &thisCtx{cls: ci, sc: cs}
+	ci.sc = cs
+	static := newScope(sc)
+	static.this = &thisCtx{}
 	for _, el := range c.Body {
 		switch x := el.(type) {
 		case *ast.MethodDefinition:
 			if x.Computed {
 				a.expr(x.Key, sc)
 			}
-			a.function(x.Body, sc)
+			in := cs
+			if x.Static {
+				in = static
+			}
+			fi := a.function(x.Body, in, in.this)
+			if k, ok := propKey(x.Key); ok && fi != nil {
+				fi.member = k
+				if k == "constructor" && !x.Static {
+					ci.ctor, fi.ctor = fi, ci
+				}
+			}
 		case *ast.FieldDefinition:
 			if x.Computed {
 				a.expr(x.Key, sc)
 			}
-			a.expr(x.Initializer, sc)
+			if x.Static {
+				a.expr(x.Initializer, static)
+			} else {
+				a.expr(x.Initializer, cs)
+			}
 		case *ast.ClassStaticBlock:
-			a.block(x.Block, sc)
+			a.block(x.Block, static)
 		}
 	}
 }
@@ -603,17 +727,35 @@ func (a *analyzer) expr(e ast.Expression, sc *scope) {
 	case nil:
 	case *ast.CallExpression:
 		a.call(x, sc)
-		a.expr(x.Callee, sc)
-		a.exprs(x.ArgumentList, sc)
+		st := &site{callee: x.Callee, args: x.ArgumentList, sc: sc}
+		a.sites = append(a.sites, st)
+		switch c := unwrap(x.Callee).(type) {
+		case *ast.Identifier:
+		case *ast.DotExpression: // obj.method(…): the method is called, not used as a value
+			a.expr(c.Left, sc)
+		default:
+			a.expr(x.Callee, sc)
+		}
+		a.args(st, sc)
+		a.mutation(x, sc)
 	case *ast.NewExpression:
 		a.newExpr(x, sc)
-		a.expr(x.Callee, sc)
-		a.exprs(x.ArgumentList, sc)
+		st := &site{callee: x.Callee, args: x.ArgumentList, isNew: true, sc: sc}
+		a.sites = append(a.sites, st)
+		if _, isID := x.Callee.(*ast.Identifier); !isID {
+			a.expr(x.Callee, sc)
+		}
+		a.args(st, sc)
+	case *ast.Identifier:
+		if b := sc.lookup(x.Name.String()); b != nil {
+			b.escaped = true
+		}
 	case *ast.OptionalChain:
 		a.expr(x.Expression, sc)
 	case *ast.Optional:
 		a.expr(x.Expression, sc)
 	case *ast.DotExpression:
+		a.valueMembers[x.Identifier.Name.String()] = true
 		a.expr(x.Left, sc)
 	case *ast.PrivateDotExpression:
 		a.expr(x.Left, sc)
@@ -628,6 +770,9 @@ func (a *analyzer) expr(e ast.Expression, sc *scope) {
 		a.expr(x.Left, sc)
 		a.expr(x.Right, sc)
 	case *ast.UnaryExpression:
+		if x.Operator == gtoken.INCREMENT || x.Operator == gtoken.DECREMENT {
+			a.opaque(x.Operand, sc)
+		}
 		a.expr(x.Operand, sc)
 	case *ast.ConditionalExpression:
 		a.expr(x.Test, sc)
@@ -646,16 +791,21 @@ func (a *analyzer) expr(e ast.Expression, sc *scope) {
 	case *ast.ObjectLiteral:
 		a.object(x, sc)
 	case *ast.FunctionLiteral:
-		a.function(x, sc)
+		a.function(x, sc, nil)
 	case *ast.ArrowFunctionLiteral:
 		inner := newScope(sc)
-		a.declareParams(x.ParameterList, inner)
+		fi := &fnInfo{node: x, params: x.ParameterList, inner: inner}
+		a.fns[x] = fi
+		a.declareParams(x.ParameterList, inner, fi)
 		a.params(x.ParameterList, inner)
 		switch body := x.Body.(type) {
 		case *ast.BlockStatement:
+			a.fnStack = append(a.fnStack, fi)
 			a.declareList(body.List, inner)
 			a.stmts(body.List, inner)
+			a.fnStack = a.fnStack[:len(a.fnStack)-1]
 		case *ast.ExpressionBody:
+			fi.rets = append(fi.rets, scopedExpr{body.Expression, inner})
 			a.expr(body.Expression, inner)
 		}
 	case *ast.ClassLiteral:
@@ -682,8 +832,19 @@ func (a *analyzer) object(o *ast.ObjectLiteral, sc *scope) {
 			} else if k, ok := propKey(q.Key); ok && strings.EqualFold(k, "headers") {
 				a.headerObject(q.Value, sc)
 			}
+			k, _ := propKey(q.Key)
+			if f, isFn := q.Value.(*ast.FunctionLiteral); isFn {
+				if fi := a.function(f, sc, &thisCtx{obj: o, sc: sc}); fi != nil { // a method: this is the object
+					fi.member = k
+				}
+				continue
+			}
 			a.expr(q.Value, sc)
+			if fi := a.fns[q.Value]; fi != nil {
+				fi.member = k
+			}
 		case *ast.PropertyShort:
+			a.expr(&q.Name, sc)
 			a.expr(q.Initializer, sc)
 		case *ast.SpreadElement:
 			a.expr(q.Expression, sc)
@@ -747,7 +908,7 @@ func (a *analyzer) call(c *ast.CallExpression, sc *scope) {
 	if obj == objHTTP && method == "fetch" {
 		hc.FetchMethod = "GET"
 		if len(args) > 0 {
-			hc.URL = a.urlArg(args[0], sc)
+			a.pending = append(a.pending, pendingURL{call: len(a.page.Calls), e: args[0], sc: sc})
 		}
 		if len(args) > 1 {
 			hc.FetchMethod = a.fetchMethod(args[1], sc)
@@ -764,24 +925,12 @@ func backSpace(src string, i int) int {
 	return i
 }
 
-func (a *analyzer) urlArg(e ast.Expression, sc *scope) *URLArg {
-	v := a.eval(e, sc, 0)
-	u := &URLArg{Span: a.exprSpan(e), Kind: v.kind, Value: v.s, Reason: v.reason}
-	if v.lit >= 0 {
-		u.Lit = Span{v.lit, tokenEnd(a.ts, v.lit)}
-	}
-	if u.Kind != Exact && u.Reason == "" {
-		u.Reason = "`" + a.text(u.Span) + "` is only known at run time"
-	}
-	return u
-}
-
 // fetchMethod reads init.method: "GET" when absent, "" when not static.
 func (a *analyzer) fetchMethod(init ast.Expression, sc *scope) string {
 	o, ok := unwrap(init).(*ast.ObjectLiteral)
 	if !ok {
 		if id, isID := init.(*ast.Identifier); isID {
-			if b := sc.lookup(id.Name.String()); b != nil && b.decl == declConst && !b.destructured && b.init != nil {
+			if b := sc.lookup(id.Name.String()); b != nil && b.decl != declParam && b.decl != declFunc && b.decl != declClass && !b.destructured && b.init != nil && len(b.assigns) == 0 && !b.opaque {
 				return a.fetchMethod(b.init, b.scope)
 			}
 		}
@@ -891,6 +1040,7 @@ func (a *analyzer) headerCall(c *ast.CallExpression, sc *scope) {
 // assign records headers.K = v and h["K"] = v on an object whose name
 // mentions headers.
 func (a *analyzer) assign(x *ast.AssignExpression, sc *scope) {
+	a.record(x, sc)
 	switch l := x.Left.(type) {
 	case *ast.DotExpression:
 		if strings.Contains(strings.ToLower(exprName(l.Left)), "header") {
@@ -986,4 +1136,122 @@ func (a *analyzer) removable() {
 		}
 	}
 	h.Remove = Span{start, end}
+}
+
+// args walks the arguments of a call, noting the function literals
+// written there (callbacks: their parameters come from the callee).
+func (a *analyzer) args(st *site, sc *scope) {
+	for i, e := range st.args {
+		a.expr(e, sc)
+		switch f := e.(type) {
+		case *ast.FunctionLiteral, *ast.ArrowFunctionLiteral:
+			if fi := a.fns[f]; fi != nil {
+				fi.argOf, fi.argIndex = st, i
+			}
+		}
+	}
+}
+
+// record notes an assignment for the value-set evaluator.
+func (a *analyzer) record(x *ast.AssignExpression, sc *scope) {
+	plain := x.Operator == gtoken.ASSIGN || x.Operator == gtoken.COALESCE || x.Operator == gtoken.LOGICAL_OR
+	switch l := x.Left.(type) {
+	case *ast.Identifier:
+		if b := sc.lookup(l.Name.String()); b != nil {
+			if plain {
+				b.assigns = append(b.assigns, scopedExpr{x.Right, sc})
+			} else {
+				b.opaque = true
+			}
+		}
+	case *ast.DotExpression:
+		name := l.Identifier.Name.String()
+		switch o := l.Left.(type) {
+		case *ast.ThisExpression:
+			for s := sc; s != nil; s = s.parent {
+				if s.this != nil {
+					if c := s.this.cls; c != nil {
+						if plain {
+							c.assigns[name] = append(c.assigns[name], scopedExpr{x.Right, sc})
+						} else {
+							c.assigns[name] = append(c.assigns[name], scopedExpr{nil, nil})
+						}
+					}
+					break
+				}
+			}
+		case *ast.Identifier:
+			if b := sc.lookup(o.Name.String()); b != nil {
+				if b.propAssigns == nil {
+					b.propAssigns = map[string][]scopedExpr{}
+				}
+				if plain {
+					b.propAssigns[name] = append(b.propAssigns[name], scopedExpr{x.Right, sc})
+				} else {
+					b.opaque = true
+				}
+			}
+		}
+	case *ast.BracketExpression:
+		if id, ok := l.Left.(*ast.Identifier); ok {
+			if b := sc.lookup(id.Name.String()); b != nil {
+				b.opaque = true
+			}
+		}
+	default: // ({ a } = obj), [a, b] = list: not followed
+		a.opaque(x.Left, sc)
+	}
+}
+
+// opaque marks every name a target assigns as changed in a way the
+// evaluator does not follow.
+func (a *analyzer) opaque(t ast.Expression, sc *scope) {
+	switch x := t.(type) {
+	case *ast.Identifier:
+		if b := sc.lookup(x.Name.String()); b != nil {
+			b.opaque = true
+		}
+	case *ast.ObjectPattern:
+		for _, p := range x.Properties {
+			switch q := p.(type) {
+			case *ast.PropertyShort:
+				a.opaque(&q.Name, sc)
+			case *ast.PropertyKeyed:
+				a.opaque(q.Value, sc)
+			}
+		}
+		a.opaque(x.Rest, sc)
+	case *ast.ArrayPattern:
+		for _, e := range x.Elements {
+			a.opaque(e, sc)
+		}
+		a.opaque(x.Rest, sc)
+	case *ast.AssignExpression:
+		a.opaque(x.Left, sc)
+	case *ast.Binding:
+		a.opaque(x.Target, sc)
+	}
+}
+
+// mutation notes list.push(…) and the like on a name: its elements are
+// then not followed.
+func (a *analyzer) mutation(c *ast.CallExpression, sc *scope) {
+	d, ok := unwrap(c.Callee).(*ast.DotExpression)
+	if !ok {
+		return
+	}
+	switch d.Identifier.Name.String() {
+	case "push", "unshift", "splice", "fill", "copyWithin", "assign", "defineProperty":
+	default:
+		return
+	}
+	target := d.Left
+	if id, isID := target.(*ast.Identifier); isID && id.Name.String() == "Object" && len(c.ArgumentList) > 0 {
+		target = c.ArgumentList[0]
+	}
+	if id, isID := unwrap(target).(*ast.Identifier); isID {
+		if b := sc.lookup(id.Name.String()); b != nil {
+			b.opaque = true
+		}
+	}
 }

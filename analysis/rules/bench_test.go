@@ -133,3 +133,118 @@ func whitespaceOf(i int) []byte {
 	}
 	return out
 }
+
+// libPlugin writes a plugin with 20 pages that share 5 lib files (each
+// page imports two of them) and returns its dir.
+func libPlugin(t testing.TB) string {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "code", "lib"), 0o755)
+	for k := 0; k < 5; k++ {
+		os.WriteFile(filepath.Join(dir, "code", "lib", fmt.Sprintf("l%d.ts", k)), []byte(fmt.Sprintf(
+			"export const BASE%d = \"https://api%d.example.com/v1\";\n"+
+				"export class Client%d {\n  constructor(private base = BASE%d) {}\n"+
+				"  get(path: string) { return http.fetch(this.base + path); }\n}\n"+
+				"export const client%d = new Client%d();\n", k, k, k, k, k, k)), 0o644)
+	}
+	var sb strings.Builder
+	sb.WriteString("{\n  \"name\": \"libs\",\n  \"version\": \"1.0.0\",\n  \"tools\": [\n")
+	for i := 0; i < 20; i++ {
+		a, c := i%5, (i+1)%5
+		os.WriteFile(filepath.Join(dir, "code", fmt.Sprintf("p%d.ts", i)), []byte(fmt.Sprintf(
+			"import { client%d } from \"./lib/l%d\";\nimport { client%d } from \"./lib/l%d\";\n\n"+
+				"export default async function p(input: { q: string }) {\n"+
+				"  const a = await client%d.get(`/search?q=${encodeURIComponent(input.q)}`);\n"+
+				"  const b = await client%d.get(\"/status\");\n  return { a: await a.json(), b: b.status };\n}\n", a, a, c, c, a, c)), 0o644)
+		if i > 0 {
+			sb.WriteString(",\n")
+		}
+		fmt.Fprintf(&sb, `    { "name": "tool%d", "page": "code/p%d.ts", "description": "Tool %d" }`, i, i, i)
+	}
+	sb.WriteString("\n  ],\n  \"capabilities\": { \"host\": [\"http.fetch\"], \"fetch\": [\"api0.example.com\", \"api1.example.com\", \"api2.example.com\", \"api3.example.com\", \"api4.example.com\"] }\n}\n")
+	os.WriteFile(filepath.Join(dir, "plugin.json"), []byte(sb.String()), 0o644)
+	os.WriteFile(filepath.Join(dir, "fixtures.json"), []byte(`{"fnFetch": [`+
+		`{"url": "https://api0.example.com/v1/status"}, {"url": "https://api1.example.com/v1/status"}, {"url": "https://api2.example.com/v1/status"}, `+
+		`{"url": "https://api3.example.com/v1/status"}, {"url": "https://api4.example.com/v1/status"}]}`), 0o644)
+	return dir
+}
+
+// TestLibEditRechecksDependants: an edit to one lib file (as the
+// language server sees it, in an overlay) changes the findings of the
+// pages that import it, and of no other.
+func TestLibEditRechecksDependants(t *testing.T) {
+	dir := libPlugin(t)
+	cache := analysis.NewCache()
+	p, err := analysis.Load(nil, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds := analysis.Run(p, All(), nil, cache); len(ds) != 0 {
+		t.Fatalf("not clean: %s", formatText(p, "", ds))
+	}
+	o := &analysis.Overlay{Files: map[string][]byte{}}
+	lib := filepath.Join(dir, "code", "lib", "l3.ts")
+	text, _ := os.ReadFile(lib)
+	o.Files[lib] = []byte(strings.Replace(string(text), "api3.example.com", "api3.example.net", 1))
+	p, _ = analysis.Load(o, dir)
+	got := formatText(p, "", analysis.Run(p, All(), nil, cache))
+	for _, i := range []int{2, 3, 7, 8, 12, 13, 17, 18} {
+		if !strings.Contains(got, fmt.Sprintf("code/p%d.ts:", i)) || !strings.Contains(got, fmt.Sprintf("tool tool%d fetches api3.example.net", i)) {
+			t.Errorf("page p%d imports l3.ts: no finding\n%s", i, got)
+		}
+	}
+	for _, i := range []int{0, 1, 4, 5, 6, 9, 10, 11, 14, 15, 16, 19} {
+		if strings.Contains(got, fmt.Sprintf("code/p%d.ts:", i)) || strings.Contains(got, fmt.Sprintf("tool tool%d ", i)) {
+			t.Errorf("page p%d does not import l3.ts, yet:\n%s", i, got)
+		}
+	}
+	if !strings.HasPrefix(got, "code/lib/l3.ts:4:") || strings.Count(got, "code/lib/l3.ts:") != 1 {
+		t.Errorf("want one finding in code/lib/l3.ts (not one per page):\n%s", got)
+	}
+}
+
+// BenchmarkRecheckAfterLibEdit: 20 pages sharing 5 lib files, one lib
+// file edited before each check (target ≤ 20 ms): only the 8 pages that
+// import it are analysed again, the others come from the cache after a
+// hash of the files they read.
+func BenchmarkRecheckAfterLibEdit(b *testing.B) {
+	dir := libPlugin(b)
+	cache := analysis.NewCache()
+	all := All()
+	p, err := analysis.Load(nil, dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	analysis.Run(p, all, nil, cache)
+	lib := filepath.Join(dir, "code", "lib", "l3.ts")
+	text, _ := os.ReadFile(lib)
+	o := &analysis.Overlay{Files: map[string][]byte{}}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		o.Files[lib] = append(append([]byte(nil), text...), fmt.Sprintf("// edit %d\n", i)...)
+		p, _ := analysis.Load(o, dir)
+		if ds := analysis.Run(p, all, nil, cache); len(ds) != 0 {
+			b.Fatalf("not clean: %v", ds)
+		}
+	}
+}
+
+// TestMissingImportAppears: a page whose import names no file reports it;
+// once the file exists, the same cache gives the new answer.
+func TestMissingImportAppears(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "code"), 0o755)
+	os.WriteFile(filepath.Join(dir, "plugin.json"), []byte(`{"name": "p", "version": "1.0.0",
+  "tools": [{ "name": "t", "page": "code/t.ts", "description": "T" }],
+  "capabilities": { "host": ["http.fetch"], "fetch": ["a.example.com"] }}`), 0o644)
+	os.WriteFile(filepath.Join(dir, "code", "t.ts"), []byte("import { A } from \"./a\";\nexport default async () => http.fetch(A + \"/x\");\n"), 0o644)
+	cache := analysis.NewCache()
+	p, _ := analysis.Load(nil, dir)
+	if got := formatText(p, "", analysis.Run(p, All(), nil, cache)); !strings.Contains(got, "no file code/a.ts") {
+		t.Fatalf("want the missing import reported:\n%s", got)
+	}
+	os.WriteFile(filepath.Join(dir, "code", "a.ts"), []byte("export const A = \"https://b.example.com\";\n"), 0o644)
+	p, _ = analysis.Load(nil, dir)
+	if got := formatText(p, "", analysis.Run(p, All(), nil, cache)); !strings.Contains(got, "b.example.com is not in capabilities.fetch") || strings.Contains(got, "no file") {
+		t.Errorf("after creating code/a.ts:\n%s", got)
+	}
+}

@@ -26,6 +26,7 @@ var CredentialInCode = &analysis.Rule{
 	Fix:    "Remove the header's property from the object literal (a header set by assignment or `.set()` is left to the author).",
 	After:  "// capabilities.credentials: [{ \"name\": \"gh_token\", \"into\": { \"header\": \"Authorization\", \"format\": \"Bearer {{secret}}\" } }]\nawait http.fetch(url);",
 	Run: func(pass *analysis.Pass) {
+		out := newDedup(pass)
 		p := pass.Plugin
 		byHeader := map[string]string{}
 		for _, c := range p.Manifest.Credentials {
@@ -43,21 +44,21 @@ var CredentialInCode = &analysis.Rule{
 				if !ok {
 					continue
 				}
-				d := analysis.Diagnostic{File: pi.Rel, Span: span(h.Span),
+				d := analysis.Diagnostic{File: fileOrPage(pi, h.File), Span: span(h.Span),
 					Message: fmt.Sprintf("the page sets the %s header, which the broker fills from credential %q (and overwrites): remove it from the code", h.Name, cred)}
 				if h.Remove.End > 0 {
 					d.Fixes = []analysis.Fix{{Title: "Remove the " + h.Name + " header (the broker sets it)",
-						Edits: []analysis.Edit{{File: pi.Rel, Span: span(h.Remove)}}}}
+						Edits: []analysis.Edit{{File: fileOrPage(pi, h.File), Span: span(h.Remove)}}}}
 				}
-				pass.Report(d)
+				out.report(d)
 			}
 			for _, t := range pi.Page.Tokens {
-				pass.Report(analysis.Diagnostic{File: pi.Rel, Span: span(t.Span),
+				out.report(analysis.Diagnostic{File: fileOrPage(pi, t.File), Span: span(t.Span),
 					Message: fmt.Sprintf("this string looks like %s: a secret in a page is visible to everyone who reads the plugin; declare it in capabilities.credentials and let the broker inject it", t.Kind)})
 			}
 			for _, s := range secrets {
 				if i := bytes.Index(pi.File.Text, []byte(s.value)); i >= 0 {
-					pass.Report(analysis.Diagnostic{File: pi.Rel, Span: analysis.Span{Start: i, End: i + len(s.value)},
+					out.report(analysis.Diagnostic{File: pi.Rel, Span: analysis.Span{Start: i, End: i + len(s.value)},
 						Message: fmt.Sprintf("the page holds the value of secret %q from fixtures.json: secrets reach requests through the broker, never through code", s.name)})
 				}
 			}

@@ -25,26 +25,33 @@ var FetchNotHTTPS = &analysis.Rule{
 	Fix:    "Rewrite `http://` to `https://` in the literal (in plugin.json: keep the bare domain).",
 	Run: func(pass *analysis.Pass) {
 		p := pass.Plugin
+		out := newDedup(pass)
 		for _, pi := range loadPages(pass) {
 			for _, c := range fetchCalls(pi) {
-				if c.URL == nil || c.URL.Kind == js.Unknown {
-					continue
-				}
-				scheme := schemeOf(c.URL.Value)
-				if scheme == "" || scheme == "https" {
-					continue
-				}
-				d := analysis.Diagnostic{File: pi.Rel, Span: span(c.URL.Span),
-					Message: fmt.Sprintf("%s uses %s://: the broker only fetches https:// URLs", urlForMessage(c.URL), scheme)}
-				if scheme == "http" {
-					if lit := c.URL.Lit; lit.End > lit.Start+5 && strings.EqualFold(string(pi.File.Text[lit.Start+1:lit.Start+5]), "http") &&
-						string(pi.File.Text[lit.Start+5:lit.Start+8]) == "://" {
-						d.Fixes = []analysis.Fix{{Title: "Use https://", Edits: []analysis.Edit{{
-							File: pi.Rel, Span: analysis.Span{Start: lit.Start + 1, End: lit.Start + 5}, NewText: "https",
-						}}}}
+				for _, t := range urlTargets(c.URL) {
+					v := t.value
+					if v.Kind == js.Unknown {
+						continue
 					}
+					scheme := schemeOf(v.Value)
+					if scheme == "" || scheme == "https" {
+						continue
+					}
+					d := analysis.Diagnostic{File: callFile(pi, c), Span: span(c.URL.Span),
+						Message: fmt.Sprintf("%s uses %s://: the broker only fetches https:// URLs", urlForMessage(&js.URLArg{Kind: v.Kind, Value: v.Value}), scheme)}
+					if scheme == "http" && v.Lit.End > 0 {
+						if f, err := p.ReadFile(fileOrPage(pi, v.LitFile)); err == nil && v.Lit.End <= len(f.Text) {
+							text, lit := f.Text, v.Lit
+							if lit.End > lit.Start+8 && strings.EqualFold(string(text[lit.Start+1:lit.Start+5]), "http") &&
+								string(text[lit.Start+5:lit.Start+8]) == "://" {
+								d.Fixes = []analysis.Fix{{Title: "Use https://", Edits: []analysis.Edit{{
+									File: fileOrPage(pi, v.LitFile), Span: analysis.Span{Start: lit.Start + 1, End: lit.Start + 5}, NewText: "https",
+								}}}}
+							}
+						}
+					}
+					out.report(d)
 				}
-				pass.Report(d)
 			}
 		}
 		for _, fc := range p.Manifest.Fetch {

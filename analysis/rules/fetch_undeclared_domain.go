@@ -21,8 +21,11 @@ var FetchUndeclaredDomain = &analysis.Rule{
 		"`capabilities.fetch` does not list, before a socket opens. The host is compared exactly, lower-cased, " +
 		"with the port when it is not 443: `api.x.com` does not admit `x.com`, `a.api.x.com` or " +
 		"`api.x.com.evil.net`. The URL is read statically: string and template literals, `+`, `const` names, " +
-		"`new URL(path, base)`; a URL whose host is only known at run time gets `fetch-dynamic-url` instead.\n\n" +
-		"It is reported on the call in the page, and on the tool in plugin.json. URLs that are not a host at " +
+		"`new URL(path, base)`, and everything listed under `fetch-dynamic-url`; a URL that may be one of several " +
+		"(a ternary, a region switch, a helper called with several bases) is checked for each; a URL whose host is " +
+		"only known at run time gets `fetch-dynamic-url` instead.\n\n" +
+		"It is reported on the call, in the page or in the file it imports (`code/lib/client.ts`, checked for every " +
+		"tool whose page imports it), and on each such tool in plugin.json. URLs that are not a host at " +
 		"all are reported here too, without a fix: user information (`https://a.com@b.com` goes to b.com), a " +
 		"trailing dot, a non-ASCII host, a relative URL. Checker and broker share one definition of a host " +
 		"(`analysis/fetchurl`), so they never disagree.",
@@ -39,35 +42,57 @@ var FetchUndeclaredDomain = &analysis.Rule{
 			return // manifest-schema: capabilities.fetch is not a list
 		}
 		allow := allowlist(p)
+		out := newDedup(pass)
 		for _, pi := range loadPages(pass) {
 			var hosts []string // undeclared hosts of this page, first call first
-			calls := map[string]analysis.Span{}
+			calls := map[string]analysis.Related{}
 			for _, c := range fetchCalls(pi) {
-				raw, ok := urlTarget(c.URL)
-				if !ok {
-					if c.URL != nil && c.URL.Kind == js.Prefix && len(c.URL.Value) > 0 && c.URL.Value[0] == '/' && (len(c.URL.Value) < 2 || c.URL.Value[1] != '/') {
-						pass.Report(analysis.Diagnostic{File: pi.Rel, Span: span(c.Span),
-							Message: fmt.Sprintf("the URL starts with %q, a relative URL: the broker only fetches absolute https:// URLs", c.URL.Value)})
+				file := callFile(pi, c)
+				perCall := map[string]bool{} // one finding per host and call
+				distinct := map[string]bool{}
+				for _, t := range urlTargets(c.URL) {
+					distinct[t.host] = true
+				}
+				for _, t := range urlTargets(c.URL) {
+					if t.raw == "" {
+						if t.relative {
+							out.report(analysis.Diagnostic{File: file, Span: span(c.Span),
+								Message: fmt.Sprintf("the URL starts with %q, a relative URL: the broker only fetches absolute https:// URLs", t.prefix)})
+						}
+						continue
 					}
-					continue
-				}
-				t, r := allow.Check(raw)
-				if r == nil || r.Reason == fetchurl.NotHTTPS {
-					continue // allowed, or fetch-not-https's business
-				}
-				d := analysis.Diagnostic{File: pi.Rel, Span: span(c.Span), Related: append(capabilityRelated(p, "fetch"), toolsRelated(pi)...)}
-				switch r.Reason {
-				case fetchurl.NotAllowed, fetchurl.IPLiteral:
-					d.Message = fmt.Sprintf("%s is not in capabilities.fetch: the broker refuses this request", t.Host)
-					d.Fixes = addToCapabilityFix(p, "fetch", t.Host)
-					if _, seen := calls[t.Host]; !seen {
-						hosts = append(hosts, t.Host)
-						calls[t.Host] = span(c.Span)
+					ft, r := allow.Check(t.raw)
+					if r == nil || r.Reason == fetchurl.NotHTTPS {
+						continue // allowed, or fetch-not-https's business
 					}
-				default:
-					d.Message = r.Message + ": the broker refuses this request"
+					d := analysis.Diagnostic{File: file, Span: span(c.Span), Related: append(capabilityRelated(p, "fetch"), toolsRelated(pi)...)}
+					switch r.Reason {
+					case fetchurl.NotAllowed, fetchurl.IPLiteral:
+						if perCall[ft.Host] {
+							continue
+						}
+						perCall[ft.Host] = true
+						d.Message = fmt.Sprintf("%s is not in capabilities.fetch: the broker refuses this request", ft.Host)
+						if len(distinct) > 1 {
+							d.Message = fmt.Sprintf("%s is not in capabilities.fetch: the broker refuses this request when the URL is %s", ft.Host, shortURL(t.prefix, t.value.Kind == js.Prefix))
+						}
+						d.Fixes = addToCapabilityFix(p, "fetch", ft.Host)
+						if sp, ok := pi.Page.Via[file]; ok && file != pi.Rel {
+							// Shown where the page imports the file too.
+							out.report(analysis.Diagnostic{File: pi.Rel, Span: span(sp), Severity: analysis.Error,
+								Message: fmt.Sprintf("%s is not in capabilities.fetch: %s fetches it for this page, and the broker refuses the request", ft.Host, file),
+								Related: []analysis.Related{{File: file, Span: span(c.Span), Message: "fetches " + ft.Host}},
+								Fixes:   addToCapabilityFix(p, "fetch", ft.Host)})
+						}
+						if _, seen := calls[ft.Host]; !seen {
+							hosts = append(hosts, ft.Host)
+							calls[ft.Host] = analysis.Related{File: file, Span: span(c.Span), Message: "fetches " + ft.Host}
+						}
+					default:
+						d.Message = r.Message + ": the broker refuses this request"
+					}
+					out.report(d)
 				}
-				pass.Report(d)
 			}
 			if len(hosts) == 0 {
 				continue
@@ -76,7 +101,7 @@ var FetchUndeclaredDomain = &analysis.Rule{
 			var related []analysis.Related
 			var fixes []analysis.Fix
 			for _, h := range hosts {
-				related = append(related, analysis.Related{File: pi.Rel, Span: calls[h], Message: "fetches " + h})
+				related = append(related, calls[h])
 				fixes = append(fixes, addToCapabilityFix(p, "fetch", h)...)
 			}
 			what := hosts[0] + ", which is"
@@ -92,4 +117,15 @@ var FetchUndeclaredDomain = &analysis.Rule{
 			}
 		}
 	},
+}
+
+// shortURL shows a URL (or its known start, followed by …) in a message.
+func shortURL(s string, prefix bool) string {
+	if len(s) > 60 {
+		s, prefix = s[:57], true
+	}
+	if prefix {
+		return s + "…"
+	}
+	return s
 }

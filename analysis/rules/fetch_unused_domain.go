@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/analysis/fetchurl"
@@ -16,8 +17,11 @@ var FetchUnusedDomain = &analysis.Rule{
 	Title:    "capabilities.fetch domain that no page fetches",
 	Doc: "Every domain in `capabilities.fetch` widens what the plugin's tools may reach, and the install " +
 		"review shows it. A domain that no page's URL names is reach nobody needs: remove it.\n\n" +
-		"The rule stays silent whenever it cannot be sure: when a page fetches a URL whose host is only " +
-		"known at run time (`fetch-dynamic-url`: that call may use any domain), when a page calls an `http` " +
+		"Every page is read with the files it imports, so a domain fetched only in `code/lib/client.ts` counts " +
+		"as used. A call whose host is only known at run time keeps the rule silent for the domains it could " +
+		"reach: all of them when nothing of its host is known (`https://${input.site}…`), only those starting with " +
+		"its known part otherwise (`\"https://api.\" + region` spares `api.eu.x.com`, not `files.x.com`). The rule " +
+		"is also silent when a page calls an `http` " +
 		"method it cannot name (`http[name](…)`, `http.get(…)`), when a page does not parse, " +
 		"or when a tool's page is missing.",
 	Lang:   "json",
@@ -46,6 +50,8 @@ var FetchUnusedDomain = &analysis.Rule{
 			return // a page is missing: it may be the one that uses the domain
 		}
 		used := map[string]bool{}
+		var reach []string // known starts of URLs whose host is unknown: domains they may reach
+		anyHost := false
 		for _, pi := range pages {
 			if hasPageErrors(pi) {
 				return
@@ -56,17 +62,29 @@ var FetchUnusedDomain = &analysis.Rule{
 				}
 			}
 			for _, c := range fetchCalls(pi) {
-				raw, ok := urlTarget(c.URL)
-				if !ok {
-					if c.URL != nil && !(len(c.URL.Value) > 0 && c.URL.Value[0] == '/') {
-						return // a dynamic host may be any domain
+				for _, t := range urlTargets(c.URL) {
+					switch {
+					case t.host != "":
+						used[t.host] = true
+					case t.relative:
+					default:
+						start := t.prefix
+						if i := strings.Index(start, "://"); i >= 0 {
+							start = start[i+3:]
+						} else {
+							start = ""
+						}
+						if start == "" {
+							anyHost = true
+						} else {
+							reach = append(reach, strings.ToLower(start))
+						}
 					}
-					continue
-				}
-				if t, _ := fetchurl.Parse(raw); t.Host != "" {
-					used[t.Host] = true
 				}
 			}
+		}
+		if anyHost {
+			return // a call may reach any domain
 		}
 		for _, fc := range p.Manifest.Fetch {
 			dom, ok := analysis.Str(fc.Domain)
@@ -74,7 +92,7 @@ var FetchUnusedDomain = &analysis.Rule{
 				continue
 			}
 			key, r := fetchurl.NormalizeDomain(dom)
-			if r != nil || used[key] {
+			if r != nil || used[key] || mayReach(reach, key) {
 				continue
 			}
 			d := analysis.Diagnostic{
@@ -88,4 +106,15 @@ var FetchUnusedDomain = &analysis.Rule{
 			pass.Report(d)
 		}
 	},
+}
+
+// mayReach reports whether a URL whose host starts with one of the known
+// starts may name domain.
+func mayReach(starts []string, domain string) bool {
+	for _, s := range starts {
+		if strings.HasPrefix(domain, s) {
+			return true
+		}
+	}
+	return false
 }

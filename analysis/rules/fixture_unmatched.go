@@ -32,10 +32,11 @@ var FixtureUnmatched = &analysis.Rule{
 		}
 		fixtures := fnFetch(p)
 		allow := allowlist(p)
+		out := newDedup(pass)
 		for _, pi := range loadPages(pass) {
 			for _, c := range fetchCalls(pi) {
-				if c.URL == nil || c.URL.Kind != js.Exact {
-					continue // a prefix cannot be matched exactly: say nothing
+				if c.URL == nil || c.URL.Kind != js.Exact || len(c.URL.Values) > 1 {
+					continue // a prefix or a set cannot be matched exactly: say nothing
 				}
 				raw, ok := urlTarget(c.URL)
 				if !ok {
@@ -51,7 +52,7 @@ var FixtureUnmatched = &analysis.Rule{
 				if method == "" {
 					method = "any method"
 				}
-				pass.Report(analysis.Diagnostic{File: pi.Rel, Span: span(c.Span),
+				out.report(analysis.Diagnostic{File: callFile(pi, c), Span: span(c.Span),
 					Message: fmt.Sprintf("no fixture in fixtures.json answers %s %s: in dev mode this call throws", method, c.URL.Value),
 					Fixes:   fixtureFix(p, c.FetchMethod, c.URL.Value),
 				})

@@ -23,6 +23,7 @@ var HostUndeclaredMethod = &analysis.Rule{
 	After:  "// capabilities.host: [\"http.fetch\", \"collections.put\"]\nawait collections.put(\"favourites\", id, entry);",
 	Fix:    "Add the method to `capabilities.host` (creating `capabilities` and `host` when absent).",
 	Run: func(pass *analysis.Pass) {
+		out := newDedup(pass)
 		p := pass.Plugin
 		if p.SyntaxError != nil {
 			return // what is declared after the error is unknown
@@ -40,8 +41,8 @@ var HostUndeclaredMethod = &analysis.Rule{
 				if reach.HasHost(name) {
 					continue
 				}
-				pass.Report(analysis.Diagnostic{
-					File: pi.Rel, Span: span(c.Callee),
+				out.report(analysis.Diagnostic{
+					File: callFile(pi, c), Span: span(c.Callee),
 					Message: fmt.Sprintf("%s is not in capabilities.host: the sandbox does not give it to this plugin's tools", name),
 					Related: append(capabilityRelated(p, "host"), toolsRelated(pi)...),
 					Fixes:   addToCapabilityFix(p, "host", name),

@@ -22,13 +22,14 @@ var HostUnknownMethod = &analysis.Rule{
 	Before: "const res = await http.get(\"https://api.x.com/items\");",
 	After:  "const res = await http.fetch(\"https://api.x.com/items\");",
 	Run: func(pass *analysis.Pass) {
+		out := newDedup(pass)
 		for _, pi := range loadPages(pass) {
 			for _, c := range pi.Page.Calls {
 				if c.Method == "" || isHostMethod(c.Object, c.Method) {
 					continue
 				}
-				pass.Report(analysis.Diagnostic{
-					File: pi.Rel, Span: span(c.Callee),
+				out.report(analysis.Diagnostic{
+					File: callFile(pi, c), Span: span(c.Callee),
 					Message: fmt.Sprintf("%s.%s is not a host method: %s offers only %s%s", c.Object, c.Method, c.Object,
 						strings.Join(qualified(c.Object), ", "), hint(c.Object, c.Method)),
 				})

@@ -18,13 +18,14 @@ var PageSyntax = &analysis.Rule{
 	Before: "export default async function f(input: { q: string ) {}",
 	After:  "export default async function f(input: { q: string }) {}",
 	Run: func(pass *analysis.Pass) {
+		out := newDedup(pass)
 		for _, pi := range loadPages(pass) {
 			for _, e := range pi.Page.Errors {
-				d := analysis.Diagnostic{File: pi.Rel, Span: span(e.Span), Message: e.Message}
+				d := analysis.Diagnostic{File: fileOrPage(pi, e.File), Span: span(e.Span), Message: e.Message}
 				if e.Unsupported {
 					d.Severity = analysis.Warning
 				}
-				pass.Report(d)
+				out.report(d)
 			}
 		}
 	},

@@ -1,12 +1,14 @@
 package rules
 
 import (
+	"crypto/sha256"
 	"fmt"
-	"github.com/plugin-lsp/plugin-lsp/analysis/capability"
-	"path"
+	"io/fs"
 	"strings"
+	"sync"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/capability"
 	"github.com/plugin-lsp/plugin-lsp/analysis/fetchurl"
 	"github.com/plugin-lsp/plugin-lsp/analysis/js"
 	"github.com/plugin-lsp/plugin-lsp/analysis/jsonedit"
@@ -47,19 +49,71 @@ func loadPages(pass *analysis.Pass) []*pageInfo {
 		if err != nil {
 			continue
 		}
-		pi := &pageInfo{Rel: rel, File: f, Page: analyzePage(pass.Cache, rel, f.Text), Tools: []*analysis.Tool{t}}
+		pi := &pageInfo{Rel: rel, File: f, Page: analyzePage(pass, rel, f.Text), Tools: []*analysis.Tool{t}}
 		byRel[rel] = pi
 		out = append(out, pi)
 	}
 	return out
 }
 
-// analyzePage analyses a page through the cache. The key is the content
-// and the loader the extension selects (the same bytes as .ts and .js
-// are different pages); the cached Page is shared: never modify it.
-func analyzePage(cache *analysis.Cache, rel string, text []byte) *js.Page {
-	kind := "page" + strings.ToLower(path.Ext(rel))
-	return cache.Memo(kind, text, func() any { return js.AnalyzePage(rel, text) }).(*js.Page)
+// analyzePage analyses a page and the files it imports, through the
+// cache: the entry is keyed by the page's path and content, and its
+// answer is reused while every file it read still has the content it
+// had (an edit to a lib file re-analyses only the pages that import it).
+// The cached Page is shared: never modify it.
+func analyzePage(pass *analysis.Pass, rel string, text []byte) *js.Page {
+	p := pass.Plugin
+	var mu sync.Mutex
+	read := func(r string) ([]byte, error) {
+		mu.Lock() // esbuild resolves imports concurrently
+		defer mu.Unlock()
+		if r == rel {
+			return text, nil
+		}
+		c, err := analysis.Clean(r)
+		if err != nil || !p.Exists(c) {
+			return nil, fs.ErrNotExist
+		}
+		f, err := p.ReadFile(c) // refuses a file outside the plugin (symlinks), caches
+		if err != nil {
+			return nil, err
+		}
+		return f.Text, nil
+	}
+	h := pass.Cache.Memo("page:"+rel, text, func() any { return &bundleEntry{} }).(*bundleEntry)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.page != nil && h.fresh(rel, read) {
+		return h.page
+	}
+	h.page = js.AnalyzeBundle(rel, read)
+	return h.page
+}
+
+// bundleEntry is the last analysis of one page content.
+type bundleEntry struct {
+	mu   sync.Mutex
+	page *js.Page
+}
+
+// fresh reports whether every file the analysis read is unchanged.
+func (b *bundleEntry) fresh(entry string, read js.ReadFunc) bool {
+	for _, f := range b.page.Files {
+		if f.Rel == entry {
+			continue // the page's content is the cache key
+		}
+		t, err := read(f.Rel)
+		if f.Missing {
+			if err == nil {
+				return false // the file an import looked for now exists
+			}
+			continue
+		}
+		if err != nil || sha256.Sum256(t) != f.Hash {
+			return false
+		}
+	}
+	return true
 }
 
 // hasPageErrors reports whether the page could not be read fully.
@@ -184,3 +238,88 @@ func allowlist(p *analysis.Plugin) fetchurl.Allowlist {
 func hostAPIMethods(obj string) []string { return capability.MethodsOf(obj) }
 
 func isHostMethod(obj, method string) bool { return capability.IsHostMethod(obj, method) }
+
+// callFile is the file a call is in.
+func callFile(pi *pageInfo, c js.HostCall) string {
+	if c.File != "" {
+		return c.File
+	}
+	return pi.Rel
+}
+
+// fileOrPage is the file of a page finding ("" means the page).
+func fileOrPage(pi *pageInfo, file string) string {
+	if file != "" {
+		return file
+	}
+	return pi.Rel
+}
+
+// callHosts returns the hosts a fetch call may reach, and whether it may
+// also reach hosts not known statically.
+func callHosts(c js.HostCall) (hosts []string, dynamic bool) {
+	for _, t := range urlTargets(c.URL) {
+		switch {
+		case t.host != "":
+			hosts = append(hosts, t.host)
+		case !t.relative:
+			dynamic = true
+		}
+	}
+	return hosts, dynamic
+}
+
+// target is what the checker knows about one URL a fetch may use.
+type target struct {
+	raw      string // the URL for fetchurl (exact, or scheme://host/), "" when the host is unknown
+	host     string // its host, "" when unknown or not a host
+	relative bool   // a relative URL ("/x"): no host at all
+	prefix   string // the known start, for messages and for fetch-unused-domain
+	reason   string // why the host is unknown
+	value    js.URLValue
+}
+
+// urlTargets returns one target per URL the argument may hold.
+func urlTargets(u *js.URLArg) []target {
+	if u == nil {
+		return nil
+	}
+	vals := u.Values
+	if len(vals) == 0 {
+		vals = []js.URLValue{{Kind: u.Kind, Value: u.Value, Reason: u.Reason, Lit: u.Lit}}
+	}
+	var out []target
+	for _, v := range vals {
+		t := target{prefix: v.Value, reason: v.Reason, value: v}
+		raw, ok := urlTarget(&js.URLArg{Kind: v.Kind, Value: v.Value})
+		switch {
+		case ok:
+			t.raw = raw
+			if ft, _ := fetchurl.Parse(raw); ft.Host != "" {
+				t.host = ft.Host
+			}
+		case v.Kind == js.Prefix && len(v.Value) > 0 && v.Value[0] == '/' && (len(v.Value) < 2 || v.Value[1] != '/'):
+			t.relative = true
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// dedup reports each diagnostic once: several pages may import the same
+// lib file, and its findings belong to the file, not to each page.
+type dedup struct {
+	pass *analysis.Pass
+	seen map[string]bool
+}
+
+func newDedup(pass *analysis.Pass) *dedup { return &dedup{pass: pass, seen: map[string]bool{}} }
+
+func (d *dedup) report(diag analysis.Diagnostic) {
+	k := fmt.Sprintf("%s:%d:%d:%s", diag.File, diag.Span.Start, diag.Span.End, diag.Message)
+	if d.seen[k] {
+		return
+	}
+	d.seen[k] = true
+	d.pass.Report(diag)
+}

@@ -162,13 +162,13 @@ func benchPage() []byte {
 // (target ≤ 0.1 ms): hashing the content and one map lookup.
 func BenchmarkPageFromCache(b *testing.B) {
 	src := benchPage()
-	cache := analysis.NewCache()
-	if p := analyzePage(cache, "code/run.ts", src); len(p.Errors) != 0 || len(p.Calls) == 0 {
+	pass := &analysis.Pass{Plugin: analysis.LoadBytes(nil, b.TempDir(), []byte(`{}`)), Cache: analysis.NewCache()}
+	if p := analyzePage(pass, "code/run.ts", src); len(p.Errors) != 0 || len(p.Calls) == 0 {
 		b.Fatalf("bench page: %+v", p.Errors)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		analyzePage(cache, "code/run.ts", src)
+		analyzePage(pass, "code/run.ts", src)
 	}
 }
 
@@ -250,8 +250,9 @@ func TestPagesCachedByContent(t *testing.T) {
 	if cache.Len() != n+1 {
 		t.Errorf("after editing one page: %d cache entries, want %d", cache.Len(), n+1)
 	}
-	a := analyzePage(cache, "x.ts", []byte("export default 1 as number;"))
-	b := analyzePage(cache, "x.js", []byte("export default 1 as number;"))
+	pass := &analysis.Pass{Plugin: p, Cache: cache}
+	a := analyzePage(pass, "x.ts", []byte("export default 1 as number;"))
+	b := analyzePage(pass, "x.js", []byte("export default 1 as number;"))
 	if len(a.Errors) != 0 || len(b.Errors) == 0 {
 		t.Errorf("as .ts: %v; as .js: %v (want no error, then a syntax error)", a.Errors, b.Errors)
 	}

@@ -1,0 +1,226 @@
+package runner
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/json"
+	"io/fs"
+	"math/big"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/capability"
+	"github.com/plugin-lsp/plugin-lsp/analysis/fetchurl"
+	"github.com/plugin-lsp/plugin-lsp/analysis/js"
+	"github.com/plugin-lsp/plugin-lsp/runner/broker"
+)
+
+// TestCorpusHostsMatchAnalysis runs every tool of testdata/corpus in the
+// sandbox and checks that each host the broker saw is one the static
+// analysis predicts for that tool's page (or that the page has a call
+// whose host the analysis reports as dynamic). Ground truth by running:
+// every declared host of the corpus is answered by a loopback TLS server
+// (a test-only root CA; nothing leaves the machine) with a small JSON
+// body, so a tool goes on until its code needs a field the body lacks;
+// the broker records every host it was asked for, refused ones too.
+func TestCorpusHostsMatchAnalysis(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the sandbox")
+	}
+	cache := os.Getenv("PLUGIN_LSP_TEST_CACHE")
+	if cache == "" {
+		cache = "-"
+	}
+	root := filepath.Join("..", "testdata", "corpus")
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hosts []string
+	for _, e := range entries {
+		if p, err := analysis.Load(nil, filepath.Join(root, e.Name())); err == nil && e.IsDir() {
+			hosts = append(hosts, capability.FromManifest(p.Manifest).Domains()...)
+		}
+	}
+	srv, pool := corpusServer(t, hosts)
+	var d net.Dialer
+	secrets := func(k string) string { // a dev secret for every credential
+		if strings.HasPrefix(k, "PLUGIN_SECRET_") {
+			return "test-secret"
+		}
+		return ""
+	}
+	r, err := New(Config{CacheDir: cache, Env: secrets,
+		Network: broker.NetworkOptions{RootCAs: pool, DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+			return d.DialContext(ctx, network, srv.Listener.Addr().String())
+		}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	runs, seen := 0, 0
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		p, err := analysis.Load(nil, filepath.Join(root, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tool := range p.Manifest.Tools {
+			name, _ := analysis.Str(tool.Name)
+			page, _ := analysis.Str(tool.Page)
+			rel, ok := p.ResolvePage(page)
+			if !ok {
+				t.Fatalf("%s: page %s missing", name, page)
+			}
+			pg := js.AnalyzeBundle(rel, func(f string) ([]byte, error) {
+				c, err := analysis.Clean(f)
+				if err != nil || !p.Exists(c) {
+					return nil, fs.ErrNotExist
+				}
+				b, err := p.ReadFile(c)
+				if err != nil {
+					return nil, err
+				}
+				return b.Text, nil
+			})
+			predicted, dynamic := map[string]bool{}, false
+			for _, c := range pg.Calls {
+				if c.Object != "http" || c.Method != "fetch" || c.URL == nil {
+					continue
+				}
+				for _, v := range c.URL.Values {
+					host := ""
+					if v.Kind != js.Unknown {
+						if tg, _ := fetchurl.Parse(v.Value); tg.Host != "" && (v.Kind == js.Exact || hostComplete(v.Value)) {
+							host = tg.Host
+						}
+					}
+					if host == "" {
+						dynamic = true
+					} else {
+						predicted[host] = true
+					}
+				}
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			rec, err := r.Run(ctx, Request{Plugin: p, Tool: name, Input: sampleInput(tool), Providers: "real", Timeout: 10 * time.Second})
+			cancel()
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			runs++
+			var saw []string
+			for _, f := range rec.Fetches {
+				saw = append(saw, f.Host)
+			}
+			t.Logf("%s/%s: ok=%v, the broker saw %v", e.Name(), name, rec.OK, saw)
+			for _, f := range rec.Fetches {
+				if f.Host == "" {
+					continue
+				}
+				seen++
+				if !predicted[f.Host] && !dynamic {
+					t.Errorf("%s/%s: the broker saw %s, the analysis predicts %v", e.Name(), name, f.Host, predicted)
+				}
+			}
+		}
+	}
+	t.Logf("%d tools run, %d fetches seen by the broker", runs, seen)
+	// Pages that build URLs with URL/URLSearchParams stop before their
+	// first fetch until the sandbox has those globals.
+	if runs < 40 || seen < 35 {
+		t.Errorf("only %d runs and %d fetches: the corpus did not run", runs, seen)
+	}
+}
+
+// hostComplete reports whether a known URL start ends its host.
+func hostComplete(prefix string) bool {
+	for i := 0; i+3 <= len(prefix); i++ {
+		if prefix[i:i+3] == "://" {
+			for _, c := range prefix[i+3:] {
+				if c == '/' || c == '?' || c == '#' {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return false
+}
+
+// sampleInput builds an input from the tool's schema: every required
+// property gets a plain value of its type (an enum's first value).
+func sampleInput(tool *analysis.Tool) json.RawMessage {
+	var schema struct {
+		Properties map[string]struct {
+			Type string `json:"type"`
+			Enum []any  `json:"enum"`
+		} `json:"properties"`
+		Required []string `json:"required"`
+	}
+	raw, err := json.Marshal(tool.InputSchema.Interface())
+	if tool.InputSchema == nil || err != nil || json.Unmarshal(raw, &schema) != nil {
+		return json.RawMessage(`{}`)
+	}
+	in := map[string]any{}
+	for _, k := range schema.Required {
+		p := schema.Properties[k]
+		switch {
+		case len(p.Enum) > 0:
+			in[k] = p.Enum[0]
+		case p.Type == "integer" || p.Type == "number":
+			in[k] = 1
+		case p.Type == "boolean":
+			in[k] = false
+		default:
+			in[k] = "x"
+		}
+	}
+	b, _ := json.Marshal(in)
+	return b
+}
+
+// corpusServer is a loopback TLS server whose certificate (signed by a
+// test-only CA) names every host; it answers every request with a small
+// JSON object.
+func corpusServer(t *testing.T, hosts []string) (*httptest.Server, *x509.CertPool) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "corpus test"}, DNSNames: hosts,
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		IsCA: true, BasicConstraintsValid: true,
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cert, _ := x509.ParseCertificate(der)
+	pool := x509.NewCertPool()
+	pool.AddCert(cert)
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"ok":true,"data":[],"items":[],"files":[],"results":[],"entries":[],"hits":[]}`))
+	}))
+	srv.TLS = &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}}
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
+	return srv, pool
+}

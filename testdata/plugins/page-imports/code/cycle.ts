@@ -1,0 +1,5 @@
+import { left } from "./lib/left";
+
+export default async function cycle() {
+  return left(2);
+}

@@ -1,0 +1,3 @@
+import { api } from "./lib/clients";
+
+export default async () => api("/x");

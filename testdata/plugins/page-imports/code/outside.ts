@@ -1,0 +1,3 @@
+import { secrets } from "../../../etc/secrets";
+
+export default async () => secrets;
