@@ -184,7 +184,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 	b := broker.New(broker.Config{
 		Fetch:       fetchCaps(p.Manifest),
 		Credentials: credentials(p.Manifest),
-		Secrets:     fx.SecretStore(r.cfg.Env),
+		Secrets:     broker.SecretStore(fx, r.cfg.Env),
 		Provider:    provider,
 	})
 	rec.Usage.FetchCap = b.MaxFetches()

@@ -20,7 +20,7 @@ func BenchmarkFetchFixture(b *testing.B) {
 	cfg := broker.Config{
 		Fetch:       []broker.Capability{{Domain: "api.openlibrary.org"}, {Domain: "covers.openlibrary.org"}},
 		Credentials: []broker.Credential{{Name: "openlibrary_key", Header: "Authorization", Format: "Bearer {{secret}}", Domains: []string{"api.openlibrary.org"}}},
-		Secrets:     f.SecretStore(nil),
+		Secrets:     broker.SecretStore(f, nil),
 		Provider:    broker.NewFixtureProvider(f),
 	}
 	req := broker.Request{URL: "https://api.openlibrary.org/isbn/9780261103344.json"}
@@ -43,7 +43,7 @@ func BenchmarkNew(b *testing.B) {
 	cfg := broker.Config{
 		Fetch:       []broker.Capability{{Domain: "api.openlibrary.org"}, {Domain: "covers.openlibrary.org"}},
 		Credentials: []broker.Credential{{Name: "openlibrary_key", Header: "Authorization", Format: "Bearer {{secret}}", Domains: []string{"api.openlibrary.org"}}},
-		Secrets:     f.SecretStore(nil),
+		Secrets:     broker.SecretStore(f, nil),
 		Provider:    broker.NewFixtureProvider(f),
 	}
 	b.ReportAllocs()

@@ -19,7 +19,7 @@
 //	caps, creds := broker.FromManifest(plugin.Manifest)
 //	var p broker.Provider = broker.NewFixtureProvider(fx) // "fake"
 //	// "real": p = broker.NewNetworkProvider(broker.NetworkOptions{})
-//	b := broker.New(broker.Config{Fetch: caps, Credentials: creds, Secrets: fx.SecretStore(os.Getenv), Provider: p})
+//	b := broker.New(broker.Config{Fetch: caps, Credentials: creds, Secrets: broker.SecretStore(fx, os.Getenv), Provider: p})
 //	// http.fetch → b.Fetch(runCtx, req); after the last Fetch has returned:
 //	// record.Fetches = b.Audit(); logs, result, error → b.Redact(...)
 package broker
