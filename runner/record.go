@@ -19,6 +19,9 @@ type Request struct {
 	Input  json.RawMessage // the tool's single argument; nil means null
 	// FixturesPath overrides <plugin>/fixtures.json.
 	FixturesPath string
+	// Fixtures, when set, is used instead of any fixtures file (the test
+	// runner's merge of a case's fixtures with the plugin's).
+	Fixtures *broker.Fixtures
 	// Providers is "fake" (default: fixtures) or "real" (network, through
 	// the same broker).
 	Providers string

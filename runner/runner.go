@@ -155,7 +155,10 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 	}
 
 	// Fixtures (fake provider, secrets, collections).
-	fx, err := loadFixtures(p, req.FixturesPath)
+	fx, err := req.Fixtures, error(nil)
+	if fx == nil {
+		fx, err = loadFixtures(p, req.FixturesPath)
+	}
 	if err != nil {
 		return fail("FixturesError", err.Error(), analysis.FixturesName, 0, 0)
 	}

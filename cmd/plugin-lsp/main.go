@@ -19,6 +19,8 @@ commands:
                              print the install review card
   run [--fixtures F] [--input JSON] [--timeout D] [--providers fake|real] DIR TOOL
                              run a function tool in the sandbox
+  test [--update] [--format text|json|tap|junit] [--run PATTERN] DIR...
+                             run the tool tests (tests/*.json); exit 1 on a failure
   version                    print the version
 `
 
@@ -46,6 +48,8 @@ func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdReview(args, stdout, stderr)
 	case "run":
 		return cmdRun(args, stdout, stderr)
+	case "test":
+		return cmdTest(args, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "plugin-lsp", version)
 		return 0
