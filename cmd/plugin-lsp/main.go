@@ -21,6 +21,7 @@ commands:
                              run a function tool in the sandbox
   test [--update] [--format text|json|tap|junit] [--run PATTERN] DIR...
                              run the tool tests (tests/*.json); exit 1 on a failure
+  init DIR [--tool NAME]     create a plugin (or add a tool): manifest, page, fixture, test, types
   types [--check] DIR...     write .plugin/types.d.ts (and tsconfig.json) for the pages
   version                    print the version
 `
@@ -53,6 +54,8 @@ func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdTest(args, stdout, stderr)
 	case "types":
 		return cmdTypes(args, stdout, stderr)
+	case "init":
+		return cmdInit(args, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "plugin-lsp", version)
 		return 0
