@@ -22,6 +22,9 @@ type Request struct {
 	// Fixtures, when set, is used instead of any fixtures file (the test
 	// runner's merge of a case's fixtures with the plugin's).
 	Fixtures *broker.Fixtures
+	// Recorder, when set, keeps every answered response (run --record);
+	// read them with Recorder.Fixtures after the run.
+	Recorder *broker.Recorder
 	// Providers is "fake" (default: fixtures) or "real" (network, through
 	// the same broker).
 	Providers string

@@ -184,12 +184,18 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 	if req.Providers == "real" {
 		provider = r.net
 	}
+	if req.Recorder != nil {
+		provider = req.Recorder.Wrap(provider)
+	}
 	b := broker.New(broker.Config{
 		Fetch:       fetchCaps(p.Manifest),
 		Credentials: credentials(p.Manifest),
 		Secrets:     broker.SecretStore(fx, r.cfg.Env),
 		Provider:    provider,
 	})
+	if req.Recorder != nil {
+		req.Recorder.SetRedactor(b.Redact)
+	}
 	rec.Usage.FetchCap = b.MaxFetches()
 	store := newCollections(fx.Collections)
 	methods := hostMethods(p.Manifest.HostMethods(), b, store, progress)
