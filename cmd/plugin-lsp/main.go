@@ -17,7 +17,7 @@ commands:
                              check plugins; exit 1 on any error
   review [--format text|json] DIR
                              print the install review card
-  run [--fixtures F] [--input JSON] [--timeout D] [--providers fake|real] DIR TOOL
+  run [--fixtures F] [--input JSON] [--timeout D] [--providers fake|real [--record]] DIR TOOL
                              run a function tool in the sandbox
   test [--update] [--format text|json|tap|junit] [--run PATTERN] DIR...
                              run the tool tests (tests/*.json); exit 1 on a failure

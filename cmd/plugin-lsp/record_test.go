@@ -37,10 +37,10 @@ func recordServer(t *testing.T) (*httptest.Server, runnerFactory) {
 			w.Header().Set("X-Internal-Trace", "do-not-record")
 			w.Header().Set("Set-Cookie", "session=abc")
 			json.NewEncoder(w).Encode(map[string]any{
-				"title":     "Dune",
-				"echo":      r.Header.Get("Authorization"),
+				"title":      "Dune",
+				"echo":       r.Header.Get("Authorization"),
 				"sessionJwt": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.c2lnbmF0dXJlLXZhbHVl",
-				"q":         r.URL.Query().Get("q"),
+				"q":          r.URL.Query().Get("q"),
 			})
 		case "/v1/big":
 			w.Header().Set("Content-Type", "text/plain")
@@ -69,8 +69,10 @@ func recordServer(t *testing.T) (*httptest.Server, runnerFactory) {
 			}
 			r, rerr = runner.New(runner.Config{CacheDir: "-", Spare: -1, Env: env,
 				Network: broker.NetworkOptions{
-					DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) { return d.DialContext(ctx, network, addr) },
-					RootCAs:     pool,
+					DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+						return d.DialContext(ctx, network, addr)
+					},
+					RootCAs: pool,
 				}})
 		})
 		return r, func() {}, rerr
