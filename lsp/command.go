@@ -32,6 +32,9 @@ type runToolArgs struct {
 
 // ExecuteCommand runs plugin.runTool and plugin.reviewCard.
 func (s *Server) ExecuteCommand(ctx context.Context, params *protocol.ExecuteCommandParams) (protocol.LSPAny, error) {
+	if v, ok, err := s.executeTestCommand(ctx, params); ok {
+		return v, err
+	}
 	switch params.Command {
 	case CommandRunTool:
 		if len(params.Arguments) != 1 {

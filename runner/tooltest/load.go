@@ -108,24 +108,24 @@ func (c *Case) ID() string { return c.Tool + "/" + c.Name }
 
 // ErrorExpect is a case's "error".
 type ErrorExpect struct {
-	Name    *string `json:"name"`
-	Message *string `json:"message"`
+	Name    *string `json:"name,omitempty"`
+	Message *string `json:"message,omitempty"`
 }
 
 // FetchExpect is one entry of a case's "fetches": nil fields are not
 // checked.
 type FetchExpect struct {
-	Method      *string   `json:"method"`
-	URL         *string   `json:"url"`
-	Status      *int      `json:"status"`
-	Credentials *[]string `json:"credentials"`
-	Refused     *string   `json:"refused"`
+	Method      *string   `json:"method,omitempty"`
+	URL         *string   `json:"url,omitempty"`
+	Status      *int      `json:"status,omitempty"`
+	Credentials *[]string `json:"credentials,omitempty"`
+	Refused     *string   `json:"refused,omitempty"`
 }
 
 // LogExpect is one entry of a case's "logs".
 type LogExpect struct {
-	Level   *string `json:"level"`
-	Message *string `json:"message"`
+	Level   *string `json:"level,omitempty"`
+	Message *string `json:"message,omitempty"`
 }
 
 type caseJSON struct {
