@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/plugin-lsp/plugin-lsp/runner"
+	"github.com/plugin-lsp/plugin-lsp/runner/broker"
 	"github.com/plugin-lsp/plugin-lsp/runner/tooltest"
 )
 
@@ -165,5 +167,48 @@ func TestTypesGeneratedAndKeptFresh(t *testing.T) {
 		if ca, ok := a.(*protocol.CodeAction); ok && strings.HasPrefix(ca.Title, "Generate types") {
 			t.Error("Generate types offered although the file exists")
 		}
+	}
+}
+
+// cannedProvider answers every request with one JSON body (the "network"
+// of a fake run).
+type cannedProvider struct{ body string }
+
+func (p cannedProvider) RoundTrip(ctx context.Context, req *broker.Request, limits broker.Capability) (*broker.Response, broker.Source, error) {
+	return &broker.Response{Status: 200, Header: http.Header{"Content-Type": {"application/json"}}, Body: []byte(p.body), URL: req.URL}, broker.SourceNetwork, nil
+}
+
+// plugin.runTool with "record": the server hands the runner a recorder and
+// appends what it recorded to fixtures.json; without real providers the
+// option is refused.
+func TestRunToolRecord(t *testing.T) {
+	dir := copyExample(t)
+	fr := &fakeRunner{run: func(ctx context.Context, req runner.Request) (*runner.Record, error) {
+		if req.Recorder == nil {
+			return hobbitRecord(req), nil
+		}
+		// What the real runner does: the broker's provider is the recorder.
+		p := req.Recorder.Wrap(cannedProvider{body: `{"title":"The Lord of the Rings","key":"dev-ol-4f9c2e7a1b"}`})
+		req.Recorder.SetRedactor(func(s string) string { return strings.ReplaceAll(s, "dev-ol-4f9c2e7a1b", "••••(openlibrary_key)") })
+		if _, _, err := p.RoundTrip(ctx, &broker.Request{Method: "GET", URL: "https://api.openlibrary.org/isbn/9780261102385.json"}, broker.Capability{}); err != nil {
+			return nil, err
+		}
+		return hobbitRecord(req), nil
+	}}
+	h := newHarness(t, Options{Runner: fr})
+	h.initialize(dir, protocol.ClientCapabilities{})
+	h.waitChecked(dir)
+	args := map[string]any{"dir": dir, "tool": "lookupBook", "input": map[string]string{"isbn": "9780261102385"}, "record": true}
+	if _, err := h.server.ExecuteCommand(h.ctx, runToolParams(t, args)); err == nil || !strings.Contains(err.Error(), `set pluginLsp.providers to \"real\"`) && !strings.Contains(err.Error(), "pluginLsp.providers") {
+		t.Fatalf("record with fake providers: %v", err)
+	}
+	h.srv.applySettings([]byte(`{"providers": "real"}`))
+	if _, err := h.server.ExecuteCommand(h.ctx, runToolParams(t, args)); err != nil {
+		t.Fatal(err)
+	}
+	fx := mustRead(t, filepath.Join(dir, "fixtures.json"))
+	if !strings.Contains(fx, `"url": "https://api.openlibrary.org/isbn/9780261102385.json"`) || !strings.Contains(fx, `"title": "The Lord of the Rings"`) ||
+		!strings.Contains(fx, `"key": "••••(openlibrary_key)"`) || strings.Contains(fx, `"key": "dev-ol-4f9c2e7a1b"`) {
+		t.Errorf("fixtures.json after recording:\n%s", fx)
 	}
 }
