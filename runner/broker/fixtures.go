@@ -121,21 +121,24 @@ func (e *NoFixtureError) Error() string {
 // ("times") answers; it may wait ("latencyMs") or fail ("error").
 // A provider holds the use counts of one run.
 func NewFixtureProvider(f *Fixtures) Provider {
-	p := &fixtureProvider{}
+	p := &fixtureProvider{byURL: map[string][]int{}}
 	if f != nil {
 		p.list = f.FnFetch
 		p.used = make([]int, len(f.FnFetch))
 		p.resp = make([]*cannedResponse, len(f.FnFetch))
 		for i := range f.FnFetch {
 			p.resp[i] = canned(&f.FnFetch[i])
+			k := fixtures.URLKey(f.FnFetch[i].URL)
+			p.byURL[k] = append(p.byURL[k], i)
 		}
 	}
 	return p
 }
 
 type fixtureProvider struct {
-	list []Fixture
-	resp []*cannedResponse
+	list  []Fixture
+	resp  []*cannedResponse
+	byURL map[string][]int // fixtures.URLKey → indexes in file order
 
 	mu   sync.Mutex
 	used []int
@@ -223,7 +226,7 @@ func (p *fixtureProvider) RoundTrip(ctx context.Context, req *Request, limits Ca
 func (p *fixtureProvider) take(req *Request) (idx, usedUp int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for i := range p.list {
+	for _, i := range p.byURL[fixtures.URLKey(req.URL)] {
 		x := &p.list[i]
 		if !x.Matches(req.Method, req.URL, req.Header, req.Body) {
 			continue
