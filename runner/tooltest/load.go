@@ -184,6 +184,10 @@ func Parse(p *analysis.Plugin, rel string, data []byte) *File {
 		f.Problems = append(f.Problems, Problem{Span: analysis.Span{Start: serr.Offset, End: serr.Offset}, Message: serr.Message})
 		return f
 	}
+	if root.Kind != jsonpos.Object {
+		f.Problems = append(f.Problems, Problem{Span: analysis.Span(root.Span), Message: fmt.Sprintf("a test file must hold one JSON object like { \"tool\": \"lookupBook\", \"cases\": [ … ] }, not %s", root.Kind)})
+		return f
+	}
 	v, err := testsValidator()
 	if err != nil {
 		f.Problems = append(f.Problems, Problem{Message: "the tests schema does not compile (please report this): " + err.Error()})

@@ -433,3 +433,50 @@ func TestFormats(t *testing.T) {
 		t.Errorf("text:\n%s", txt.String())
 	}
 }
+
+// Hostile test files give problems with positions, never a crash or a
+// hang: deep nesting, a truncated file, bytes that are not UTF-8, a case
+// whose input nests as deep as the JSON decoder allows.
+func TestHostileTestFiles(t *testing.T) {
+	deep := strings.Repeat("[", 20000) + strings.Repeat("]", 20000)
+	deepInput := `{"tool": "echo", "cases": [{"name": "deep", "input": ` + strings.Repeat(`{"a":`, 5000) + "1" + strings.Repeat("}", 5000) + `, "resultContains": ` + strings.Repeat("[", 3000) + strings.Repeat("]", 3000) + `}]}`
+	for name, text := range map[string]string{
+		"deep":      deep,
+		"truncated": `{"tool": "echo", "cases": [{"name": "x", "input": {"a": [1, 2`,
+		"binary":    "{\"tool\": \"echo\", \"cases\": [{\"name\": \"\xff\xfe\x00\"}]}",
+		"empty":     "",
+		"null":      "null",
+		"deepInput": deepInput,
+	} {
+		f := Parse(nil, "tests/"+name+".json", []byte(text))
+		if name == "deepInput" {
+			if len(f.Problems) != 0 || len(f.Cases) != 1 {
+				t.Errorf("%s: %+v", name, f.Problems)
+			}
+			continue
+		}
+		if len(f.Problems) == 0 {
+			t.Errorf("%s: no problem reported", name)
+		}
+		for _, p := range f.Problems {
+			if p.Span.Start < 0 || p.Span.End > len(text) || p.Message == "" {
+				t.Errorf("%s: bad problem %+v", name, p)
+			}
+		}
+	}
+	// Comparing values as deep as the decoder allows does not crash.
+	var w, g strings.Builder
+	for range 9000 {
+		w.WriteString("[")
+		g.WriteString("[")
+	}
+	w.WriteString("1")
+	g.WriteString("2")
+	for range 9000 {
+		w.WriteString("]")
+		g.WriteString("]")
+	}
+	if fs := diffJSON("result", json.RawMessage(w.String()), json.RawMessage(g.String()), true); len(fs) != 1 {
+		t.Errorf("deep diff: %d failures", len(fs))
+	}
+}
