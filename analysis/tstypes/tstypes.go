@@ -58,7 +58,11 @@ func Convert(schema any, prefix string) (typ string, decls []string) {
 			continue
 		}
 		g.bodies[name] = "" // recursion guard
-		g.bodies[name] = g.typeOf(g.resolve(ref), 1, "")
+		body := g.typeOf(g.resolve(ref), 1, "")
+		if body == name {
+			body = "unknown" // {"$ref": "#/$defs/a"} as the whole of a: nothing to say
+		}
+		g.bodies[name] = body
 	}
 	for _, ref := range g.order {
 		name := g.defs[ref]
@@ -80,6 +84,9 @@ func ConvertJSON(text []byte, prefix string) (string, []string, error) {
 func (g *Generator) resolve(ref string) any {
 	ptr := strings.TrimPrefix(ref, "#")
 	var cur any = g.root
+	if ptr == "" {
+		return cur
+	}
 	for _, tok := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
 		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
 		m, ok := cur.(map[string]any)
