@@ -50,6 +50,23 @@ func (sn *snapshot) testFiles() []*tooltest.File {
 	return files
 }
 
+// resultFor is the last result of case c, unless the case was edited since
+// it ran (an outcome for other expectations would mislead).
+func (sn *snapshot) resultFor(c *tooltest.Case) *tooltest.Result {
+	r := sn.tests[testKey(c.File.Rel, c.Name)]
+	if r == nil || r.Case == nil || caseText(r.Case) != caseText(c) {
+		return nil
+	}
+	return r
+}
+
+func caseText(c *tooltest.Case) string {
+	if c.Span.Start < 0 || c.Span.End > len(c.File.Text) || c.Span.Start > c.Span.End {
+		return ""
+	}
+	return string(c.File.Text[c.Span.Start:c.Span.End])
+}
+
 func isTestFile(rel string) bool {
 	return strings.HasPrefix(rel, tooltest.Dir+"/") && strings.Count(rel, "/") == 1 && strings.HasSuffix(rel, ".json")
 }
@@ -64,7 +81,7 @@ func testDiagnostics(sn *snapshot) []analysis.Diagnostic {
 			out = append(out, analysis.Diagnostic{File: f.Rel, Span: pr.Span, Severity: analysis.Error, Message: "test file: " + pr.Message})
 		}
 		for _, c := range f.Cases {
-			r := sn.tests[testKey(f.Rel, c.Name)]
+			r := sn.resultFor(c)
 			if r == nil || r.Status == tooltest.Pass {
 				continue
 			}
@@ -97,7 +114,7 @@ func (s *Server) testLenses(sn *snapshot, rel string) []protocol.CodeLens {
 	for _, c := range file.Cases {
 		arg, _ := json.Marshal(testArgs{URI: u, Name: c.Name})
 		title := "▶ Run test"
-		if r := sn.tests[testKey(rel, c.Name)]; r != nil {
+		if r := sn.resultFor(c); r != nil {
 			ran++
 			if r.Status == tooltest.Pass {
 				passed++
@@ -269,7 +286,7 @@ func (s *Server) testActions(sn *snapshot, rel string, want analysis.Span) []pro
 			continue
 		}
 		for _, c := range f.Cases {
-			r := sn.tests[testKey(rel, c.Name)]
+			r := sn.resultFor(c)
 			if !c.Snapshot || r == nil || r.Status != tooltest.Fail || r.Record == nil || !r.Record.OK || !overlaps(c.Span, want) {
 				continue
 			}

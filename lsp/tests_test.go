@@ -109,8 +109,22 @@ func TestTestLensesDiagnosticsAndAcceptSnapshot(t *testing.T) {
 		t.Fatalf("run all: %v %s", err, res)
 	}
 
+	lenses, _ = h.server.CodeLens(h.ctx, &protocol.CodeLensParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(file)}})
+	// (The fake runner answers only the snapshot case as the file expects.)
+	if got := lensTitles(lenses); got[0] != "✓ 1 passed · ✗ 3 failed · ▶ Run all" {
+		t.Errorf("lenses after run all: %q", got)
+	}
+	// Editing a case drops its outcome until it runs again; the others keep theirs.
+	text := mustRead(t, file)
+	h.change(file, 2, strings.Replace(text, `"input": { "q": "hobbit", "limit": 1 }`, `"input": { "q": "hobbit", "limit": 2 }`, 1))
+	h.waitChecked(dir)
+	lenses, _ = h.server.CodeLens(h.ctx, &protocol.CodeLensParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(file)}})
+	if got := lensTitles(lenses); got[0] != "✓ 1 passed · ✗ 2 failed · ▶ Run all" || got[2] != "▶ Run test" || !strings.HasPrefix(got[1], "✓ passed") {
+		t.Errorf("lenses after editing a case: %q", got)
+	}
+
 	// A broken test file: positioned errors, no lenses.
-	h.change(file, 2, `{"tool": "searchBooks", "cases": [{"name": "x", "reslt": 1}]}`)
+	h.change(file, 3, `{"tool": "searchBooks", "cases": [{"name": "x", "reslt": 1}]}`)
 	pd = h.waitDiags(file, func(p *protocol.PublishDiagnosticsParams) bool { return len(p.Diagnostics) == 1 })
 	if m := dump(pd.Diagnostics[0].Message); !strings.Contains(m, `unknown key \"reslt\" (did you mean \"result\"?)`) || pd.Diagnostics[0].Range.Start.Character != 48 {
 		t.Errorf("broken file diagnostic %s", dump(pd.Diagnostics[0]))
