@@ -203,7 +203,9 @@ func TestRunToolRecord(t *testing.T) {
 		}
 		// What the real runner does: the broker's provider is the recorder.
 		p := req.Recorder.Wrap(cannedProvider{body: `{"title":"The Lord of the Rings","key":"dev-ol-4f9c2e7a1b"}`})
-		req.Recorder.SetRedactor(func(s string) string { return strings.ReplaceAll(s, "dev-ol-4f9c2e7a1b", "••••(openlibrary_key)") })
+		req.Recorder.SetRedactor(func(s string) string {
+			return strings.ReplaceAll(s, "dev-ol-4f9c2e7a1b", "••••(openlibrary_key)")
+		})
 		if _, _, err := p.RoundTrip(ctx, &broker.Request{Method: "GET", URL: "https://api.openlibrary.org/isbn/9780261102385.json"}, broker.Capability{}); err != nil {
 			return nil, err
 		}
