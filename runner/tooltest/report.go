@@ -100,7 +100,7 @@ func writeText(w io.Writer, rs []Result, sum Summary, cwd string) error {
 		case Fail:
 			fmt.Fprintf(w, "FAIL  %s (%.1f ms)  %s\n%s", r.ID(), r.DurationMs, where, FailureText(r, "      "))
 		default:
-			fmt.Fprintf(w, "ERROR %s  %s\n%s", strings.TrimPrefix(r.ID(), "/"), where, FailureText(r, "      "))
+			fmt.Fprintf(w, "ERROR %s  %s\n%s", r.ID(), where, FailureText(r, "      "))
 		}
 	}
 	verdict := "ok"

@@ -69,8 +69,13 @@ type Result struct {
 	DurationMs float64 `json:"durationMs"`
 }
 
-// ID is "<tool>/<name>".
-func (r *Result) ID() string { return r.Tool + "/" + r.Name }
+// ID is "<tool>/<name>", or the test file for a problem of the file.
+func (r *Result) ID() string {
+	if r.Tool == "" {
+		return r.File
+	}
+	return r.Tool + "/" + r.Name
+}
 
 // Load builds the suite of a plugin directory.
 func LoadSuite(p *analysis.Plugin) (*Suite, error) {
