@@ -312,7 +312,7 @@ func addFixture(p *analysis.Plugin, tool string) ([]Change, error) {
 	u := fixtureURL(tool)
 	entry := `{ "url": ` + quote(u) + `, "body": { "message": "Hello, world!" } }`
 	if p.FixturesFile == nil {
-		text := "{\n  \"fnFetch\": [\n    " + entry + "\n  ]\n}\n"
+		text := "{\n  \"$schema\": \"" + tstypes.FixturesSchemaPath + "\",\n  \"fnFetch\": [\n    " + entry + "\n  ]\n}\n"
 		if err := create(p.Dir, analysis.FixturesName, text); err != nil {
 			return nil, err
 		}
@@ -358,6 +358,7 @@ func testText(tool string) string {
 	u := fixtureURL(tool)
 	failURL := strings.Replace(u, "name=world", "name=nobody", 1)
 	return `{
+  "$schema": "../` + tstypes.TestsSchemaPath + `",
   "tool": ` + quote(tool) + `,
   "cases": [
     {

@@ -48,6 +48,14 @@ var JSON []byte
 // ID is the schema's $id.
 const ID = "https://plugin-lsp.dev/schema/plugin.schema.json"
 
+// TestsJSON is the text of tests.schema.json, the schema of a plugin's tool
+// tests (tests/*.json; run by runner/tooltest), and TestsID its $id.
+//
+//go:embed tests.schema.json
+var TestsJSON []byte
+
+const TestsID = "https://plugin-lsp.dev/schema/tests.schema.json"
+
 // Problem is one schema violation.
 type Problem struct {
 	Span    jsonpos.Span // the offending key or value

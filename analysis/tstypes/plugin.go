@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/fixtures"
+	"github.com/plugin-lsp/plugin-lsp/analysis/schema"
 )
 
 // TypesPath is where `plugin-lsp types` writes the declarations, and
@@ -18,6 +20,11 @@ import (
 const (
 	TypesPath    = ".plugin/types.d.ts"
 	TsconfigName = "tsconfig.json"
+	// FixturesSchemaPath and TestsSchemaPath are copies of the JSON Schemas
+	// of fixtures.json and tests/*.json, so that any editor can complete
+	// and check them through "$schema" (init writes it).
+	FixturesSchemaPath = ".plugin/fixtures.schema.json"
+	TestsSchemaPath    = ".plugin/tests.schema.json"
 )
 
 // Header starts every generated types.d.ts (the language server
@@ -191,21 +198,30 @@ function clearTimeout(id: number | undefined): void;
 function clearInterval(id: number | undefined): void;
 ` + webGlobals
 
-// WriteFiles writes .plugin/types.d.ts when its content changed and
-// tsconfig.json when the plugin has none. It returns the plugin-relative
-// paths it wrote.
+// WriteFiles writes .plugin/types.d.ts and the two schemas when their
+// content changed, and tsconfig.json when the plugin has none. It returns
+// the plugin-relative paths it wrote.
 func WriteFiles(p *analysis.Plugin) ([]string, error) {
 	var wrote []string
-	want := PluginTypes(p)
-	path := p.Abs(TypesPath)
-	if old, err := os.ReadFile(path); err != nil || !bytes.Equal(old, want) {
+	for _, f := range []struct {
+		rel  string
+		text []byte
+	}{
+		{TypesPath, PluginTypes(p)},
+		{FixturesSchemaPath, fixtures.SchemaJSON},
+		{TestsSchemaPath, schema.TestsJSON},
+	} {
+		path := p.Abs(f.rel)
+		if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, f.text) {
+			continue
+		}
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return nil, err
+			return wrote, err
 		}
-		if err := os.WriteFile(path, want, 0o644); err != nil {
-			return nil, err
+		if err := os.WriteFile(path, f.text, 0o644); err != nil {
+			return wrote, err
 		}
-		wrote = append(wrote, TypesPath)
+		wrote = append(wrote, f.rel)
 	}
 	ts := p.Abs(TsconfigName)
 	if _, err := os.Lstat(ts); errors.Is(err, fs.ErrNotExist) {

@@ -9,7 +9,6 @@ package tooltest
 
 import (
 	"bytes"
-	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -26,13 +25,11 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/analysis/schema"
 )
 
-// SchemaJSON is the text of tests.schema.json.
-//
-//go:embed tests.schema.json
-var SchemaJSON []byte
+// SchemaJSON is the text of the test files' schema (analysis/schema/tests.schema.json).
+var SchemaJSON = schema.TestsJSON
 
 // SchemaID is the schema's $id.
-const SchemaID = "https://plugin-lsp.dev/schema/tests.schema.json"
+const SchemaID = schema.TestsID
 
 // Dir is where a plugin's test files live; SnapshotDir holds the stored
 // snapshots, one <file>.snap.json per test file.
