@@ -102,8 +102,14 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 			}
 		}
 	}
+	if allow(protocol.CodeActionKindQuickFix) {
+		out = append(out, s.testActions(sn, rel, want)...)
+	}
 	if allow(protocol.CodeActionKindSource) && rel == analysis.ManifestName {
 		out = append(out, s.createActions(sn, want, docChanges)...)
+	}
+	if allow(protocol.CodeActionKindSource) {
+		out = append(out, s.typesActions(sn, rel)...)
 	}
 	return out, nil
 }

@@ -67,6 +67,7 @@ func (s *Server) CodeLens(ctx context.Context, params *protocol.CodeLensParams) 
 			Command: protocol.Command{Title: title, Command: CommandRunTool, Arguments: []protocol.LSPAny{arg}},
 		})
 	}
+	out = append(out, s.testLenses(sn, rel)...)
 	return out, nil
 }
 

@@ -14,7 +14,9 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/fixtures"
 	"github.com/plugin-lsp/plugin-lsp/runner"
+	"github.com/plugin-lsp/plugin-lsp/runner/broker"
 )
 
 // runToolArgs is the argument of plugin.runTool (DESIGN.md §5).
@@ -23,10 +25,16 @@ type runToolArgs struct {
 	URI   string          `json:"uri,omitempty"`
 	Tool  string          `json:"tool"`
 	Input json.RawMessage `json:"input,omitempty"`
+	// Record appends each answered response to fixtures.json (needs the
+	// setting pluginLsp.providers "real"; see docs/fixtures.md).
+	Record bool `json:"record,omitempty"`
 }
 
 // ExecuteCommand runs plugin.runTool and plugin.reviewCard.
 func (s *Server) ExecuteCommand(ctx context.Context, params *protocol.ExecuteCommandParams) (protocol.LSPAny, error) {
+	if v, ok, err := s.executeTestCommand(ctx, params); ok {
+		return v, err
+	}
 	switch params.Command {
 	case CommandRunTool:
 		if len(params.Arguments) != 1 {
@@ -155,7 +163,18 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 		Providers: st.Providers, Timeout: st.Timeout,
 		Progress: prog.report,
 	}
+	if args.Record {
+		if st.Providers != "real" {
+			return nil, invalidParams("%s: \"record\" records real responses: set pluginLsp.providers to \"real\"", CommandRunTool)
+		}
+		req.Recorder = broker.NewRecorder()
+	}
 	rec, err := s.opts.Runner.Run(ctx, req)
+	if err == nil && req.Recorder != nil {
+		if _, _, rerr := fixtures.Append(p.Abs(analysis.FixturesName), req.Recorder.Fixtures()); rerr != nil {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "record %s: %v", args.Tool, rerr)
+		}
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			prog.end("cancelled")

@@ -73,6 +73,7 @@ func (s *Server) checkAndPublish(ctx context.Context, ps *pluginState, gen uint6
 	refresh := s.caps.diagnosticRefresh
 	s.mu.Unlock()
 	s.publish(ctx, ps, sn, pull)
+	s.keepTypesFresh(sn)
 	if pull && refresh {
 		_ = s.client.DiagnosticRefresh(ctx)
 	}
@@ -106,6 +107,7 @@ func (s *Server) check(ps *pluginState) *snapshot {
 	}
 	cfg := s.analysisConfig()
 	runs := maps.Clone(ps.runs)
+	tests := maps.Clone(ps.tests)
 	if s.cache.Len() > maxCacheEntries {
 		// Every keystroke in a page is a new content hash: start over
 		// rather than keep every version of every file of the session.
@@ -114,11 +116,12 @@ func (s *Server) check(ps *pluginState) *snapshot {
 	cache := s.cache
 	s.mu.Unlock()
 
-	sn := &snapshot{gen: gen, docs: docs, runs: runs}
+	sn := &snapshot{gen: gen, docs: docs, runs: runs, tests: tests}
 	if p, err := analysis.Load(newOverlayFS(files), ps.dir); err == nil {
 		sn.plugin = p
 		sn.diags = analysis.Run(p, s.rules(), cfg, cache)
 		sn.diags = append(sn.diags, learntDiagnostics(p, runs, sn.diags)...)
+		sn.diags = append(sn.diags, testDiagnostics(sn)...)
 		analysis.SortDiagnostics(sn.diags)
 	}
 	s.mu.Lock()

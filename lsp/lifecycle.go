@@ -41,7 +41,7 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 	}
 	s.state = stateInitialized
 
-	commands := []string{CommandRunTool, CommandPin}
+	commands := []string{CommandRunTool, CommandPin, CommandRunTests, CommandAcceptSnapshot, CommandGenerateTypes}
 	if s.opts.Review != nil {
 		commands = append(commands, CommandReviewCard)
 	}

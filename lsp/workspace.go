@@ -10,6 +10,7 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/runner"
+	"github.com/plugin-lsp/plugin-lsp/runner/tooltest"
 )
 
 // pluginState is everything the server keeps about one plugin directory.
@@ -19,11 +20,12 @@ type pluginState struct {
 
 	checkMu sync.Mutex
 
-	gen       uint64              // (s.mu) bumped by every change to the plugin's files
-	timer     *time.Timer         // (s.mu) pending debounced check
-	cancel    context.CancelFunc  // (s.mu) cancels the pending/running check
-	snap      *snapshot           // (s.mu) last check
-	runs      map[string]*toolRun // (s.mu) last run of each tool
+	gen       uint64                      // (s.mu) bumped by every change to the plugin's files
+	timer     *time.Timer                 // (s.mu) pending debounced check
+	cancel    context.CancelFunc          // (s.mu) cancels the pending/running check
+	snap      *snapshot                   // (s.mu) last check
+	runs      map[string]*toolRun         // (s.mu) last run of each tool
+	tests     map[string]*tooltest.Result // (s.mu) last result of each test case (testKey)
 	pubMu     sync.Mutex
 	published map[string]string // (pubMu) URI → hash of what was last pushed
 	pulled    map[string]string // (pubMu) URI → resultId last pulled
@@ -46,6 +48,7 @@ type snapshot struct {
 	docs   map[string]*document
 	diags  []analysis.Diagnostic
 	runs   map[string]*toolRun
+	tests  map[string]*tooltest.Result
 
 	mu sync.Mutex // guards plugin's file cache (see file)
 }

@@ -162,7 +162,7 @@ func TestHostileCorpus(t *testing.T) {
 		{tool: "trailing_dot", errName: "Error", errMsg: "dot", refused: []string{"trailing-dot"}},
 		{tool: "idn_host", errName: "Error", errMsg: "", refused: []string{"idn"}},
 		{tool: "tostring_url", result: `{"status":200,"conversions":1}`, refused: []string{""}},
-		{tool: "missing_fixture", errName: "Error", errMsg: "no fixture answers GET https://api.example.com/v1/nothing-here; closest fixtures: GET https://api.example.com/v1/items", refused: []string{"no-fixture"}},
+		{tool: "missing_fixture", errName: "Error", errMsg: "no fixture answers GET https://api.example.com/v1/nothing-here; closest fixtures: https://api.example.com/v1/items", refused: []string{"no-fixture"}},
 		{tool: "fetch_limit", result: `{"ok":64,"refused":6}`},
 		// the network provider against the loopback server
 		{tool: "header_override", real: true, result: `"auth=Bearer ••••(api_key)"`, refused: []string{""}},

@@ -23,6 +23,12 @@ type Request struct {
 	Input json.RawMessage // the tool's single argument; nil means null
 	// FixturesPath overrides <plugin>/fixtures.json.
 	FixturesPath string
+	// Fixtures, when set, is used instead of any fixtures file (the test
+	// runner's merge of a case's fixtures with the plugin's).
+	Fixtures *broker.Fixtures
+	// Recorder, when set, keeps every answered response (run --record);
+	// read them with Recorder.Fixtures after the run.
+	Recorder *broker.Recorder
 	// Providers is "fake" (default: fixtures) or "real" (network, through
 	// the same broker).
 	Providers string

@@ -162,7 +162,10 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 	}
 
 	// Fixtures (fake provider, secrets, collections).
-	fx, err := loadFixtures(p, req.FixturesPath)
+	fx, err := req.Fixtures, error(nil)
+	if fx == nil {
+		fx, err = loadFixtures(p, req.FixturesPath)
+	}
 	if err != nil {
 		return fail("FixturesError", err.Error(), analysis.FixturesName, 0, 0)
 	}
@@ -187,6 +190,9 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 	if req.Providers == "real" {
 		provider = r.net
 	}
+	if req.Recorder != nil {
+		provider = req.Recorder.Wrap(provider)
+	}
 	// The reach: the plugin's, from the one capability model (a malformed
 	// entry grants nothing).
 	reach := capability.FromManifest(p.Manifest)
@@ -195,9 +201,12 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 	}
 	b := broker.New(broker.Config{
 		Reach:    reach,
-		Secrets:  fx.SecretStore(r.cfg.Env),
+		Secrets:  broker.SecretStore(fx, r.cfg.Env),
 		Provider: provider,
 	})
+	if req.Recorder != nil {
+		req.Recorder.SetRedactor(b.Redact)
+	}
 	rec.Usage.FetchCap = b.MaxFetches()
 	store := newCollections(fx.Collections)
 	methods := hostMethods(reach, b, store, progress)

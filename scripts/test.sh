@@ -21,7 +21,7 @@ if ((${#missing[@]})); then
 fi
 
 # npm packages, when a lock file is newer than what is installed.
-for dir in lsp/e2e/node analysis/report/testdata/sarif-validator extension; do
+for dir in lsp/e2e/node analysis/report/testdata/sarif-validator analysis/tstypes/testdata/tsc extension; do
 	[ -f "$dir/package-lock.json" ] || continue
 	if [ ! -f "$dir/node_modules/.package-lock.json" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
 		step "npm ci in $dir"
@@ -39,6 +39,10 @@ go vet ./...
 
 step "go test"
 go test -count=1 ./...
+
+step "plugin-lsp check and test on the bundled example"
+go run ./cmd/plugin-lsp check testdata/example/books
+go run ./cmd/plugin-lsp test testdata/example/books
 
 if [ -f extension/scripts/ci.sh ]; then
 	step "VS Code extension: build the .vsix and run its tests"

@@ -76,3 +76,8 @@ func tokenChars(s, extra string) bool {
 	}
 	return true
 }
+
+// TokenKind says what kind of credential s looks like ("a JWT", "a
+// GitHub token"), "" when none: the one definition of credential shapes,
+// also used to scrub recorded fixtures.
+func TokenKind(s string) string { return tokenKind(s) }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/fixtures"
 	"github.com/plugin-lsp/plugin-lsp/analysis/js"
 	"github.com/plugin-lsp/plugin-lsp/analysis/jsonedit"
 	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
@@ -16,9 +17,11 @@ var FixtureUnmatched = &analysis.Rule{
 	Severity: analysis.Warning,
 	Title:    "no fixture answers this fetch",
 	Doc: "In dev mode (`PROVIDERS=fake`, what `plugin-lsp run` and e2e tests use) `http.fetch` is answered " +
-		"from `fixtures.json` `fnFetch`, matched by method and exact URL; a call with no matching fixture " +
-		"throws at once. The rule checks each fetch whose whole URL is known statically (the method is read " +
-		"from the init, GET when absent; any method matches when the init's method is computed). A URL known " +
+		"from `fixtures.json` `fnFetch`, matched by URL (query parameters in any order) and method (a fixture " +
+		"without `method` answers any method); a call with no matching fixture throws at once. The rule checks " +
+		"each fetch whose whole URL is known statically (the method is read from the init, GET when absent; any " +
+		"method matches when the init's method is computed). A fixture with `request` matchers counts as an " +
+		"answer: the checker does not know the request's headers and body. A URL known " +
 		"only up to a prefix is not checked: its fixtures cannot be matched exactly. Fetches the broker would " +
 		"refuse anyway are left to the fetch rules.",
 	Lang:   "json",
@@ -74,10 +77,7 @@ func fnFetch(p *analysis.Plugin) []fixture {
 		if !ok {
 			continue
 		}
-		m, ok := analysis.Str(e.Get("method"))
-		if !ok || m == "" {
-			m = "GET"
-		}
+		m, _ := analysis.Str(e.Get("method"))
 		out = append(out, fixture{strings.ToUpper(m), u})
 	}
 	return out
@@ -85,10 +85,10 @@ func fnFetch(p *analysis.Plugin) []fixture {
 
 func matchFixture(fs []fixture, method, url string) bool {
 	for _, f := range fs {
-		if method != "" && f.method != method {
+		if method != "" && f.method != "" && f.method != method {
 			continue
 		}
-		if f.url == url {
+		if fixtures.SameURL(f.url, url) {
 			return true
 		}
 	}

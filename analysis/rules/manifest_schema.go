@@ -7,6 +7,7 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/analysis/fetchurl"
+	"github.com/plugin-lsp/plugin-lsp/analysis/fixtures"
 	"github.com/plugin-lsp/plugin-lsp/analysis/jsonedit"
 	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
 	"github.com/plugin-lsp/plugin-lsp/analysis/schema"
@@ -16,7 +17,7 @@ import (
 var ManifestSchema = &analysis.Rule{
 	Code:     "manifest-schema",
 	Severity: analysis.Error,
-	Title:    "plugin.json does not follow the manifest schema",
+	Title:    "plugin.json or fixtures.json does not follow its schema",
 	Doc: "The manifest is checked against `analysis/schema/plugin.schema.json` (JSON Schema draft 2020-12; " +
 		"point your editor at it for completion and hover). The diagnostic sits on the offending key or value: " +
 		"an unknown key (usually a typo: a close match is suggested), a value of the wrong type, a name or version " +
@@ -27,7 +28,10 @@ var ManifestSchema = &analysis.Rule{
 		"limits (`fetch-limit-range`), `sdk` being required with native tools (`native-sdk-missing`), the header " +
 		"and template of a credential (`credential-format`). A tool's `inputJsonSchema` is checked in outline " +
 		"(`type`, `properties`, `required`), not against the full JSON Schema meta-schema, which would cost more " +
-		"than the whole check of a large manifest.",
+		"than the whole check of a large manifest.\n\n" +
+		"`fixtures.json` is checked the same way against `analysis/fixtures/fixtures.schema.json` (documented in " +
+		"`docs/fixtures.md`): `\"status\": \"500\"` or a misspelt `\"stauts\"` is reported here, where `run` would " +
+		"refuse the file.",
 	Lang:   "json",
 	Before: "{\n  \"name\": \"books\",\n  \"version\": \"1.2\",\n  \"tool\": [{ \"name\": \"lookupBook\", \"page\": \"code/lookup-book\" }]\n}",
 	After:  "{\n  \"name\": \"books\",\n  \"version\": \"1.2.0\",\n  \"tools\": [{ \"name\": \"lookupBook\", \"page\": \"code/lookup-book\" }]\n}",
@@ -55,10 +59,24 @@ var ManifestSchema = &analysis.Rule{
 			}
 		}
 		done = append(done, checkDomains(pass)...)
+		checkFixturesSchema(pass)
 		// What the capability model refuses to grant and neither the
 		// schema nor the domain check said (an unknown key is the schema's).
 		reportReach(pass, "manifest-schema", done...)
 	},
+}
+
+// checkFixturesSchema checks fixtures.json against its schema
+// (analysis/fixtures/fixtures.schema.json): what `run` would refuse is
+// reported by `check`, on the offending key or value.
+func checkFixturesSchema(pass *analysis.Pass) {
+	p := pass.Plugin
+	if p.FixturesFile == nil || p.FixturesRoot == nil {
+		return
+	}
+	for _, pr := range fixturesProblems(pass) {
+		pass.Reportf(analysis.FixturesName, analysis.Span(pr.Span), "%s", pr.Message)
+	}
 }
 
 // checkDomains reports capabilities.fetch and credential domains that are
@@ -120,6 +138,18 @@ func bareHost(d string) string {
 		return ""
 	}
 	return s
+}
+
+// fixturesProblems validates fixtures.json once per content (also used by
+// fixture-unused, which stays silent on a fixture the schema reports).
+func fixturesProblems(pass *analysis.Pass) []schema.Problem {
+	p := pass.Plugin
+	if p.FixturesFile == nil || p.FixturesRoot == nil {
+		return nil
+	}
+	return pass.Cache.Memo("fixtures-schema", p.FixturesFile.Text, func() any {
+		return fixtures.Validate(p.FixturesRoot)
+	}).([]schema.Problem)
 }
 
 // schemaValidator compiles the embedded schema once per cache (the

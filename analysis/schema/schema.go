@@ -30,6 +30,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"sort"
 	"strconv"
 	"strings"
@@ -47,6 +48,14 @@ var JSON []byte
 // ID is the schema's $id.
 const ID = "https://plugin-lsp.dev/schema/plugin.schema.json"
 
+// TestsJSON is the text of tests.schema.json, the schema of a plugin's tool
+// tests (tests/*.json; run by runner/tooltest), and TestsID its $id.
+//
+//go:embed tests.schema.json
+var TestsJSON []byte
+
+const TestsID = "https://plugin-lsp.dev/schema/tests.schema.json"
+
 // Problem is one schema violation.
 type Problem struct {
 	Span    jsonpos.Span // the offending key or value
@@ -58,28 +67,35 @@ type Problem struct {
 // use; compile it once per process (or per analysis cache) with New.
 type Validator struct {
 	compiled *jsonschema.Schema
-	doc      any // the schema as plain JSON, to read properties and messages
+	doc      any    // the schema as plain JSON, to read properties and messages
+	file     string // the document's name in messages ("plugin.json")
 }
 
-// New compiles the embedded schema.
-func New() (*Validator, error) {
+// New compiles the embedded manifest schema.
+func New() (*Validator, error) { return Compile(ID, JSON, "plugin.json") }
+
+// Compile compiles another schema written in the same style (draft
+// 2020-12, "errorMessage" texts, "title" on object definitions), whose
+// messages name the document file (e.g. "fixtures.json"). It never loads
+// anything from the network.
+func Compile(id string, text []byte, file string) (*Validator, error) {
 	c := jsonschema.NewCompiler()
 	c.Draft = jsonschema.Draft2020
 	c.LoadURL = func(s string) (io.ReadCloser, error) {
 		return nil, fmt.Errorf("schema: refusing to load %s (no network)", s)
 	}
-	if err := c.AddResource(ID, bytes.NewReader(JSON)); err != nil {
+	if err := c.AddResource(id, bytes.NewReader(text)); err != nil {
 		return nil, err
 	}
-	s, err := c.Compile(ID)
+	s, err := c.Compile(id)
 	if err != nil {
 		return nil, err
 	}
 	var doc any
-	if err := json.Unmarshal(JSON, &doc); err != nil {
+	if err := json.Unmarshal(text, &doc); err != nil {
 		return nil, err
 	}
-	return &Validator{compiled: s, doc: doc}, nil
+	return &Validator{compiled: s, doc: doc, file: file}, nil
 }
 
 // Validate checks a parsed manifest. A root that is not an object yields
@@ -130,13 +146,28 @@ func (v *Validator) walk(root *jsonpos.Node, ve *jsonschema.ValidationError, out
 		}
 		return
 	}
-	node, ok := root.Lookup(ve.InstanceLocation)
+	loc := ve.InstanceLocation
+	if strings.Contains(loc, "%") { // the validator escapes keys as in a URL
+		if u, err := url.PathUnescape(loc); err == nil {
+			loc = u
+		}
+	}
+	node, ok := root.Lookup(loc)
 	if !ok || node == nil {
+		return
+	}
+	if strings.Contains(ve.KeywordLocation, "/propertyNames/") && node.KeySpan.End > node.KeySpan.Start {
+		sub := v.subschema(ve.AbsoluteKeywordLocation)
+		msg, _ := sub["errorMessage"].(string)
+		if msg == "" {
+			msg = strings.TrimSpace(ve.Message)
+		}
+		*out = append(*out, Problem{Span: node.KeySpan, Pointer: loc, Message: fmt.Sprintf("key %q in %q %s", node.Key, DisplayPath(node.Parent.Pointer()), msg)})
 		return
 	}
 	sub := v.subschema(ve.AbsoluteKeywordLocation)
 	custom, _ := sub["errorMessage"].(string)
-	name := DisplayPath(ve.InstanceLocation)
+	name := DisplayPath(loc)
 	switch kw {
 	case "additionalProperties":
 		props, _ := sub["properties"].(map[string]any)
@@ -144,7 +175,7 @@ func (v *Validator) walk(root *jsonpos.Node, ve *jsonschema.ValidationError, out
 			if _, known := props[m.Key]; known {
 				continue
 			}
-			*out = append(*out, Problem{Span: m.KeySpan, Pointer: m.Pointer(), Message: unknownKey(m.Key, node, props, sub)})
+			*out = append(*out, Problem{Span: m.KeySpan, Pointer: m.Pointer(), Message: unknownKey(m.Key, node, props, sub, v.file)})
 		}
 		return
 	case "required":
@@ -187,7 +218,7 @@ func (v *Validator) walk(root *jsonpos.Node, ve *jsonschema.ValidationError, out
 		}
 	}
 	if name == "" {
-		name = "plugin.json"
+		name = v.file
 	}
 	*out = append(*out, Problem{Span: valueSpan(node), Pointer: ve.InstanceLocation, Message: fmt.Sprintf("%q %s", name, custom)})
 }
@@ -248,7 +279,7 @@ func describeProperty(sub map[string]any, key string) string {
 	return strings.TrimSuffix(d, ".")
 }
 
-func unknownKey(key string, obj *jsonpos.Node, props, sub map[string]any) string {
+func unknownKey(key string, obj *jsonpos.Node, props, sub map[string]any, file string) string {
 	known := make([]string, 0, len(props))
 	for k := range props {
 		known = append(known, k)
@@ -259,7 +290,7 @@ func unknownKey(key string, obj *jsonpos.Node, props, sub map[string]any) string
 	}
 	what := ""
 	if obj.Parent == nil {
-		what = " in plugin.json"
+		what = " in " + file
 	} else if t, ok := sub["title"].(string); ok {
 		switch {
 		case strings.HasSuffix(t, "s"): // "capabilities"

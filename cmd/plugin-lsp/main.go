@@ -17,9 +17,13 @@ commands:
                              check plugins; exit 1 on any error
   review [--format text|json] DIR
                              print the install review card
-  run [--fixtures F] [--input JSON] [--timeout D] [--providers fake|real] DIR TOOL
+  run [--fixtures F] [--input JSON] [--timeout D] [--providers fake|real [--record]] DIR TOOL
                              run a function tool in the sandbox
   pin DIR                    write the capability snapshot DIR/plugin.lock.json
+  test [--update] [--format text|json|tap|junit] [--run PATTERN] DIR...
+                             run the tool tests (tests/*.json); exit 1 on a failure
+  init DIR [--tool NAME]     create a plugin (or add a tool): manifest, page, fixture, test, types
+  types [--check] DIR...     write .plugin/types.d.ts (and tsconfig.json) for the pages
   version                    print the version
 `
 
@@ -49,6 +53,12 @@ func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdRun(args, stdout, stderr)
 	case "pin":
 		return cmdPin(args, stdout, stderr)
+	case "test":
+		return cmdTest(args, stdout, stderr)
+	case "types":
+		return cmdTypes(args, stdout, stderr)
+	case "init":
+		return cmdInit(args, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "plugin-lsp", version)
 		return 0

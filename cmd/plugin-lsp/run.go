@@ -13,10 +13,12 @@ import (
 	"time"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/fixtures"
 	"github.com/plugin-lsp/plugin-lsp/runner"
+	"github.com/plugin-lsp/plugin-lsp/runner/broker"
 )
 
-const runUsage = `usage: plugin-lsp run [--fixtures F] [--input JSON] [--timeout D] [--providers fake|real] DIR TOOL
+const runUsage = `usage: plugin-lsp run [--fixtures F] [--input JSON] [--timeout D] [--providers fake|real [--record]] DIR TOOL
 
 Runs the function tool TOOL of the plugin in DIR in the real sandbox
 (QuickJS-WASM, zero ambient authority, the fetch broker) and prints the run
@@ -31,11 +33,16 @@ runs with the minimal grant (no host method, no network).
   --timeout D      wall deadline, a Go duration (default 30s)
   --providers P    fake (default: fixtures; an unmatched fetch throws) or
                    real (the network, through the same broker)
+  --record         with --providers real: append each answered response to
+                   the fixtures file as a fixture (secrets replaced, the
+                   request's credential headers never written; see
+                   docs/fixtures.md)
 `
 
 type runOptions struct {
 	fixtures, input, providers string
 	timeout                    time.Duration
+	record                     bool
 	pos                        []string
 }
 
@@ -53,6 +60,9 @@ func parseRunArgs(args []string) (runOptions, error) {
 		}
 		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		switch name {
+		case "record":
+			o.record = true
+			continue
 		case "fixtures", "input", "timeout", "providers":
 		case "h", "help":
 			return o, flagHelp
@@ -86,6 +96,9 @@ func parseRunArgs(args []string) (runOptions, error) {
 	}
 	if len(o.pos) != 2 {
 		return o, errors.New("want exactly DIR and TOOL")
+	}
+	if o.record && o.providers != "real" {
+		return o, errors.New("--record records real responses: add --providers real")
 	}
 	return o, nil
 }
@@ -149,9 +162,13 @@ func runCommand(args []string, stdout, stderr io.Writer, newRunner runnerFactory
 	defer closeRunner()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	var recorder *broker.Recorder
+	if o.record {
+		recorder = broker.NewRecorder()
+	}
 	req := runner.Request{
 		Plugin: p, Tool: tool, Input: input, FixturesPath: o.fixtures,
-		Providers: o.providers, Timeout: o.timeout,
+		Providers: o.providers, Timeout: o.timeout, Recorder: recorder,
 	}
 	if strings.Contains(tool, "/") || strings.HasSuffix(tool, ".ts") || strings.HasSuffix(tool, ".js") {
 		req.Tool, req.Page = "", tool // a page by its path
@@ -160,6 +177,22 @@ func runCommand(args []string, stdout, stderr io.Writer, newRunner runnerFactory
 	if err != nil {
 		fmt.Fprintf(stderr, "plugin-lsp run: %v\n", err)
 		return 2
+	}
+	if recorder != nil {
+		path := o.fixtures
+		if path == "" {
+			path = p.Abs(analysis.FixturesName)
+		}
+		added, skipped, err := fixtures.Append(path, recorder.Fixtures())
+		if err != nil {
+			fmt.Fprintf(stderr, "plugin-lsp run: --record: %v\n", err)
+			return 1
+		}
+		fmt.Fprintf(stderr, "recorded %d fixture(s) into %s", added, path)
+		if skipped > 0 {
+			fmt.Fprintf(stderr, " (%d fetch(es) already had one)", skipped)
+		}
+		fmt.Fprintln(stderr)
 	}
 	enc := json.NewEncoder(stdout)
 	enc.SetEscapeHTML(false)

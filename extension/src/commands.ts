@@ -12,18 +12,20 @@ export const CLIENT_COMMANDS = {
 export const SERVER_COMMANDS = {
   runTool: "plugin.runTool",
   reviewCard: "plugin.reviewCard",
+  runTests: "plugin.runTests",
 } as const;
 
 /** The documents the server is told about. */
 export const DOCUMENT_SELECTOR = [
   { scheme: "file", pattern: "**/plugin.json" },
   { scheme: "file", pattern: "**/fixtures.json" },
+  { scheme: "file", pattern: "**/tests/*.json" },
   { scheme: "file", language: "typescript" },
   { scheme: "file", language: "javascript" },
 ];
 
 /** Files whose changes on disk the server hears about. */
-export const WATCH_GLOB = "**/{plugin.json,fixtures.json,*.ts,*.js,*.mjs}";
+export const WATCH_GLOB = "**/{plugin.json,fixtures.json,tests/*.json,*.ts,*.js,*.mjs}";
 
 /** Escapes text for Markdown prose: HTML metacharacters and Markdown punctuation. */
 function mdText(v: unknown): string {

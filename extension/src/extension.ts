@@ -16,6 +16,7 @@ import { CLIENT_COMMANDS, DOCUMENT_SELECTOR, SERVER_COMMANDS, WATCH_GLOB, review
 import { readSettings, resolveServer, serverCommand, serverConfiguration } from "./launch";
 import { RunPanels, type ToolTarget } from "./panel";
 import { listTools } from "./prefill";
+import { PluginTests, type RunTestsArgs, type TestResult } from "./testing";
 import type { RunRecord, RunToolArgs } from "./record";
 
 const MANIFEST = "plugin.json";
@@ -58,6 +59,13 @@ class ExtensionState implements vscode.Disposable {
         if (isManifest(doc.uri)) void this.ensureClient();
       }),
     );
+    // The Testing view (src/testing.ts); a host without the testing API
+    // (an old or stripped-down one) simply has no test items.
+    if (typeof vscode.tests?.createTestController === "function") {
+      const tests = new PluginTests(vscode, (args, token) => this.runTests(args, token), (dir) => exists(vscode.Uri.joinPath(dir, MANIFEST)));
+      this.disposables.push(tests);
+      void tests.discover();
+    }
     // Activated by onLanguage:json for any JSON file: start the server only
     // when a plugin is actually here.
     const manifestOpen = vscode.workspace.textDocuments.some((d) => isManifest(d.uri));
@@ -185,6 +193,14 @@ class ExtensionState implements vscode.Disposable {
       token,
     );
     return result as RunRecord;
+  }
+
+  /** The Testing view's runs: plugin.runTests on the server. */
+  private async runTests(args: RunTestsArgs, token: vscode.CancellationToken): Promise<TestResult[]> {
+    const client = await this.ensureClient();
+    if (!client) throw new Error("The plugin-lsp server is not running (see the Plugin LSP output).");
+    const result = await client.sendRequest(ExecuteCommandRequest.type, { command: SERVER_COMMANDS.runTests, arguments: [args] }, token);
+    return result as TestResult[];
   }
 
   /** Run Tool…: pick a plugin and a tool (or take them from the argument), then open its panel. */

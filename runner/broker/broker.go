@@ -23,7 +23,7 @@
 //	reach := capability.FromManifest(plugin.Manifest) // the one model of the reach
 //	var p broker.Provider = broker.NewFixtureProvider(fx) // "fake"
 //	// "real": p = broker.NewNetworkProvider(broker.NetworkOptions{})
-//	b := broker.New(broker.Config{Reach: reach, Secrets: fx.SecretStore(os.Getenv), Provider: p})
+//	b := broker.New(broker.Config{Reach: reach, Secrets: broker.SecretStore(fx, os.Getenv), Provider: p})
 //	// http.fetch → b.Fetch(runCtx, req); after the last Fetch has returned:
 //	// record.Fetches = b.Audit(); logs, result, error → b.Redact(...)
 package broker

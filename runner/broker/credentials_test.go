@@ -234,7 +234,7 @@ func TestSecretStore(t *testing.T) {
 		"PLUGIN_SECRET_EMPTY":        "empty-env",
 		"PLUGIN_SECRET_UNICODE_____": "u",
 	}
-	s := f.SecretStore(func(k string) string { return env[k] })
+	s := broker.SecretStore(f, func(k string) string { return env[k] })
 	cases := []struct {
 		name, value string
 		ok          bool
@@ -252,11 +252,11 @@ func TestSecretStore(t *testing.T) {
 			t.Errorf("Lookup(%q) = %q, %v; want %q, %v", c.name, v, ok, c.value, c.ok)
 		}
 	}
-	if v, ok := f.SecretStore(nil).Lookup("b-key.v2"); ok || v != "" {
+	if v, ok := broker.SecretStore(f, nil).Lookup("b-key.v2"); ok || v != "" {
 		t.Error("a nil env was read")
 	}
 	var nilF *broker.Fixtures
-	if v, ok := nilF.SecretStore(func(string) string { return "e" }).Lookup("x"); !ok || v != "e" {
+	if v, ok := broker.SecretStore(nilF, func(string) string { return "e" }).Lookup("x"); !ok || v != "e" {
 		t.Error("nil fixtures should fall back to env")
 	}
 	if got := broker.EnvName("openlibrary_key"); got != "PLUGIN_SECRET_OPENLIBRARY_KEY" {

@@ -11,28 +11,18 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"sync"
+	"time"
 
-	"github.com/plugin-lsp/plugin-lsp/analysis/capability"
-	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
+	"github.com/plugin-lsp/plugin-lsp/analysis/fixtures"
 )
 
-// Fixtures is a plugin's fixtures.json (DESIGN.md §2).
-type Fixtures struct {
-	FnFetch     []Fixture                  `json:"fnFetch"`
-	Secrets     map[string]string          `json:"secrets"`
-	Collections map[string]json.RawMessage `json:"collections"`
-}
+// Fixtures is a plugin's fixtures.json; its schema, parsing and matching
+// rules live in analysis/fixtures (shared with the checker).
+type Fixtures = fixtures.File
 
-// Fixture is one canned response. Method defaults to GET, Status to 200.
-// Body is a JSON string (served as text) or any other JSON value (served
-// as application/json).
-type Fixture struct {
-	URL     string            `json:"url"`
-	Method  string            `json:"method,omitempty"`
-	Status  int               `json:"status,omitempty"`
-	Headers map[string]string `json:"headers,omitempty"`
-	Body    json.RawMessage   `json:"body,omitempty"`
-}
+// Fixture is one canned response (see fixtures.Fixture).
+type Fixture = fixtures.Fixture
 
 // MaxFixturesBytes bounds fixtures.json.
 const MaxFixturesBytes = 64 << 20
@@ -63,121 +53,15 @@ func LoadFixtures(path string) (*Fixtures, error) {
 	return f, nil
 }
 
-// ParseFixtures parses the contents of a fixtures file. Errors start with
-// "line:col: " (1-based, byte column) of the offending value.
-func ParseFixtures(data []byte) (*Fixtures, error) {
-	if len(bytes.TrimSpace(data)) == 0 {
-		return &Fixtures{}, nil
-	}
-	root, serr := jsonpos.Parse(data)
-	if serr != nil {
-		return nil, fmt.Errorf("%s: %s", lineCol(data, int64(serr.Offset)), serr.Message)
-	}
-	at := func(ptr string) string {
-		n, _ := root.Lookup(ptr)
-		if n == nil {
-			return lineCol(data, 0)
-		}
-		return lineCol(data, int64(n.Span.Start))
-	}
-	var f Fixtures
-	if err := json.Unmarshal(data, &f); err != nil {
-		var te *json.UnmarshalTypeError
-		var se *json.SyntaxError
-		if errors.As(err, &se) { // what jsonpos lets through: data after the value
-			return nil, fmt.Errorf("%s: %v", lineCol(data, se.Offset-1), se)
-		}
-		if errors.As(err, &te) {
-			n := nodeAt(root, int(te.Offset))
-			what := "the document"
-			if p := n.Pointer(); p != "" {
-				what = p
-			}
-			return nil, fmt.Errorf("%s: %s must be %s, not %s", lineCol(data, int64(n.Span.Start)), what, kindName(te.Type.Kind().String()), te.Value)
-		}
-		return nil, fmt.Errorf("%s: %v", lineCol(data, 0), err)
-	}
-	for i := range f.FnFetch {
-		x := &f.FnFetch[i]
-		ptr := fmt.Sprintf("/fnFetch/%d", i)
-		if x.URL == "" {
-			return nil, fmt.Errorf("%s: %s has no \"url\"", at(ptr), ptr)
-		}
-		m := strings.ToUpper(strings.TrimSpace(x.Method))
-		if m == "" {
-			m = "GET"
-		}
-		if !allowedMethods[m] {
-			return nil, fmt.Errorf("%s: %s/method is %q; use GET, HEAD, POST, PUT, PATCH, DELETE or OPTIONS", at(ptr+"/method"), ptr, x.Method)
-		}
-		x.Method = m
-		if x.Status == 0 {
-			x.Status = http.StatusOK
-		}
-		if x.Status < 100 || x.Status > 599 {
-			return nil, fmt.Errorf("%s: %s/status is %d; use 100–599", at(ptr+"/status"), ptr, x.Status)
-		}
-		for k, v := range x.Headers {
-			if !capability.ValidHeaderName(k) || !capability.ValidHeaderValue(v) {
-				return nil, fmt.Errorf("%s: %s/headers has an invalid header %q", at(ptr+"/headers"), ptr, k)
-			}
-		}
-	}
-	return &f, nil
-}
+// ParseFixtures parses the contents of a fixtures file (fixtures.Parse).
+// Errors start with "line:col: " (1-based, byte column) of the offending
+// key or value and use the words of `plugin-lsp check`.
+func ParseFixtures(data []byte) (*Fixtures, error) { return fixtures.Parse(data) }
 
-// nodeAt finds the value encoding/json was decoding when it reported a
-// type error at off: a scalar ending at off, or a container opened just
-// before it. Falls back to the deepest node containing off.
-func nodeAt(root *jsonpos.Node, off int) *jsonpos.Node {
-	n := root
-	for {
-		var next *jsonpos.Node
-		for _, c := range n.Children() {
-			if c.Span.Start < off && off <= c.Span.End {
-				next = c
-				break
-			}
-		}
-		if next == nil {
-			return n
-		}
-		if next.Span.End == off && next.Kind != jsonpos.Object && next.Kind != jsonpos.Array || next.Span.Start == off-1 {
-			return next
-		}
-		n = next
-	}
-}
-
-func kindName(k string) string {
-	switch k {
-	case "map", "struct":
-		return "an object"
-	case "slice":
-		return "an array"
-	case "int", "int64":
-		return "an integer"
-	}
-	return "a " + k
-}
-
-// lineCol turns a byte offset into "line:col" (1-based).
-func lineCol(data []byte, off int64) string {
-	if off < 0 {
-		off = 0
-	}
-	if off > int64(len(data)) {
-		off = int64(len(data))
-	}
-	line := 1 + bytes.Count(data[:off], []byte{'\n'})
-	col := int(off) - bytes.LastIndexByte(data[:off], '\n')
-	return fmt.Sprintf("%d:%d", line, col)
-}
-
-// SecretStore resolves secrets from the fixtures' "secrets", then from the
-// environment variable EnvName(name) read through env (nil: no
-// environment). Empty values count as missing.
-func (f *Fixtures) SecretStore(env func(string) string) Secrets {
+// SecretStore resolves secrets from the fixtures' "secrets" (f may be
+// nil), then from the environment variable EnvName(name) read through env
+// (nil: no environment). Empty values count as missing.
+func SecretStore(f *Fixtures, env func(string) string) Secrets {
 	var m map[string]string
 	if f != nil {
 		m = f.Secrets
@@ -208,12 +92,16 @@ type NoFixtureError struct {
 	Method, URL string
 	Closest     []string // "METHOD URL" of the nearest fixtures, best first
 	Total       int      // number of fixtures
+	UsedUp      int      // matching fixtures whose "times" were all used
 }
 
 func (e *NoFixtureError) Error() string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "no fixture answers %s %s", e.Method, clip(e.URL, 512))
 	switch {
+	case e.UsedUp > 0:
+		fmt.Fprintf(&sb, ": the %d matching fixture(s) already answered as many times as their \"times\" allow", e.UsedUp)
+		return sb.String()
 	case e.Total == 0:
 		sb.WriteString(": fixtures.json has no fnFetch entries")
 	case len(e.Closest) > 0:
@@ -228,34 +116,32 @@ func (e *NoFixtureError) Error() string {
 	return sb.String()
 }
 
-// NewFixtureProvider answers from f.FnFetch: method and exact URL; the
-// first matching fixture wins.
+// NewFixtureProvider answers from f.FnFetch: the first fixture that
+// matches the request (fixtures.Fixture.Matches) and has uses left
+// ("times") answers; it may wait ("latencyMs") or fail ("error").
+// A provider holds the use counts of one run.
 func NewFixtureProvider(f *Fixtures) Provider {
-	p := &fixtureProvider{byKey: map[string]*cannedResponse{}}
-	if f == nil {
-		return p
-	}
-	for i := range f.FnFetch {
-		x := &f.FnFetch[i]
-		m := strings.ToUpper(x.Method)
-		if m == "" {
-			m = "GET"
+	p := &fixtureProvider{byURL: map[string][]int{}}
+	if f != nil {
+		p.list = f.FnFetch
+		p.used = make([]int, len(f.FnFetch))
+		p.resp = make([]*cannedResponse, len(f.FnFetch))
+		for i := range f.FnFetch {
+			p.resp[i] = canned(&f.FnFetch[i])
+			k := fixtures.URLKey(f.FnFetch[i].URL)
+			p.byURL[k] = append(p.byURL[k], i)
 		}
-		key := m + " " + x.URL
-		p.keys = append(p.keys, fixtureKey{method: m, url: x.URL})
-		if _, dup := p.byKey[key]; dup {
-			continue
-		}
-		p.byKey[key] = canned(x)
 	}
 	return p
 }
 
-type fixtureKey struct{ method, url string }
-
 type fixtureProvider struct {
-	byKey map[string]*cannedResponse
-	keys  []fixtureKey
+	list  []Fixture
+	resp  []*cannedResponse
+	byURL map[string][]int // fixtures.URLKey → indexes in file order
+
+	mu   sync.Mutex
+	used []int
 }
 
 type cannedResponse struct {
@@ -300,15 +186,59 @@ func canned(x *Fixture) *cannedResponse {
 // Source says that this provider answers from fixtures.
 func (p *fixtureProvider) Source() Source { return SourceFixture }
 
+// SimulatedError is a fixture's "error": "network" (a failed connection).
+type SimulatedError struct{ Fixture string }
+
+func (e *SimulatedError) Error() string {
+	return "connection failed (simulated by the fixture " + clip(e.Fixture, 512) + ")"
+}
+
 func (p *fixtureProvider) RoundTrip(ctx context.Context, req *Request, limits Capability) (*Response, Source, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, SourceFixture, err
 	}
-	c := p.byKey[req.Method+" "+req.URL]
-	if c == nil {
-		return nil, SourceFixture, &NoFixtureError{Method: req.Method, URL: req.URL, Closest: p.closest(req.Method, req.URL, 3), Total: len(p.keys)}
+	i, usedUp := p.take(req)
+	if i < 0 {
+		return nil, SourceFixture, &NoFixtureError{Method: req.Method, URL: req.URL, Closest: p.closest(req.Method, req.URL, 3), Total: len(p.list), UsedUp: usedUp}
 	}
+	x := &p.list[i]
+	if x.LatencyMs > 0 {
+		t := time.NewTimer(time.Duration(x.LatencyMs) * time.Millisecond)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return nil, SourceFixture, ctx.Err()
+		}
+	}
+	switch x.Error {
+	case fixtures.ErrorTimeout:
+		return nil, SourceFixture, context.DeadlineExceeded
+	case fixtures.ErrorNetwork:
+		return nil, SourceFixture, &SimulatedError{Fixture: x.Describe()}
+	}
+	c := p.resp[i]
 	return &Response{Status: c.status, Header: c.header.Clone(), Body: bytes.Clone(c.body), URL: req.URL}, SourceFixture, nil
+}
+
+// take finds the first matching fixture with uses left and counts the use.
+// usedUp is how many matching fixtures had none left.
+func (p *fixtureProvider) take(req *Request) (idx, usedUp int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, i := range p.byURL[fixtures.URLKey(req.URL)] {
+		x := &p.list[i]
+		if !x.Matches(req.Method, req.URL, req.Header, req.Body) {
+			continue
+		}
+		if x.Times > 0 && p.used[i] >= x.Times {
+			usedUp++
+			continue
+		}
+		p.used[i]++
+		return i, usedUp
+	}
+	return -1, usedUp
 }
 
 // closest ranks fixtures by how much of the URL they share at both ends
@@ -316,25 +246,26 @@ func (p *fixtureProvider) RoundTrip(ctx context.Context, req *Request, limits Ca
 // length difference. Linear in the size of the fixtures.
 func (p *fixtureProvider) closest(method, url string, n int) []string {
 	type scored struct {
-		key   fixtureKey
+		desc  string
 		score int
 		diff  int
-		order int
 	}
 	u := clip(url, 2048)
 	var all []scored
-	seen := map[fixtureKey]bool{}
-	for i, k := range p.keys {
-		if seen[k] {
+	seen := map[string]bool{}
+	for i := range p.list {
+		x := &p.list[i]
+		d := x.Describe()
+		if seen[d] {
 			continue
 		}
-		seen[k] = true
-		s := scored{key: k, order: i}
-		s.score = sharedEnds(u, k.url) * 2
-		if k.method == method {
+		seen[d] = true
+		s := scored{desc: x.Describe()}
+		s.score = sharedEnds(u, x.URL) * 2
+		if x.MatchesMethod(method) {
 			s.score++
 		}
-		s.diff = len(k.url) - len(url)
+		s.diff = len(x.URL) - len(url)
 		if s.diff < 0 {
 			s.diff = -s.diff
 		}
@@ -348,7 +279,7 @@ func (p *fixtureProvider) closest(method, url string, n int) []string {
 	})
 	var out []string
 	for i := 0; i < len(all) && i < n; i++ {
-		out = append(out, all[i].key.method+" "+clip(all[i].key.url, 512))
+		out = append(out, clip(all[i].desc, 520))
 	}
 	return out
 }

@@ -99,11 +99,11 @@ func TestFixtureUnmatchedThrowsNamingClosest(t *testing.T) {
 	cases := []struct {
 		method, url, closest string
 	}{
-		{"GET", "https://api.x.org/isbn/9780261103345.json", "closest fixtures: GET https://api.x.org/isbn/9780261103344.json, "},
+		{"GET", "https://api.x.org/isbn/9780261103345.json", "closest fixtures: https://api.x.org/isbn/9780261103344.json, "},
 		{"GET", "https://api.x.org/items", "closest fixtures: POST https://api.x.org/items, "},
-		{"DELETE", "https://api.x.org/text", "closest fixtures: GET https://api.x.org/text, "},
-		{"GET", "https://API.X.ORG/text", "closest fixtures: GET https://api.x.org/text, "},
-		{"GET", "https://api.y.org/isbn/9780261103344.json", "closest fixtures: GET https://api.x.org/isbn/9780261103344.json, "},
+		{"DELETE", "https://api.x.org/items", "closest fixtures: POST https://api.x.org/items, "},
+		{"GET", "https://api.x.org/text?x=1", "closest fixtures: https://api.x.org/text, "},
+		{"GET", "https://api.y.org/isbn/9780261103344.json", "closest fixtures: https://api.x.org/isbn/9780261103344.json, "},
 	}
 	for _, c := range cases {
 		_, err := b.Fetch(context.Background(), broker.Request{Method: c.method, URL: c.url})
@@ -156,7 +156,7 @@ func TestParseFixtures(t *testing.T) {
 	if len(f.FnFetch) != 9 || f.Secrets["k"] != "fixture-secret" || string(f.Collections["favourites"]) != `{ "a": { "n": 1 } }` {
 		t.Errorf("parsed %+v", f)
 	}
-	if x := f.FnFetch[2]; x.Method != "POST" || x.Status != 201 || f.FnFetch[0].Method != "GET" || f.FnFetch[0].Status != 200 {
+	if x := f.FnFetch[2]; x.Method != "POST" || x.Status != 201 || f.FnFetch[0].Method != "" || f.FnFetch[0].Status != 200 {
 		t.Errorf("defaults not applied: %+v %+v", x, f.FnFetch[0])
 	}
 	for _, empty := range []string{"", "  \n", "{}"} {
@@ -166,20 +166,25 @@ func TestParseFixtures(t *testing.T) {
 	}
 	bad := []struct{ in, want string }{
 		{`{"fnFetch": [`, "1:14: "},
-		{"{\n  \"fnFetch\": [ {\"url\": 1} ]\n}", "2:24: /fnFetch/0/url must be a string, not number"},
-		{`{"fnFetch": {}}`, "1:13: /fnFetch must be an array, not object"},
-		{`{"secrets": {"a": 1}}`, "1:19: /secrets/a must be a string, not number"},
-		{`{"fnFetch": [{"url": "x", "headers": {"a": ["b"]}}]}`, "1:44: /fnFetch/0/headers/a must be a string, not array"},
-		{`[]`, "1:1: the document must be an object, not array"},
+		{"{\n  \"fnFetch\": [ {\"url\": 1} ]\n}", `2:24: "fnFetch[0].url" must be an absolute URL like "https://api.example.com/v1/books?q=x", not a number`},
+		{`{"fnFetch": {}}`, `1:13: "fnFetch" must be an array, not an object`},
+		{`{"secrets": {"a": 1}}`, `1:19: "secrets.a" must be the secret's dev value, a string, not a number`},
+		{`{"fnFetch": [{"url": "https://x.org", "headers": {"a": ["b"]}}]}`, `1:56: "fnFetch[0].headers.a" must be the header's value, a string without control characters, not an array`},
+		{`[]`, `1:1: fixtures.json must hold one JSON object`},
 		{`{} {}`, "1:4: "},
-		{`{"fnFetch": [{"url": "https://a.org"}, {"body": "x"}]}`, `1:40: /fnFetch/1 has no "url"`},
-		{`{"fnFetch": [{"url": "https://a.org", "method": "CONNECT"}]}`, `1:49: /fnFetch/0/method is "CONNECT"`},
-		{`{"fnFetch": [{"url": "https://a.org", "status": 99}]}`, `1:49: /fnFetch/0/status is 99`},
-		{`{"fnFetch": [{"url": "https://a.org", "status": 600}]}`, `/fnFetch/0/status is 600`},
-		{`{"fnFetch": [{"url": "https://a.org", "headers": {"Bad Name": "x"}}]}`, `1:50: /fnFetch/0/headers has an invalid header "Bad Name"`},
-		{`{"fnFetch": [{"url": "https://a.org", "headers": {"X": "a\r\nb"}}]}`, `/fnFetch/0/headers has an invalid header "X"`},
-		{`{"fnFetch": [{"url": "https://a.org", "status": "200"}]}`, `1:49: /fnFetch/0/status must be an integer, not string`},
-		{`{"fnFetch": [{"url": "x", "status": 1.5}]}`, `1:37: /fnFetch/0/status must be an integer, not number 1.5`},
+		{`{"fnFetch": [{"url": "https://a.org"}, {"body": "x"}]}`, `1:40: missing required key "url" in "fnFetch[1]"`},
+		{`{"fnFetch": [{"url": "https://a.org", "method": "CONNECT"}]}`, `1:49: "fnFetch[0].method" must be one of GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS`},
+		{`{"fnFetch": [{"url": "https://a.org", "status": 99}]}`, `1:49: "fnFetch[0].status" must be an HTTP status number from 100 to 599`},
+		{`{"fnFetch": [{"url": "https://a.org", "status": 600}]}`, `"fnFetch[0].status" must be an HTTP status number`},
+		{`{"fnFetch": [{"url": "https://a.org", "headers": {"Bad Name": "x"}}]}`, `1:51: key "Bad Name" in "fnFetch[0].headers" must be a header name`},
+		{`{"fnFetch": [{"url": "https://a.org", "headers": {"X": "a\r\nb"}}]}`, `"fnFetch[0].headers.X" must be the header's value, a string without control characters`},
+		{`{"fnFetch": [{"url": "https://a.org", "status": "200"}]}`, `1:49: "fnFetch[0].status" must be an HTTP status number from 100 to 599, like 200, not a string`},
+		{`{"fnFetch": [{"url": "https://x.org", "status": 1.5}]}`, `1:49: "fnFetch[0].status" must be an HTTP status number from 100 to 599, like 200, not a number`},
+		{`{"fnFetch": [{"url": "https://x.org", "stauts": 404}]}`, `1:39: unknown key "stauts" (did you mean "status"?)`},
+		{`{"fnFecth": []}`, `1:2: unknown key "fnFecth" (did you mean "fnFetch"?)`},
+		{`{"fnFetch": [{"url": "https://x.org", "error": "slow"}]}`, `"fnFetch[0].error" must be "timeout" or "network"`},
+		{`{"fnFetch": [{"url": "https://x.org", "times": 0}]}`, `"fnFetch[0].times" must be a whole number of calls, 1 or more`},
+		{`{"fnFetch": [{"url": "https://x.org", "request": {"header": {}}}]}`, `unknown key "header" (did you mean "headers"?)`},
 	}
 	for _, c := range bad {
 		_, err := broker.ParseFixtures([]byte(c.in))
@@ -215,7 +220,7 @@ func TestLoadFixtures(t *testing.T) {
 	b := broker.New(broker.Config{
 		Fetch:       []broker.Capability{{Domain: "api.openlibrary.org"}, {Domain: "covers.openlibrary.org"}},
 		Credentials: []broker.Credential{{Name: "openlibrary_key", Header: "Authorization", Format: "Bearer {{secret}}", Domains: []string{"api.openlibrary.org"}}},
-		Secrets:     ex.SecretStore(nil),
+		Secrets:     broker.SecretStore(ex, nil),
 		Provider:    broker.NewFixtureProvider(ex),
 	})
 	resp, err := b.Fetch(context.Background(), broker.Request{URL: ex.FnFetch[0].URL})
@@ -328,5 +333,104 @@ func TestFetchLimitConcurrent(t *testing.T) {
 	}
 	if a := b.Audit(); len(a) != 65 {
 		t.Fatalf("audit has %d entries", len(a))
+	}
+}
+
+// Matching as authors expect it: query order, any method, request
+// matchers (credential headers count), times, simulated status, latency
+// and errors.
+func TestFixtureMatchingFeatures(t *testing.T) {
+	f, err := broker.ParseFixtures([]byte(`{"fnFetch": [
+	  {"url": "https://api.x.org/search?q=dune&limit=2", "body": {"n": 1}},
+	  {"url": "https://api.x.org/any", "body": "any"},
+	  {"url": "https://api.x.org/auth", "request": {"headers": {"authorization": "Bearer s3cret-value"}}, "body": "authorized"},
+	  {"url": "https://api.x.org/books", "method": "POST", "request": {"json": {"title": "Dune"}}, "status": 201, "body": {"id": 1}},
+	  {"url": "https://api.x.org/books", "method": "POST", "status": 400, "body": {"error": "bad"}},
+	  {"url": "https://api.x.org/once", "times": 1, "body": "first"},
+	  {"url": "https://api.x.org/once", "times": 1, "body": "second"},
+	  {"url": "https://api.x.org/twice", "times": 2, "body": "x"},
+	  {"url": "https://api.x.org/down", "status": 503, "headers": {"Retry-After": "3"}, "body": "unavailable"},
+	  {"url": "https://api.x.org/slow", "latencyMs": 30, "body": "late"},
+	  {"url": "https://api.x.org/timeout", "error": "timeout"},
+	  {"url": "https://api.x.org/reset", "error": "network"},
+	  {"url": "https://api.y.org/hang", "latencyMs": 5000, "body": "never"}
+	], "secrets": {"k": "s3cret-value"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := broker.New(broker.Config{
+		Fetch:       []broker.Capability{{Domain: "api.x.org"}, {Domain: "api.y.org", TimeoutMs: 50}},
+		Credentials: []broker.Credential{{Name: "k", Header: "Authorization", Format: "Bearer {{secret}}", Domains: []string{"api.x.org"}}},
+		Secrets:     broker.SecretStore(f, nil),
+		Provider:    broker.NewFixtureProvider(f),
+	})
+	type want struct {
+		status int
+		resp   string
+		reason string
+	}
+	steps := []struct {
+		method, url, body string
+		want
+	}{
+		{"GET", "https://api.x.org/search?limit=2&q=dune", "", want{200, `{"n":1}`, ""}},
+		{"DELETE", "https://api.x.org/any", "", want{200, "any", ""}},
+		{"GET", "https://api.x.org/auth", "", want{200, "authorized", ""}},
+		{"POST", "https://api.x.org/books", `{"title":"Dune","year":1965}`, want{201, `{"id":1}`, ""}},
+		{"POST", "https://api.x.org/books", `{"title":"Emma"}`, want{400, `{"error":"bad"}`, ""}},
+		{"GET", "https://api.x.org/books", "", want{0, "", "no-fixture"}},
+		{"GET", "https://api.x.org/once", "", want{200, "first", ""}},
+		{"GET", "https://api.x.org/once", "", want{200, "second", ""}},
+		{"GET", "https://api.x.org/once", "", want{0, "", "no-fixture"}},
+		{"GET", "https://api.x.org/twice", "", want{200, "x", ""}},
+		{"GET", "https://api.x.org/twice", "", want{200, "x", ""}},
+		{"GET", "https://api.x.org/twice", "", want{0, "", "no-fixture"}},
+		{"GET", "https://api.x.org/down", "", want{503, "unavailable", ""}},
+		{"GET", "https://api.x.org/slow", "", want{200, "late", ""}},
+		{"GET", "https://api.x.org/timeout", "", want{0, "", "timeout"}},
+		{"GET", "https://api.x.org/reset", "", want{0, "", "network"}},
+		{"GET", "https://api.y.org/hang", "", want{0, "", "timeout"}},
+	}
+	for i, s := range steps {
+		resp, err := b.Fetch(context.Background(), broker.Request{Method: s.method, URL: s.url, Body: []byte(s.body), Header: http.Header{}})
+		if s.reason != "" {
+			be := brokerErr(t, err)
+			if be.Reason != s.reason {
+				t.Errorf("step %d %s: reason %q (%s), want %q", i, s.url, be.Reason, be.Message, s.reason)
+			}
+			if strings.Contains(be.Message, "s3cret-value") {
+				t.Errorf("step %d: secret in %q", i, be.Message)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("step %d %s: %v", i, s.url, err)
+			continue
+		}
+		if resp.Status != s.status || string(resp.Body) != s.resp {
+			t.Errorf("step %d %s: %d %q, want %d %q", i, s.url, resp.Status, resp.Body, s.status, s.resp)
+		}
+	}
+	audit := b.Audit()
+	if e := audit[13]; e.Ms < 30 {
+		t.Errorf("latencyMs 30 answered after %v ms", e.Ms)
+	}
+	if e := audit[16]; e.Ms > 2000 {
+		t.Errorf("a 5 s latency past a 50 ms fetchTimeoutMs took %v ms", e.Ms)
+	}
+	if e := audit[8]; !strings.Contains(e.Error, "already answered as many times") {
+		t.Errorf("used-up message: %q", e.Error)
+	}
+	if e := audit[15]; !strings.Contains(e.Error, "simulated by the fixture https://api.x.org/reset") {
+		t.Errorf("network error message: %q", e.Error)
+	}
+	if e := audit[14]; !strings.Contains(e.Error, "timed out") {
+		t.Errorf("timeout message: %q", e.Error)
+	}
+	// Use counts belong to one provider (one run): a fresh one starts over.
+	b2 := broker.New(broker.Config{Fetch: []broker.Capability{{Domain: "api.x.org"}}, Credentials: []broker.Credential{{Name: "k", Header: "Authorization", Format: "Bearer {{secret}}", Domains: []string{"api.x.org"}}},
+		Secrets: broker.SecretStore(f, nil), Provider: broker.NewFixtureProvider(f)})
+	if resp, err := b2.Fetch(context.Background(), broker.Request{URL: "https://api.x.org/once"}); err != nil || string(resp.Body) != "first" {
+		t.Errorf("fresh provider: %v %v", resp, err)
 	}
 }

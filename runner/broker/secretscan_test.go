@@ -47,7 +47,7 @@ func TestNoSecretAnywhere(t *testing.T) {
 	fake := broker.New(broker.Config{
 		Fetch:       []broker.Capability{{Domain: testHost}},
 		Credentials: creds,
-		Secrets:     fix.SecretStore(nil),
+		Secrets:     broker.SecretStore(fix, nil),
 		Provider:    broker.NewFixtureProvider(fix),
 	})
 	var seen strings.Builder

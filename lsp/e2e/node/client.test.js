@@ -290,6 +290,36 @@ test("plugin-lsp serve with a vscode-languageserver-protocol client", async (t) 
     assert.match(hover.contents.value, /api\.openlibrary\.org\/isbn\/9780261103344\.json/);
   });
 
+  await t.test("tool tests: the lens runs a case, a failure is a diagnostic with the diff", async () => {
+    const TESTS = uriOf("tests/lookup-book.json");
+    const original = fs.readFileSync(path.join(DIR, "tests/lookup-book.json"), "utf8");
+    const wrong = original.replace('"value": "The Hobbit", "label"', '"value": "The Hobit", "label"');
+    assert.notEqual(wrong, original);
+    await ed.open("tests/lookup-book.json", wrong);
+    const lensesOf = () => ed.conn.sendRequest(rpc.CodeLensRequest.type, { textDocument: { uri: TESTS } });
+    let lenses = await lensesOf();
+    assert.deepEqual(lenses.map((l) => l.command.title), ["▶ Run all 4 tests", "▶ Run test", "▶ Run test", "▶ Run test", "▶ Run test"]);
+    const first = lenses[1];
+    assert.equal(first.command.command, "plugin.runTests");
+    assert.equal(first.range.start.line, ed.pos(TESTS, '"finds The Hobbit by ISBN"').line);
+    const runFirst = () => ed.conn.sendRequest(rpc.ExecuteCommandRequest.type, { command: first.command.command, arguments: first.command.arguments });
+    let results = await runFirst();
+    assert.equal(results.length, 1, JSON.stringify(results));
+    assert.equal(results[0].status, "fail", JSON.stringify(results[0]));
+    const p = await ed.waitDiags(TESTS, (p) => p.diagnostics.length === 1, "the failing case");
+    assert.equal(p.diagnostics[0].range.start.line, first.range.start.line);
+    assert.match(p.diagnostics[0].message, /result\.value: differs\n\s+expected: "The Hobit"\n\s+actual:\s+"The Hobbit"/);
+    lenses = await lensesOf();
+    assert.match(lenses[1].command.title, /^✗ failed \(1 difference\)/);
+    // The author fixes the expectation and runs it again: green, no diagnostic.
+    await ed.change(TESTS, original);
+    results = await runFirst();
+    assert.equal(results[0].status, "pass", JSON.stringify(results[0]));
+    await ed.waitDiags(TESTS, (p) => p.diagnostics.length === 0, "the case passes");
+    lenses = await lensesOf();
+    assert.match(lenses[1].command.title, /^✓ passed · \d+ ms/);
+  });
+
   await t.test("hover: a credential, its value redacted", async () => {
     const h = await ed.conn.sendRequest(rpc.HoverRequest.type, { textDocument: { uri: MANIFEST }, position: ed.pos(MANIFEST, '"openlibrary_key"', 3) });
     assert.equal(h.contents.kind, "markdown");

@@ -5,7 +5,7 @@ function coverUrl(id: number): string {
   return "https://covers.openlibrary.org/b/id/" + id + "-S.json";
 }
 
-export default async function searchBooks(input: { q: string; limit?: number }) {
+export default async function searchBooks(input: Input<"searchBooks">) {
   const limit = input.limit ?? 3;
   const res = await http.fetch(`https://api.openlibrary.org/search.json?q=${encodeURIComponent(input.q)}`);
   const data = (await res.json()) as { docs: Doc[] };

@@ -1,0 +1,391 @@
+// Package scaffold is `plugin-lsp init`: it creates a plugin that checks
+// clean, runs against its fixtures, is typed and has a passing test, and
+// adds tools to an existing plugin the same way. It never overwrites a
+// file: what exists is kept, and running it twice changes nothing.
+package scaffold
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/capability"
+	"github.com/plugin-lsp/plugin-lsp/analysis/fixtures"
+	"github.com/plugin-lsp/plugin-lsp/analysis/jsonedit"
+	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
+	"github.com/plugin-lsp/plugin-lsp/analysis/tstypes"
+)
+
+// DefaultTool is the tool a new plugin gets without --tool.
+const DefaultTool = "greet"
+
+// DemoDomain is the API the template pages call (answered by fixtures).
+const DemoDomain = "api.example.com"
+
+var toolName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// Change is one thing Init did or left alone.
+type Change struct {
+	Path   string // plugin-relative
+	Action string // "created", "updated", "kept"
+	Note   string
+}
+
+func (c Change) String() string {
+	s := fmt.Sprintf("%-8s %s", c.Action, c.Path)
+	if c.Note != "" {
+		s += " (" + c.Note + ")"
+	}
+	return s
+}
+
+// Init creates a plugin in dir (when it has no plugin.json) with one tool,
+// or adds the tool to the plugin there: manifest entry, page, fixture,
+// test file, then .plugin/types.d.ts (and tsconfig.json when absent).
+func Init(dir, tool string) ([]Change, error) {
+	if tool == "" {
+		tool = DefaultTool
+	}
+	if !toolName.MatchString(tool) {
+		return nil, fmt.Errorf("tool name %q is not an identifier (letters, digits and '_', not starting with a digit), like \"lookupBook\"", tool)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	var changes []Change
+	kebab := kebabCase(tool)
+	page := "code/" + kebab
+	manifest := filepath.Join(abs, analysis.ManifestName)
+	if _, err := os.Lstat(manifest); errors.Is(err, fs.ErrNotExist) {
+		if err := create(abs, analysis.ManifestName, newManifest(pluginName(abs), tool, page)); err != nil {
+			return nil, err
+		}
+		changes = append(changes, Change{Path: analysis.ManifestName, Action: "created"})
+	} else {
+		p, err := analysis.Load(analysis.OSFS{}, abs)
+		if err != nil {
+			return changes, err
+		}
+		if p.SyntaxError != nil || p.Manifest.Root == nil || p.Manifest.Root.Kind != jsonpos.Object {
+			return changes, fmt.Errorf("%s does not parse: fix it first (plugin-lsp check %s)", manifest, dir)
+		}
+		c, err := addToManifest(p, tool, page)
+		if err != nil {
+			return changes, err
+		}
+		changes = append(changes, c...)
+	}
+	p, err := analysis.Load(analysis.OSFS{}, abs)
+	if err != nil {
+		return changes, err
+	}
+	// The page the manifest names (an existing entry may name another).
+	for _, t := range p.Manifest.Tools {
+		if n, _ := analysis.Str(t.Name); n == tool {
+			if s, ok := analysis.Str(t.Page); ok && s != "" {
+				page = s
+			}
+		}
+	}
+	rel, found := p.ResolvePage(page)
+	if found {
+		changes = append(changes, Change{Path: rel, Action: "kept"})
+	} else {
+		if err := create(abs, rel, pageText(tool)); err != nil {
+			return changes, err
+		}
+		changes = append(changes, Change{Path: rel, Action: "created"})
+	}
+
+	c, err := addFixture(p, tool)
+	if err != nil {
+		return changes, err
+	}
+	changes = append(changes, c...)
+
+	testRel := "tests/" + kebab + ".json"
+	if _, err := os.Lstat(p.Abs(testRel)); err == nil {
+		changes = append(changes, Change{Path: testRel, Action: "kept"})
+	} else {
+		if err := create(abs, testRel, testText(tool)); err != nil {
+			return changes, err
+		}
+		changes = append(changes, Change{Path: testRel, Action: "created"})
+	}
+
+	if p, err = analysis.Load(analysis.OSFS{}, abs); err != nil {
+		return changes, err
+	}
+	existed := map[string]bool{}
+	for _, rel := range []string{tstypes.TypesPath, tstypes.TsconfigName} {
+		_, err := os.Lstat(p.Abs(rel))
+		existed[rel] = err == nil
+	}
+	wrote, err := tstypes.WriteFiles(p)
+	for _, w := range wrote {
+		action := "created"
+		if existed[w] {
+			action = "updated"
+		}
+		changes = append(changes, Change{Path: w, Action: action})
+	}
+	return changes, err
+}
+
+// create writes a new file (never over an existing one).
+func create(dir, rel, text string) error {
+	path := filepath.Join(dir, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.WriteString(text); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// pluginName makes a manifest name ([a-z0-9][a-z0-9-]*) of a directory name.
+func pluginName(dir string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(filepath.Base(dir)) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			b.WriteRune(r)
+		case b.Len() > 0 && !strings.HasSuffix(b.String(), "-"):
+			b.WriteByte('-')
+		}
+	}
+	s := strings.Trim(b.String(), "-")
+	if s == "" {
+		return "my-plugin"
+	}
+	return s
+}
+
+// kebabCase: lookupBook → lookup-book.
+func kebabCase(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r >= 'A' && r <= 'Z':
+			if i > 0 && !strings.HasSuffix(b.String(), "-") {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r - 'A' + 'a')
+		case r == '_':
+			if b.Len() > 0 && !strings.HasSuffix(b.String(), "-") {
+				b.WriteByte('-')
+			}
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return strings.Trim(b.String(), "-")
+}
+
+func newManifest(name, tool, page string) string {
+	entry := strings.ReplaceAll(toolEntry(tool, page), "\n", "\n    ")
+	return `{
+  "name": ` + quote(name) + `,
+  "version": "0.1.0",
+  "tools": [
+    ` + entry + `
+  ],
+  "capabilities": {
+    "host": ["http.fetch"],
+    "fetch": [` + quote(DemoDomain) + `]
+  }
+}
+`
+}
+
+func quote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// toolEntry is the manifest entry of a new tool.
+func toolEntry(tool, page string) string {
+	return `{
+  "name": ` + quote(tool) + `,
+  "page": ` + quote(page) + `,
+  "description": "Greets someone with the message the API returns",
+  "inputJsonSchema": {
+    "type": "object",
+    "properties": { "name": { "type": "string", "description": "Who to greet" } },
+    "required": ["name"],
+    "additionalProperties": false,
+    "examples": [{ "name": "world" }]
+  }
+}`
+}
+
+// addToManifest adds the tool entry, "http.fetch" to capabilities.host and
+// the demo domain to capabilities.fetch, each only when missing, applying
+// one edit at a time (each re-parses the file).
+func addToManifest(p *analysis.Plugin, tool, page string) ([]Change, error) {
+	var notes []string
+	type step struct {
+		need  func(m *analysis.Manifest) bool
+		path  []string
+		value string
+		note  string
+	}
+	steps := []step{
+		{func(m *analysis.Manifest) bool { return !hasTool(m, tool) }, []string{"tools"}, toolEntry(tool, page), "tool " + tool},
+		{func(m *analysis.Manifest) bool { return !capability.FromManifest(m).HasHost("http.fetch") }, []string{"capabilities", "host"}, `"http.fetch"`, "http.fetch in capabilities.host"},
+		{func(m *analysis.Manifest) bool { return !contains(capability.FromManifest(m).Domains(), DemoDomain) }, []string{"capabilities", "fetch"}, quote(DemoDomain), DemoDomain + " in capabilities.fetch"},
+	}
+	text := p.ManifestFile.Text
+	for _, s := range steps {
+		f := analysis.NewFile(analysis.ManifestName, text)
+		root, serr := jsonpos.Parse(text)
+		if serr != nil {
+			return nil, fmt.Errorf("plugin.json: %s", serr.Message)
+		}
+		if !s.need(analysis.NewManifest(root)) {
+			continue
+		}
+		e, err := jsonedit.AddToPath(f, root, s.path, s.value)
+		if err != nil {
+			return nil, fmt.Errorf("plugin.json: cannot add %s: %v", s.note, err)
+		}
+		text = apply(text, e)
+		notes = append(notes, s.note)
+	}
+	if len(notes) == 0 {
+		return []Change{{Path: analysis.ManifestName, Action: "kept", Note: "tool " + tool + " already declared"}}, nil
+	}
+	if err := os.WriteFile(p.Abs(analysis.ManifestName), text, 0o644); err != nil {
+		return nil, err
+	}
+	return []Change{{Path: analysis.ManifestName, Action: "updated", Note: "added " + strings.Join(notes, ", ")}}, nil
+}
+
+func hasTool(m *analysis.Manifest, name string) bool {
+	for _, t := range m.Tools {
+		if s, _ := analysis.Str(t.Name); s == name {
+			return true
+		}
+	}
+	return false
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func apply(text []byte, e analysis.Edit) []byte {
+	out := append([]byte{}, text[:e.Span.Start]...)
+	out = append(out, e.NewText...)
+	return append(out, text[e.Span.End:]...)
+}
+
+// fixtureURL is the demo URL a template page fetches for "world".
+func fixtureURL(tool string) string {
+	return "https://" + DemoDomain + "/v1/" + kebabCase(tool) + "?name=world"
+}
+
+// addFixture adds the demo fixture of the tool to fixtures.json (creating
+// it), unless one answers its URL already.
+func addFixture(p *analysis.Plugin, tool string) ([]Change, error) {
+	u := fixtureURL(tool)
+	entry := `{ "url": ` + quote(u) + `, "body": { "message": "Hello, world!" } }`
+	if p.FixturesFile == nil {
+		text := "{\n  \"$schema\": \"" + tstypes.FixturesSchemaPath + "\",\n  \"fnFetch\": [\n    " + entry + "\n  ]\n}\n"
+		if err := create(p.Dir, analysis.FixturesName, text); err != nil {
+			return nil, err
+		}
+		return []Change{{Path: analysis.FixturesName, Action: "created"}}, nil
+	}
+	if p.FixturesError != nil {
+		return nil, fmt.Errorf("fixtures.json does not parse: fix it first (plugin-lsp check %s)", p.Dir)
+	}
+	if f, err := fixtures.Parse(p.FixturesFile.Text); err == nil {
+		for _, x := range f.FnFetch {
+			if fixtures.SameURL(x.URL, u) {
+				return []Change{{Path: analysis.FixturesName, Action: "kept", Note: "a fixture answers " + u}}, nil
+			}
+		}
+	}
+	e, err := jsonedit.AddToPath(p.FixturesFile, p.FixturesRoot, []string{"fnFetch"}, entry)
+	if err != nil {
+		return nil, fmt.Errorf("fixtures.json: %v", err)
+	}
+	if err := os.WriteFile(p.Abs(analysis.FixturesName), apply(p.FixturesFile.Text, e), 0o644); err != nil {
+		return nil, err
+	}
+	return []Change{{Path: analysis.FixturesName, Action: "updated", Note: "added a fixture for " + u}}, nil
+}
+
+func pageText(tool string) string {
+	return `// ` + tool + `: the tool's code. It runs in a fresh sandbox: no network but http.fetch to the
+// domains in capabilities.fetch, answered by fixtures.json in dev runs and tests.
+//   plugin-lsp run --input '{"name":"world"}' . ` + tool + `
+//   plugin-lsp test .
+export default async function ` + tool + `(input: Input<"` + tool + `">) {
+  const res = await http.fetch("https://` + DemoDomain + `/v1/` + kebabCase(tool) + `?name=" + encodeURIComponent(input.name));
+  if (!res.ok) {
+    throw new Error("` + DemoDomain + ` answered " + res.status);
+  }
+  const data = (await res.json()) as { message: string };
+  return { type: "markdown", text: data.message };
+}
+`
+}
+
+func testText(tool string) string {
+	u := fixtureURL(tool)
+	failURL := strings.Replace(u, "name=world", "name=nobody", 1)
+	return `{
+  "$schema": "../` + tstypes.TestsSchemaPath + `",
+  "tool": ` + quote(tool) + `,
+  "cases": [
+    {
+      "name": "greets the world",
+      "input": { "name": "world" },
+      "result": { "type": "markdown", "text": "Hello, world!" },
+      "fetches": [{ "method": "GET", "url": ` + quote(u) + `, "status": 200 }]
+    },
+    {
+      "name": "an API error is thrown",
+      "input": { "name": "nobody" },
+      "fixtures": { "fnFetch": [{ "url": ` + quote(failURL) + `, "status": 503, "body": "unavailable" }] },
+      "error": { "name": "Error", "message": "answered 503" }
+    }
+  ]
+}
+`
+}
+
+// Summary sorts changes for printing: created, updated, kept.
+func Summary(cs []Change) []string {
+	order := map[string]int{"created": 0, "updated": 1, "kept": 2}
+	sort.SliceStable(cs, func(i, j int) bool { return order[cs[i].Action] < order[cs[j].Action] })
+	var out []string
+	for _, c := range cs {
+		out = append(out, c.String())
+	}
+	return out
+}

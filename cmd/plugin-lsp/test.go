@@ -1,0 +1,197 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/runner"
+	"github.com/plugin-lsp/plugin-lsp/runner/tooltest"
+)
+
+const testUsage = `usage: plugin-lsp test [--update] [--format text|json|tap|junit] [--run PATTERN] [--timeout D] [--parallel N] DIR...
+
+Runs the tool tests (tests/*.json, see docs/testing.md) of every plugin at
+or below each DIR, each case in a fresh sandbox with fake providers
+(fixtures.json plus the case's own fixtures), in parallel. Exit status: 0
+every case passed, 1 a case failed or a test file is broken, 2 bad usage.
+
+  --update         write the snapshots of "snapshot": true cases (new or
+                   changed) and drop stored snapshots no case uses
+  --format F       text (default), json, tap (TAP 14) or junit (XML)
+  --run PATTERN    run only the cases whose "<tool>/<name>" matches the
+                   regular expression
+  --timeout D      deadline of a case without timeoutMs (default 10s)
+  --parallel N     cases run at once (default: the number of CPUs)
+`
+
+type testOptions struct {
+	update   bool
+	format   string
+	run      *regexp.Regexp
+	timeout  time.Duration
+	parallel int
+	dirs     []string
+}
+
+func parseTestArgs(args []string) (testOptions, error) {
+	o := testOptions{format: "text", timeout: tooltest.DefaultTimeout, parallel: runtime.GOMAXPROCS(0)}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			o.dirs = append(o.dirs, args[i+1:]...)
+			break
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			o.dirs = append(o.dirs, a)
+			continue
+		}
+		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		switch name {
+		case "update", "u":
+			o.update = true
+			continue
+		case "h", "help":
+			return o, errHelp
+		case "format", "run", "timeout", "parallel":
+		default:
+			return o, fmt.Errorf("unknown flag %s", a)
+		}
+		if !hasVal {
+			if i+1 >= len(args) {
+				return o, fmt.Errorf("flag --%s needs a value", name)
+			}
+			i++
+			val = args[i]
+		}
+		switch name {
+		case "format":
+			switch val {
+			case "text", "json", "tap", "junit":
+				o.format = val
+			default:
+				return o, fmt.Errorf("unknown format %q (want text, json, tap or junit)", val)
+			}
+		case "run":
+			re, err := regexp.Compile(val)
+			if err != nil {
+				return o, fmt.Errorf("--run: %v", err)
+			}
+			o.run = re
+		case "timeout":
+			d, err := time.ParseDuration(val)
+			if err != nil || d <= 0 {
+				return o, fmt.Errorf("--timeout %q is not a positive duration (e.g. 5s, 500ms)", val)
+			}
+			o.timeout = d
+		case "parallel":
+			n, err := strconv.Atoi(val)
+			if err != nil || n < 1 {
+				return o, fmt.Errorf("--parallel %q is not a positive number", val)
+			}
+			o.parallel = n
+		}
+	}
+	if len(o.dirs) == 0 {
+		return o, fmt.Errorf("no plugin directory given")
+	}
+	return o, nil
+}
+
+func cmdTest(args []string, stdout, stderr io.Writer) int {
+	return testCommand(args, stdout, stderr, func(parallel int) (runner.ToolRunner, func(), error) {
+		r, err := runner.New(runner.Config{Spare: -1, MaxConcurrent: parallel})
+		if err != nil {
+			return nil, nil, err
+		}
+		return r, r.Close, nil
+	})
+}
+
+func testCommand(args []string, stdout, stderr io.Writer, newRunner func(parallel int) (runner.ToolRunner, func(), error)) int {
+	o, err := parseTestArgs(args)
+	if err == errHelp {
+		fmt.Fprint(stdout, testUsage)
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "plugin-lsp test: %v\n\n%s", err, testUsage)
+		return 2
+	}
+	var suites []*tooltest.Suite
+	seen := map[string]bool{}
+	for _, d := range o.dirs {
+		if fi, err := os.Stat(d); err == nil && !fi.IsDir() && filepath.Base(d) == analysis.ManifestName {
+			d = filepath.Dir(d)
+		}
+		found, err := analysis.FindPlugins(d)
+		if err != nil {
+			fmt.Fprintf(stderr, "plugin-lsp test: %v\n", err)
+			return 2
+		}
+		if len(found) == 0 {
+			fmt.Fprintf(stderr, "plugin-lsp test: no plugin.json at or below %s\n", d)
+			return 2
+		}
+		for _, f := range found {
+			abs, _ := filepath.Abs(f)
+			if seen[abs] {
+				continue
+			}
+			seen[abs] = true
+			p, err := analysis.Load(analysis.OSFS{}, f)
+			if err != nil {
+				fmt.Fprintf(stderr, "plugin-lsp test: %v\n", err)
+				return 2
+			}
+			s, err := tooltest.LoadSuite(p)
+			if err != nil {
+				fmt.Fprintf(stderr, "plugin-lsp test: %s: %v\n", f, err)
+				return 1
+			}
+			suites = append(suites, s)
+		}
+	}
+	r, closeRunner, err := newRunner(o.parallel)
+	if err != nil {
+		fmt.Fprintf(stderr, "plugin-lsp test: %v\n", err)
+		return 1
+	}
+	defer closeRunner()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	start := time.Now()
+	results, err := tooltest.Run(ctx, suites, tooltest.Options{Runner: r, Parallel: o.parallel, Filter: o.run, Timeout: o.timeout, Update: o.update})
+	if err != nil {
+		fmt.Fprintf(stderr, "plugin-lsp test: %v\n", err)
+		return 1
+	}
+	sum := tooltest.Summarize(results)
+	sum.DurationMs = float64(time.Since(start).Microseconds()) / 1000
+	cwd, _ := os.Getwd()
+	if err := tooltest.Write(stdout, o.format, results, sum, cwd); err != nil {
+		fmt.Fprintf(stderr, "plugin-lsp test: %v\n", err)
+		return 1
+	}
+	if o.format != "text" {
+		fmt.Fprintf(stderr, "%d passed, %d failed, %d errors in %.2f s\n", sum.Passed, sum.Failed, sum.Broken, sum.DurationMs/1000)
+	} else {
+		fmt.Fprintf(stderr, "%.2f s\n", sum.DurationMs/1000)
+	}
+	if len(results) == 0 {
+		fmt.Fprintln(stderr, "plugin-lsp test: no test cases found (write tests/*.json; see docs/testing.md)")
+	}
+	if !sum.OK() {
+		return 1
+	}
+	return 0
+}
