@@ -36,8 +36,8 @@ import (
 	"sync"
 
 	"github.com/dop251/goja/ast"
-	"github.com/dop251/goja/parser"
 	"github.com/evanw/esbuild/pkg/api"
+	"github.com/plugin-lsp/plugin-lsp/analysis/jsfront"
 	"github.com/plugin-lsp/plugin-lsp/analysis/jslex"
 )
 
@@ -45,26 +45,17 @@ import (
 type Span struct{ Start, End int }
 
 // URLKind says how much of a fetch URL is known statically.
-type URLKind int
+type URLKind = jsfront.Kind
 
+// The URL kinds (jsfront's).
 const (
 	// Unknown: nothing usable is known (Reason says why).
-	Unknown URLKind = iota
+	Unknown = jsfront.Unknown
 	// Prefix: Value is a known prefix; the rest is computed at run time.
-	Prefix
+	Prefix = jsfront.Prefix
 	// Exact: Value is the whole URL.
-	Exact
+	Exact = jsfront.Exact
 )
-
-func (k URLKind) String() string {
-	switch k {
-	case Exact:
-		return "exact"
-	case Prefix:
-		return "prefix"
-	}
-	return "unknown"
-}
 
 // URLValue is one URL a fetch argument may hold.
 type URLValue struct {
@@ -169,9 +160,6 @@ type Page struct {
 
 // MaxSize is the largest page analysed; a bigger one yields an error.
 const MaxSize = 4 << 20
-
-// wrapPrefix wraps esbuild's output so that top-level await parses.
-const wrapPrefix = "(async()=>{"
 
 // FileHash is one file an analysis read, with the hash of its content,
 // or a file it looked for and did not find (Missing): creating it
@@ -363,18 +351,18 @@ func analyze(entry string, read ReadFunc, follow bool) (page *Page) {
 		}
 	}
 	sm, sources := parseSourceMap(mapData)
-	a := &analyzer{page: page, js: jsText, jsIdx: newLineIndex(jsText), sm: sm,
-		fns: map[ast.Node]*fnInfo{}, classes: map[*ast.ClassLiteral]*classInfo{}, valueMembers: map[string]bool{}, walking: true}
+	a := &analyzer{page: page, js: jsText, jsIdx: newLineIndex(jsText), sm: sm, hosts: map[*jsfront.Binding]*hostInfo{}}
 	a.layout(entry, entrySrc, sources, texts)
 	page.Via = importSites(res.Metafile, entry, entrySrc)
-	a.prep = prepareJS(jsText)
-	prog, err := parser.ParseFile(nil, entry, wrapPrefix+string(a.prep.code)+"\n})();", 0, parser.WithDisableSourceMaps)
-	if err != nil {
-		a.gojaErrors(err)
+	prog, perr := jsfront.Parse(jsText, jslex.Options{DefaultVar: "var " + defaultVar + " = "})
+	a.prog, a.prep = prog, prepareJS(jsText, prog.Lex)
+	if perr != nil {
+		a.gojaError(perr)
 		a.localize()
 		return page
 	}
-	a.run(prog)
+	a.m = jsfront.NewModel(a, a)
+	a.run(prog.Body)
 	a.localize()
 	return page
 }
@@ -490,23 +478,10 @@ func (a *analyzer) localize() {
 	}
 }
 
-// gojaErrors reports what goja could not parse in esbuild's (valid)
+// gojaError reports what goja could not parse in esbuild's (valid)
 // output: a construct this analysis does not support.
-func (a *analyzer) gojaErrors(err error) {
-	list, ok := err.(parser.ErrorList)
-	if !ok || len(list) == 0 {
-		a.page.Errors = append(a.page.Errors, SyntaxError{Message: "cannot analyse the page: " + err.Error(), Unsupported: true})
-		return
-	}
-	e := list[0]
-	off := a.jsIdx.lineCol8(e.Position.Line-1, e.Position.Column-1)
-	if e.Position.Line == 1 {
-		off -= len(wrapPrefix)
-	}
-	start := a.toTS(off)
-	if start < 0 {
-		start = 0
-	}
+func (a *analyzer) gojaError(e *jsfront.ParseError) {
+	start := max(a.toTS(e.Offset), 0)
 	a.page.Errors = append(a.page.Errors, SyntaxError{
 		Span:        Span{start, tokenEnd(a.ts, start)},
 		Message:     "cannot analyse the page: " + e.Message,
@@ -521,21 +496,11 @@ type analyzer struct {
 	files  []srcFile
 	srcIdx []int
 
-	// The value-set evaluator's view of the bundle (values.go).
-	fns     map[ast.Node]*fnInfo
-	classes map[*ast.ClassLiteral]*classInfo
-	sites   []*site
-	// valueMembers are the property names read other than to call them
-	// (x.m passed as a value): a method of that name may be called from
-	// anywhere.
-	valueMembers   map[string]bool
-	fnStack        []*fnInfo
+	m              *jsfront.Model
+	prog           *jsfront.Program
+	hosts          map[*jsfront.Binding]*hostInfo
 	pending        []pendingURL
-	entryFn        ast.Node
-	defaultBinding *binding // the name the default export is bound to
-	walking        bool
-	es             evalState
-	pageSteps      int // evaluation steps of the whole page (maxPageSteps)
+	defaultBinding *jsfront.Binding // the name the default export is bound to
 	page           *Page
 	ts             string
 	tsIdx          *lineIndex
@@ -544,9 +509,6 @@ type analyzer struct {
 	sm             *sourceMap
 	prep           *prepared
 }
-
-// jsOff converts a goja index into an offset in esbuild's output.
-func jsOff(idx int) int { return idx - 1 - len(wrapPrefix) }
 
 // toTS maps an offset in esbuild's output to the page, -1 when unmapped.
 func (a *analyzer) toTS(off int) int {
@@ -562,7 +524,14 @@ func (a *analyzer) toTS(off int) int {
 }
 
 // start maps a node's start to the page (-1 when unmapped).
-func (a *analyzer) start(n ast.Node) int { return a.tokenToTS(jsOff(int(n.Idx0()))) }
+func (a *analyzer) start(n ast.Node) int { return a.tokenToTS(a.prog.Offset(n.Idx0())) }
+
+// Start is jsfront.Source's: where a node starts in the laid-out
+// sources (a.ts).
+func (a *analyzer) Start(n ast.Node) int { return a.start(n) }
+
+// Text is jsfront.Source's: the page text of an expression.
+func (a *analyzer) Text(e ast.Node) string { return a.text(a.exprSpan(e)) }
 
 // tokenToTS maps the token that starts at off in esbuild's output to the
 // page, checking that the page holds the same token there. esbuild maps
