@@ -25,6 +25,9 @@ type Hooks interface {
 	Ident(id *ast.Identifier, sc *Scope)      // an identifier read as a value
 	String(s *ast.StringLiteral)
 	Template(t *ast.TemplateLiteral)
+	// Func is called with a function (literal or arrow) with a block body
+	// and the scope of its body, its parameters and hoisted names declared.
+	Func(f ast.Expression, body *Scope)
 }
 
 // NoHooks does nothing; embed it to implement only some hooks.
@@ -38,6 +41,7 @@ func (NoHooks) Property(*ast.PropertyKeyed, *Scope)  {}
 func (NoHooks) Ident(*ast.Identifier, *Scope)        {}
 func (NoHooks) String(*ast.StringLiteral)            {}
 func (NoHooks) Template(*ast.TemplateLiteral)        {}
+func (NoHooks) Func(ast.Expression, *Scope)          {}
 
 // Model is the scope model of one program and the value-set evaluator
 // over it. Build it with NewModel, declare and walk the top level
@@ -136,3 +140,11 @@ func Unwrap(e ast.Expression) ast.Expression { return unwrap(e) }
 
 // PropKey is the string a non-computed property key names.
 func PropKey(k ast.Expression) (string, bool) { return propKey(k) }
+
+// PatternNames returns the names a binding target declares (a name, or
+// every name of a destructuring pattern), in source order.
+func PatternNames(t ast.Expression) []string {
+	sc := newScope(nil)
+	(&Model{}).declarePattern(t, Binding{decl: DeclLet}, sc, nil)
+	return sc.order
+}

@@ -60,6 +60,7 @@ type scopedExpr struct {
 type Scope struct {
 	parent *Scope
 	names  map[string]*Binding
+	order  []string // the names in the order declared
 	this   *thisCtx // what `this` is here, nil: as in the parent
 }
 
@@ -76,6 +77,9 @@ func (s *Scope) lookup(name string) *Binding {
 
 func (s *Scope) declare(name string, b *Binding) {
 	b.scope, b.name = s, name
+	if _, seen := s.names[name]; !seen {
+		s.order = append(s.order, name)
+	}
 	s.names[name] = b
 }
 
@@ -420,6 +424,7 @@ func (a *Model) function(f *ast.FunctionLiteral, sc *Scope, this *thisCtx) *fnIn
 	if f.Body != nil {
 		a.fnStack = append(a.fnStack, fi)
 		a.declareList(f.Body.List, inner)
+		a.hooks.Func(f, inner)
 		a.stmts(f.Body.List, inner)
 		a.fnStack = a.fnStack[:len(a.fnStack)-1]
 	}
@@ -568,6 +573,7 @@ func (a *Model) expr(e ast.Expression, sc *Scope) {
 		case *ast.BlockStatement:
 			a.fnStack = append(a.fnStack, fi)
 			a.declareList(body.List, inner)
+			a.hooks.Func(x, inner)
 			a.stmts(body.List, inner)
 			a.fnStack = a.fnStack[:len(a.fnStack)-1]
 		case *ast.ExpressionBody:
