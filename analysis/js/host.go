@@ -74,6 +74,9 @@ func (a *analyzer) Property(p *ast.PropertyKeyed, sc *jsfront.Scope) {
 	}
 }
 
+// Func: nothing to record.
+func (a *analyzer) Func(ast.Expression, *jsfront.Scope) {}
+
 // Ident: nothing to record.
 func (a *analyzer) Ident(*ast.Identifier, *jsfront.Scope) {}
 
@@ -114,10 +117,15 @@ func (a *analyzer) findDefaultExport(top []ast.Statement, sc *jsfront.Scope) {
 		de.Kind = "unknown"
 		if b := sc.Own(a.prep.defaultAlias); b != nil {
 			de.Kind = a.bindingKind(b, 0)
+			c, isClass := jsfront.Unwrap(b.Init()).(*ast.ClassLiteral)
 			if b.Node() != nil {
 				de.Span = a.tokSpan(b.Node())
-			} else if c, isClass := jsfront.Unwrap(b.Init()).(*ast.ClassLiteral); isClass && c.Name != nil {
+			} else if isClass && c.Name != nil {
 				de.Span = a.tokSpan(c.Name)
+			} else if isClass && b.Ident() != nil && a.tokSpan(b.Ident()).End > 0 {
+				// `export default class Tool` is `var Tool = class {…}` in
+				// esbuild's output: the name is where the page names it.
+				de.Span = a.tokSpan(b.Ident())
 			} else if b.Init() != nil {
 				de.Span = a.tokSpan(b.Init())
 			}

@@ -117,6 +117,28 @@ export default async (input: { q: string }) => {
 			"page.ts:15 {https://new.x.com | https://old.x.com}",
 			"page.ts:16 {https://raw.x.com/a\\b/…}",
 		}},
+		// A tag of the page's own is a call: its parameters take the
+		// strings and the substitutions, its result is what it returns.
+		{"tagged templates", map[string]string{"page.ts": `
+const GH = "https://api.github.com";
+function gh(strings: TemplateStringsArray, ...values: string[]) {
+  return GH + strings.reduce((acc, s, i) => acc + (values[i - 1] ?? "") + s, "");
+}
+const first = (s: TemplateStringsArray, v: string) => s[0] + v;
+const tag = (s: TemplateStringsArray) => "https://" + s.join("") + "/";
+export default async (input: { owner: string }) => {
+  await http.fetch(gh` + "`/repos/${input.owner}`" + `);
+  await http.fetch(first` + "`https://t.x.com/${\"u\"}`" + `);
+  await http.fetch(tag` + "`a.x.com`" + `);
+  await http.fetch(tag` + "`b.x.com`" + `);
+  await http.fetch(input.owner.at` + "`x`" + `);
+};`}, []string{
+			"page.ts:9 {https://api.github.com…}",
+			"page.ts:10 {https://t.x.com/u}",
+			"page.ts:11 {https://a.x.com/ | https://b.x.com/}",
+			"page.ts:12 {https://a.x.com/ | https://b.x.com/}",
+			"page.ts:13 {?}",
+		}},
 		// Soundness: where callers or changes are not all visible, the
 		// answer is unknown, never one host.
 		{"unknown callers and changes", map[string]string{"page.ts": `

@@ -127,6 +127,10 @@ func (b *Binding) Scope() *Scope { return b.scope }
 // name), nil otherwise.
 func (b *Binding) Node() ast.Node { return b.node }
 
+// Ident is the identifier that declares a variable or parameter (not
+// a function or class declaration: see Node), nil when none.
+func (b *Binding) Ident() *ast.Identifier { return b.ident }
+
 // Func is the function of a function declaration, nil otherwise.
 func (b *Binding) Func() *ast.FunctionLiteral { return b.fn }
 

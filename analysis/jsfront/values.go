@@ -1157,10 +1157,31 @@ func firstNonEmpty(s ...string) string {
 
 // taggedTemplate evaluates String.raw`…`; any other tag computes its
 // result at run time.
+// isStringRaw reports whether tag is the global String.raw.
+func (a *Model) isStringRaw(tag ast.Expression, sc *Scope) bool {
+	d, ok := unwrap(tag).(*ast.DotExpression)
+	if !ok || d.Identifier.Name.String() != "raw" {
+		return false
+	}
+	id, ok := unwrap(d.Left).(*ast.Identifier)
+	return ok && id.Name.String() == "String" && sc.lookup("String") == nil
+}
+
 func (a *Model) taggedTemplate(x *ast.TemplateLiteral, sc *Scope, depth int) vset {
-	d, ok := x.Tag.(*ast.DotExpression)
-	if id, isID := unwrap(d.Left).(*ast.Identifier); !ok || !isID || id.Name.String() != "String" || d.Identifier.Name.String() != "raw" || sc.lookup("String") != nil {
-		return unk("a tagged template is computed at run time")
+	if !a.isStringRaw(x.Tag, sc) {
+		// A tag of the bundle's own: what it returns, its parameters
+		// taking the strings and the substitutions (see tagArgs).
+		var out vset
+		for _, v := range a.set(x.Tag, sc, depth+1) {
+			if v.k != vFn {
+				return unk("a tagged template is computed at run time")
+			}
+			out = out.add(a.returns(v.fn, depth)...)
+		}
+		if out == nil {
+			return unk("a tagged template is computed at run time")
+		}
+		return out
 	}
 	out := vset{str("", -1)} // String.raw`…`: the raw text and the values
 	for i, el := range x.Elements {

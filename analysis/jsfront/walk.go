@@ -30,7 +30,8 @@ type Binding struct {
 	destructured bool           // const { key: name } = init
 	key          string
 	scope        *Scope
-	node         ast.Node // the declaration (function, class) or nil
+	node         ast.Node        // the declaration (function, class) or nil
+	ident        *ast.Identifier // the name where a variable or parameter declares it
 	fn           *ast.FunctionLiteral
 
 	evaluating bool
@@ -143,6 +144,7 @@ func (a *Model) declarePattern(t ast.Expression, tmpl Binding, sc *Scope, outer 
 	switch x := t.(type) {
 	case *ast.Identifier:
 		b := tmpl
+		b.ident = x
 		if len(outer) > 0 {
 			last := outer[len(outer)-1]
 			b.destructured = tmpl.decl != DeclParam
@@ -583,7 +585,18 @@ func (a *Model) expr(e ast.Expression, sc *Scope) {
 	case *ast.ClassLiteral:
 		a.class(x, sc)
 	case *ast.TemplateLiteral:
-		a.expr(x.Tag, sc)
+		if x.Tag != nil {
+			// tag`a${b}c` calls tag(["a", "c"], b): a call site of the tag.
+			st := &site{callee: x.Tag, args: tagArgs(x), sc: sc}
+			a.sites = append(a.sites, st)
+			switch c := unwrap(x.Tag).(type) {
+			case *ast.Identifier:
+			case *ast.DotExpression:
+				a.expr(c.Left, sc)
+			default:
+				a.expr(x.Tag, sc)
+			}
+		}
 		a.exprs(x.Expressions, sc)
 		a.hooks.Template(x)
 	case *ast.StringLiteral:
@@ -740,4 +753,15 @@ func (a *Model) mutation(c *ast.CallExpression, sc *Scope) {
 			b.opaque = true
 		}
 	}
+}
+
+// tagArgs are the arguments a tag function receives: the array of the
+// template's strings (as cooked), then the substitutions.
+func tagArgs(t *ast.TemplateLiteral) []ast.Expression {
+	strs := &ast.ArrayLiteral{LeftBracket: t.OpenQuote, RightBracket: t.CloseQuote}
+	for _, el := range t.Elements {
+		// Each string is placed at the template (its literal, for messages).
+		strs.Value = append(strs.Value, &ast.StringLiteral{Idx: t.OpenQuote, Literal: el.Literal, Value: el.Parsed})
+	}
+	return append([]ast.Expression{strs}, t.Expressions...)
 }
