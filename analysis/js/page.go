@@ -9,15 +9,18 @@
 // through a callback.
 //
 // How: esbuild bundles the page with its relative imports (the way the
-// runner does: one scope, a source map listing every file); top-level
-// import/export statements of that output are blanked to spaces (offsets
-// kept) and the whole is wrapped in an async arrow (for top-level
-// await), so that goja's parser, which knows neither, reads it; a walk
-// over goja's AST, with a small scope model (goja has none), finds host
-// calls and records what the value-set evaluator (values.go) needs:
-// functions, their call sites, assignments, classes. Every position goes
-// back through the source map to its file, and ends are found by
+// runner does: one scope, a source map listing every file; several pages
+// at once share one build, AnalyzeBundles); the bundle goes through the
+// JavaScript front end, analysis/jsfront (parse, scope model, value-set
+// evaluator), whose walk calls this package's hooks (host.go) at every
+// call, assignment, header object and literal; fetch URLs are evaluated
+// once the walk has seen every call site. Every position goes back
+// through the source map to its file, and ends are found by
 // re-tokenizing the source (source maps give starts only).
+//
+// Where text is checked before a parser sees it: every file esbuild
+// parses is read through loader.load; the bundle goja parses goes
+// through jsfront.Parse.
 //
 // Architecture invariant: AnalyzeBundle never panics on any input, reads
 // nothing but what its callback returns (goja's source-map loading is
