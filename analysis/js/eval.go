@@ -5,11 +5,13 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/analysis/jsfront"
 )
 
-// pendingURL is the URL argument of an http.fetch, evaluated once the
-// walk has seen every call site of the bundle.
+// pendingURL is the URL argument (and the init) of an http.fetch,
+// evaluated once the walk has seen every call site and assignment of the
+// bundle.
 type pendingURL struct {
 	call int // index in page.Calls
 	e    ast.Expression
+	init ast.Expression // nil when the call has none
 	sc   *jsfront.Scope
 }
 
@@ -17,6 +19,9 @@ type pendingURL struct {
 func (a *analyzer) resolveURLs() {
 	for _, p := range a.pending {
 		a.page.Calls[p.call].URL = a.urlArg(p.e, p.sc)
+		if p.init != nil {
+			a.page.Calls[p.call].FetchMethod = a.fetchMethod(p.init, p.sc)
+		}
 	}
 }
 

@@ -326,10 +326,11 @@ func (a *analyzer) call(c *ast.CallExpression, sc *jsfront.Scope) {
 	if obj == objHTTP && method == "fetch" {
 		hc.FetchMethod = "GET"
 		if len(args) > 0 {
-			a.pending = append(a.pending, pendingURL{call: len(a.page.Calls), e: args[0], sc: sc})
-		}
-		if len(args) > 1 {
-			hc.FetchMethod = a.fetchMethod(args[1], sc)
+			p := pendingURL{call: len(a.page.Calls), e: args[0], sc: sc}
+			if len(args) > 1 {
+				p.init = args[1]
+			}
+			a.pending = append(a.pending, p)
 		}
 	}
 	a.page.Calls = append(a.page.Calls, hc)
@@ -343,42 +344,22 @@ func backSpace(src string, i int) int {
 	return i
 }
 
-// fetchMethod reads init.method: "GET" when absent, "" when not static.
+// fetchMethod reads init.method: "GET" when absent, "" when not one
+// static value.
 func (a *analyzer) fetchMethod(init ast.Expression, sc *jsfront.Scope) string {
-	o, ok := jsfront.Unwrap(init).(*ast.ObjectLiteral)
-	if !ok {
-		if id, isID := init.(*ast.Identifier); isID {
-			if b := sc.Lookup(id.Name.String()); b != nil && b.Kind() != jsfront.DeclParam && b.Kind() != jsfront.DeclFunc && b.Kind() != jsfront.DeclClass && !b.Destructured() && b.Init() != nil && !b.Changed() {
-				return a.fetchMethod(b.Init(), b.Scope())
-			}
-		}
-		return ""
-	}
-	method := "GET"
-	for _, p := range o.Value {
-		switch q := p.(type) {
-		case *ast.PropertyKeyed:
-			if q.Computed {
-				return ""
-			}
-			if k, _ := jsfront.PropKey(q.Key); k == "method" {
-				v := a.m.Eval(q.Value, sc)
-				if v.Kind != jsfront.Exact {
-					return ""
-				}
-				method = strings.ToUpper(v.S)
-			}
-		case *ast.PropertyShort:
-			if q.Name.Name.String() == "method" {
-				v := a.m.Eval(&q.Name, sc)
-				if v.Kind != jsfront.Exact {
-					return ""
-				}
-				method = strings.ToUpper(v.S)
-			}
-		case *ast.SpreadElement:
+	method := ""
+	for _, v := range a.m.Member(init, "method", sc) {
+		m := "GET"
+		switch {
+		case v.Kind == jsfront.Exact:
+			m = strings.ToUpper(v.S)
+		case !v.Undefined:
 			return ""
 		}
+		if method != "" && m != method {
+			return ""
+		}
+		method = m
 	}
 	return method
 }

@@ -246,3 +246,30 @@ func TestValueWorkIsBounded(t *testing.T) {
 		}
 	}
 }
+
+// The HTTP method of a fetch is read from its init by the same
+// evaluator: through constants and a helper's parameter; one static
+// value or nothing.
+func TestFetchMethod(t *testing.T) {
+	src := `const OPTS = { method: "post" };
+function send(url: string, init: RequestInit) { return http.fetch(url, init); }
+export default async () => {
+  await http.fetch("https://a.x.com/1", OPTS);
+  await send("https://a.x.com/2", { method: "PUT" });
+  await http.fetch("https://a.x.com/3", { headers: {} });
+  await http.fetch("https://a.x.com/4", { method: Math.random() ? "GET" : "DELETE" });
+  const init: any = {};
+  init.method = "PATCH";
+  await http.fetch("https://a.x.com/5", init);
+  await http.fetch("https://a.x.com/6");
+};`
+	p := AnalyzePage("page.ts", []byte(src))
+	var got []string
+	for _, c := range p.Calls {
+		got = append(got, fmt.Sprintf("%d:%q", strings.Count(src[:c.Span.Start], "\n")+1, c.FetchMethod))
+	}
+	want := `2:"PUT" 4:"POST" 6:"GET" 7:"" 10:"" 11:"GET"`
+	if strings.Join(got, " ") != want {
+		t.Errorf("got  %s\nwant %s", strings.Join(got, " "), want)
+	}
+}

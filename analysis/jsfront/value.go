@@ -30,6 +30,8 @@ type Value struct {
 	S      string // the string (Exact) or its known start (Prefix)
 	Reason string // for Prefix/Unknown: why the rest is unknown ("" when no reason is known)
 	Lit    int    // the Source offset of the literal S starts with, -1 if none
+	// Undefined is set (with Kind Unknown) for undefined or null.
+	Undefined bool
 }
 
 const maxEvalDepth = 48
@@ -78,6 +80,18 @@ func (a *Model) Object(e ast.Expression, sc *Scope) *ast.ObjectLiteral {
 	return o
 }
 
+// Member evaluates e[key] in sc: every string it may hold (Undefined
+// where the object has no such property).
+func (a *Model) Member(e ast.Expression, key string, sc *Scope) []Value {
+	a.es = evalState{}
+	set := a.member(a.set(e, sc, 0), vset{str(key, -1)}, 0)
+	out := make([]Value, 0, len(set))
+	for _, v := range set {
+		out = append(out, single(v))
+	}
+	return out
+}
+
 func single(v av) Value {
 	switch v.k {
 	case vStr:
@@ -85,7 +99,7 @@ func single(v av) Value {
 	case vPre:
 		return Value{Kind: Prefix, S: v.s, Reason: v.reason, Lit: v.lit}
 	case vUndef:
-		return Value{Kind: Unknown, Reason: "the URL may be undefined", Lit: -1}
+		return Value{Kind: Unknown, Reason: "the URL may be undefined", Lit: -1, Undefined: true}
 	case vUnk:
 		return Value{Kind: Unknown, Reason: v.reason, Lit: -1}
 	}
