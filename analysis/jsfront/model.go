@@ -13,9 +13,10 @@ type Source interface {
 }
 
 // Hooks are what a consumer looks for during the walk, each called with
-// the scope the node is in (the model is complete up to that node: names
-// declared later in an enclosing scope are hoisted; values are not
-// worked out until Resolve).
+// the scope the node is in. Names of enclosing scopes are all declared
+// (hoisted), but what the walk records (call sites, assignments) is only
+// complete after Resolve: a value asked for during the walk takes
+// parameters as unknown and is not memoized.
 type Hooks interface {
 	Call(c *ast.CallExpression, sc *Scope)
 	New(n *ast.NewExpression, sc *Scope)

@@ -99,7 +99,7 @@ func single(v av) Value {
 	case vPre:
 		return Value{Kind: Prefix, S: v.s, Reason: v.reason, Lit: v.lit}
 	case vUndef:
-		return Value{Kind: Unknown, Reason: "the URL may be undefined", Lit: -1, Undefined: true}
+		return Value{Kind: Unknown, Reason: "the value may be undefined", Lit: -1, Undefined: true}
 	case vUnk:
 		return Value{Kind: Unknown, Reason: v.reason, Lit: -1}
 	}
