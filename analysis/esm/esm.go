@@ -38,14 +38,17 @@
 //
 // # How the module is parsed
 //
-// goja's parser rejects import and export. The lexer blanks those
-// statements to spaces (newlines kept, so every byte offset stays
-// valid), turns `export default <expr>` into `var $default = <expr>` of
-// the same length and wraps the result in an async function (top-level
-// await), then goja parses it. When goja rejects the result, esbuild
-// decides: if esbuild accepts the module it is valid JavaScript our
-// parser cannot read (Unreadable), otherwise esbuild's errors are the
-// module's syntax errors.
+// Through the JavaScript front end pages use too, analysis/jsfront: its
+// Parse blanks import and export statements (offsets kept), turns
+// `export default <expr>` into `var $default = <expr>` of the same length
+// and wraps the module for top-level await; its Model gives the scope of
+// every name (imports aside, read from the lexer here) and the value of
+// constant expressions, so a key or a description means what it means in
+// a page. When goja rejects the module, esbuild decides: if esbuild
+// accepts it, it is valid JavaScript our parser cannot read (Unreadable),
+// otherwise esbuild's errors are the module's syntax errors. ReadExports
+// is the one entry: a check of the text before any parser belongs at its
+// top.
 package esm
 
 import "fmt"

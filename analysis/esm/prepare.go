@@ -57,9 +57,8 @@ func (p *prepared) relaxed() []byte {
 }
 
 // prepare finds the module statements and the markers in src.
-func prepare(src []byte) *prepared {
+func prepare(src []byte, mp *jslex.Prepared) *prepared {
 	s := string(src)
-	mp := jslex.Prepare(s, jslex.Options{DefaultVar: defaultVar, KeepNamedDefault: true, DynamicImport: true})
 	toks := mp.Toks
 	p := &prepared{code: mp.Code, esm: mp.ImportMeta || len(mp.Stmts) > 0, defaultAt: mp.DefaultAt, src: s, toks: toks}
 	text := func(i int) string {

@@ -3,19 +3,16 @@ package esm
 import (
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/dop251/goja/ast"
 	"github.com/dop251/goja/file"
-	"github.com/dop251/goja/parser"
 	"github.com/dop251/goja/token"
+	"github.com/dop251/goja/unistring"
 	"github.com/evanw/esbuild/pkg/api"
+	"github.com/plugin-lsp/plugin-lsp/analysis/jsfront"
 	"github.com/plugin-lsp/plugin-lsp/analysis/jslex"
 )
-
-// wrapPrefix makes top-level await parseable; offsets are shifted back.
-const wrapPrefix = "(async function(){"
 
 // maxDepth bounds the resolution of constants through one another.
 const maxDepth = 32
@@ -30,7 +27,8 @@ func ReadExports(src []byte) (m *Module) {
 			m.Errors = append(m.Errors, SyntaxError{Offset: 0, Message: fmt.Sprintf("cannot read module: %v", e)})
 		}
 	}()
-	p := prepare(src)
+	prog, perr := jsfront.Parse(string(src), jslex.Options{DefaultVar: defaultVar, KeepNamedDefault: true, DynamicImport: true})
+	p := prepare(src, prog.Lex)
 	m.Imports = p.imports
 	m.AlwaysGate = p.gates
 	switch {
@@ -39,80 +37,38 @@ func ReadExports(src []byte) (m *Module) {
 	case len(p.cjs) > 0:
 		m.Kind = CommonJS
 	}
-
-	wrapped := wrapPrefix + string(p.code) + "\n})"
-	body, err := parseWrapped(wrapped)
-	r := &reader{src: src, p: p, m: m, decls: map[string]*decl{}}
-	if err != nil {
+	r := &reader{src: src, p: p, m: m, prog: prog, imports: map[string]ImportName{}, from: map[string]string{}, shadowedAt: map[int]bool{}}
+	if perr != nil {
 		// Function bodies hold most of the syntax goja lacks and nothing
 		// ReadExports needs: retry without them, and let esbuild decide
 		// whether the module is valid.
-		if body2, err2 := parseWrapped(wrapPrefix + string(p.relaxed()) + "\n})"); err2 == nil {
+		if prog.ParseCode(p.relaxed()) == nil {
 			if errs := esbuildErrors(src); len(errs) > 0 {
 				m.Exports = p.exports
 				m.Errors = errs
-				r.cjs(nil)
+				r.cjs()
 				return m
 			}
-			body, err = body2, nil
+			perr = nil
 		}
 	}
-	if err != nil {
+	if perr != nil {
 		m.Exports = p.exports
 		if errs := esbuildErrors(src); len(errs) > 0 {
 			m.Errors = errs
 		} else {
-			off := len(src)
-			if el, ok := err.(parser.ErrorList); ok && len(el) > 0 {
-				off = offsetOf(wrapped, el[0].Position) - len(wrapPrefix)
-				m.Unreadable = &Unknown{Span: r.clamp(Span{off, off}), Reason: "the module uses syntax this checker cannot read (" + el[0].Message + ")"}
-			} else {
-				m.Unreadable = &Unknown{Span: Span{0, 0}, Reason: "the module uses syntax this checker cannot read"}
-			}
+			m.Unreadable = &Unknown{Span: Span{perr.Offset, perr.Offset}, Reason: "the module uses syntax this checker cannot read (" + perr.Message + ")"}
 		}
-		r.cjs(nil)
+		r.cjs()
 		return m
 	}
-	r.body = body
+	r.body = prog.Body
 	r.declare()
-	r.cjs(r.decls)
+	r.cjs()
 	r.exports()
 	r.toolMap()
 	r.defs()
 	return m
-}
-
-// parseWrapped parses the wrapped module and returns the wrapper's body.
-func parseWrapped(wrapped string) ([]ast.Statement, error) {
-	prog, err := parser.ParseFile(nil, "module.js", wrapped, 0, parser.WithDisableSourceMaps)
-	var body []ast.Statement
-	if err == nil {
-		wrapper := false
-		if len(prog.Body) == 1 {
-			if es, ok := prog.Body[0].(*ast.ExpressionStatement); ok {
-				if fn, ok := es.Expression.(*ast.FunctionLiteral); ok {
-					body, wrapper = fn.Body.List, true
-				}
-			}
-		}
-		if !wrapper { // a stray "})" closed our wrapper: let esbuild say why
-			err = fmt.Errorf("unbalanced braces")
-		}
-	}
-	return body, err
-}
-
-// offsetOf converts goja's 1-based line and byte column to an offset.
-func offsetOf(s string, pos file.Position) int {
-	off := 0
-	for line := 1; line < pos.Line; line++ {
-		i := strings.IndexByte(s[off:], '\n')
-		if i < 0 {
-			return len(s)
-		}
-		off += i + 1
-	}
-	return off + pos.Column - 1
 }
 
 // esbuildErrors returns esbuild's syntax errors for src, nil when esbuild
@@ -143,31 +99,46 @@ func lineStarts(src []byte) []int {
 	return ls
 }
 
-// decl is a top-level binding.
-type decl struct {
-	name  string
-	init  ast.Expression // nil for a pattern, function or class
-	konst bool
-	from  string // the specifier when imported
-	// imported is the name the other module exports ("default", "*").
-	imported string
-	// reassigned: a top-level statement assigns to it.
-	reassigned bool
-}
-
 type reader struct {
-	src   []byte
-	p     *prepared
-	m     *Module
-	body  []ast.Statement
-	decls map[string]*decl
+	jsfront.NoHooks
+	src  []byte
+	p    *prepared
+	m    *Module
+	prog *jsfront.Program
+	body []ast.Statement
+	// model is jsfront's scope model and evaluator over the module; top
+	// is its top-level scope.
+	model *jsfront.Model
+	top   *jsfront.Scope
+	// imports maps each imported local name to what it imports, from to
+	// the module specifier.
+	imports map[string]ImportName
+	from    map[string]string
+	// shadowedAt holds the offsets of module/exports/require identifiers
+	// that name a declared binding (a parameter of esbuild's __commonJS
+	// wrapper, a local), not CommonJS.
+	shadowedAt map[int]bool
+	// funcs are the functions of the module with the scopes of their
+	// bodies: a marker in a body the parser did not see (relaxed) is
+	// shadowed when the function declares its name.
+	funcs []funcScope
 	// stmtAt indexes the top-level statements by start offset.
 	stmtAt map[int]ast.Statement
 }
 
-func (r *reader) off(idx file.Idx) int {
-	o := int(idx) - 1 - len(wrapPrefix)
-	return max(0, min(o, len(r.src)))
+// namespace reports whether name is an `import * as name`, and from
+// where.
+func (r *reader) namespace(name string) (string, bool) {
+	imp, ok := r.imports[name]
+	return r.from[name], ok && imp.Imported == "*"
+}
+
+func (r *reader) off(idx file.Idx) int { return r.prog.Offset(idx) }
+
+// ident makes the identifier name at offset off (an exported name read
+// as an expression).
+func (r *reader) ident(name string, off int) *ast.Identifier {
+	return &ast.Identifier{Name: unistring.NewFromString(name), Idx: r.prog.Idx(off)}
 }
 
 func (r *reader) span(n ast.Node) Span { return Span{r.off(n.Idx0()), r.off(n.Idx1())} }
@@ -201,108 +172,94 @@ func (r *reader) spreadSpan(pr *ast.SpreadElement) Span {
 	return s
 }
 
-// declare records the top-level bindings.
+// declare builds jsfront's model of the module: its imports, then every
+// binding and what is assigned to it.
 func (r *reader) declare() {
 	for _, imp := range r.p.imports {
 		for _, n := range imp.Names {
-			r.decls[n.Local] = &decl{name: n.Local, from: imp.From, imported: n.Imported}
+			r.imports[n.Local], r.from[n.Local] = n, imp.From
 		}
 	}
-	for _, st := range r.body {
-		switch st := st.(type) {
-		case *ast.LexicalDeclaration:
-			for _, b := range st.List {
-				r.bind(b, st.Token == token.CONST)
-			}
-		case *ast.VariableStatement:
-			for _, b := range st.List {
-				r.bind(b, false)
-			}
-		case *ast.FunctionDeclaration:
-			if st.Function.Name != nil {
-				n := st.Function.Name.Name.String()
-				r.decls[n] = &decl{name: n}
-			}
-		case *ast.ClassDeclaration:
-			if st.Class.Name != nil {
-				n := st.Class.Name.Name.String()
-				r.decls[n] = &decl{name: n}
-			}
-		}
-	}
-	for _, st := range r.body {
-		if es, ok := st.(*ast.ExpressionStatement); ok {
-			if as, ok := es.Expression.(*ast.AssignExpression); ok {
-				if id, ok := as.Left.(*ast.Identifier); ok {
-					if d := r.decls[id.Name.String()]; d != nil {
-						d.reassigned = true
-					}
-				}
-			}
+	r.model = jsfront.NewModel(r, r)
+	r.top = r.model.Declare(r.body)
+	r.model.Walk(r.body, r.top)
+	r.model.Resolve(nil)
+}
+
+// Start is jsfront.Source's: a node's offset in the module.
+func (r *reader) Start(n ast.Node) int { return r.off(n.Idx0()) }
+
+// Text is jsfront.Source's: a node's text, for reasons.
+func (r *reader) Text(n ast.Node) string { return r.text(n) }
+
+// Ident notes a CommonJS name that is a declared binding where it is read.
+func (r *reader) Ident(id *ast.Identifier, sc *jsfront.Scope) {
+	switch n := id.Name.String(); n {
+	case "module", "exports", "require":
+		if sc.Lookup(n) != nil {
+			r.shadowedAt[r.off(id.Idx0())] = true
 		}
 	}
 }
 
-func (r *reader) bind(b *ast.Binding, konst bool) {
-	if id, ok := b.Target.(*ast.Identifier); ok {
-		n := id.Name.String()
-		r.decls[n] = &decl{name: n, init: b.Initializer, konst: konst}
-		return
+type funcScope struct {
+	span Span
+	sc   *jsfront.Scope
+}
+
+// Func records a function's body scope.
+func (r *reader) Func(f ast.Expression, body *jsfront.Scope) {
+	r.funcs = append(r.funcs, funcScope{r.span(f), body})
+}
+
+// shadowed reports whether a function enclosing off declares name.
+func (r *reader) shadowed(off int, name string) bool {
+	if r.shadowedAt[off] {
+		return true
 	}
-	for _, n := range patternNames(b.Target) {
-		r.decls[n] = &decl{name: n}
+	for _, f := range r.funcs {
+		if f.span.Start <= off && off < f.span.End && f.sc.Lookup(name) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// Call notes a call of a require that is a declared binding.
+func (r *reader) Call(c *ast.CallExpression, sc *jsfront.Scope) {
+	if id, ok := c.Callee.(*ast.Identifier); ok {
+		r.Ident(id, sc)
 	}
 }
 
-// patternNames returns the identifiers a destructuring pattern binds.
-func patternNames(t ast.Expression) []string {
-	switch t := t.(type) {
-	case *ast.Identifier:
-		return []string{t.Name.String()}
-	case *ast.ObjectPattern:
-		var out []string
-		for _, p := range t.Properties {
-			switch p := p.(type) {
-			case *ast.PropertyShort:
-				out = append(out, p.Name.Name.String())
-			case *ast.PropertyKeyed:
-				out = append(out, patternNames(p.Value)...)
-			}
-		}
-		return append(out, patternNames(t.Rest)...)
-	case *ast.ArrayPattern:
-		var out []string
-		for _, e := range t.Elements {
-			out = append(out, patternNames(e)...)
-		}
-		return append(out, patternNames(t.Rest)...)
-	case *ast.AssignExpression:
-		return patternNames(t.Left)
-	case *ast.Binding:
-		return patternNames(t.Target)
+// binding is the top-level binding of name that is not imported, nil
+// when none.
+func (r *reader) binding(name string) *jsfront.Binding {
+	if r.top == nil {
+		return nil
+	}
+	return r.top.Own(name)
+}
+
+// initOf is the initializer of a top-level name, nil when it has none
+// (imported, a pattern, a function or class).
+func (r *reader) initOf(name string) ast.Expression {
+	if b := r.binding(name); b != nil && !b.Destructured() {
+		return b.Init()
 	}
 	return nil
 }
 
 // cjs keeps the CommonJS markers whose name is not a top-level binding
 // (`const require = createRequire(import.meta.url)` is ESM).
-func (r *reader) cjs(decls map[string]*decl) {
-	var scopes []funcScope
+func (r *reader) cjs() {
 	for _, mk := range r.p.cjs {
 		name := mk.Text
 		if i := strings.IndexAny(name, ".["); i >= 0 {
 			name = name[:i]
 		}
-		if _, ok := decls[name]; ok {
+		if _, imported := r.imports[name]; imported || r.binding(name) != nil || r.shadowed(mk.Span.Start, name) {
 			continue
-		}
-		if r.body != nil && r.m.Kind == ESM {
-			if scopes == nil {
-				scopes = r.scopes()
-			}
-			if shadowed(scopes, mk.Span.Start, name) {
-				continue
-			}
 		}
 		r.m.CommonJS = append(r.m.CommonJS, mk)
 	}
@@ -348,7 +305,7 @@ func (r *reader) bindingExports(list []*ast.Binding) []Export {
 			continue
 		}
 		s := r.span(b.Target)
-		for _, n := range patternNames(b.Target) {
+		for _, n := range jsfront.PatternNames(b.Target) {
 			out = append(out, Export{Name: n, Span: s, Local: n})
 		}
 	}
@@ -397,7 +354,7 @@ func (r *reader) defs() {
 		case ex.From != "":
 			r.m.Defs[ex.Name] = &Tool{Name: ex.Name, KeySpan: ex.Span, RequiresKnown: true, ValueFrom: ex.From, ValueName: ex.Local}
 		case ex.Local != "":
-			id := &ast.Identifier{Name: unistr(ex.Local), Idx: file.Idx(ex.Span.Start + 1 + len(wrapPrefix))}
+			id := r.ident(ex.Local, ex.Span.Start)
 			if t := r.tool(prop{key: ex.Name, keySpan: ex.Span, value: id, kind: ast.PropertyKindValue}); t.Def || t.ValueFrom != "" {
 				r.m.Defs[ex.Name] = t
 			}
@@ -427,7 +384,7 @@ func (r *reader) readMap(ex *Export, force bool) *ToolMap {
 			expr = vs.List[0].Initializer
 		}
 	} else {
-		expr = &ast.Identifier{Name: unistr(local), Idx: file.Idx(ex.Span.Start + 1 + len(wrapPrefix))}
+		expr = r.ident(local, ex.Span.Start)
 	}
 	if expr == nil {
 		if !force {
@@ -441,7 +398,7 @@ func (r *reader) readMap(ex *Export, force bool) *ToolMap {
 		switch x := obj.resolve(expr, 0).(type) {
 		case *ast.ObjectLiteral:
 		case *ast.Identifier:
-			if d := r.decls[x.Name.String()]; d == nil || d.from == "" {
+			if _, imported := r.imports[x.Name.String()]; !imported {
 				return nil
 			}
 		default:
@@ -502,11 +459,11 @@ func (o *objReader) resolve(e ast.Expression, depth int) ast.Expression {
 	for ; depth < maxDepth; depth++ {
 		switch x := e.(type) {
 		case *ast.Identifier:
-			d := o.r.decls[x.Name.String()]
-			if d == nil || d.init == nil {
+			init := o.r.initOf(x.Name.String())
+			if init == nil {
 				return e
 			}
-			e = d.init
+			e = init
 		case *ast.CallExpression:
 			if isFreeze(x) && len(x.ArgumentList) == 1 {
 				e = x.ArgumentList[0]
@@ -547,23 +504,24 @@ func (o *objReader) collect(e ast.Expression, depth int) (props []prop, lit *ast
 		}
 		o.seen[name] = true
 		defer delete(o.seen, name)
-		d := o.r.decls[name]
-		if d == nil || d.init == nil {
+		init := o.r.initOf(name)
+		if init == nil {
 			break
 		}
-		x = d.init
+		x = init
 	}
 	e = o.resolve(e, depth)
 	switch x := e.(type) {
 	case *ast.ObjectLiteral:
 		lit = x
 	case *ast.Identifier:
-		d := o.r.decls[x.Name.String()]
+		name := x.Name.String()
+		imp, imported := o.r.imports[name]
 		switch {
-		case d != nil && d.from != "":
-			o.unknowable(orig, "`%s` is imported from %q", x.Name, d.from)
-			o.unknown[len(o.unknown)-1].From, o.unknown[len(o.unknown)-1].Name = d.from, d.imported
-		case d == nil:
+		case imported:
+			o.unknowable(orig, "`%s` is imported from %q", x.Name, o.r.from[name])
+			o.unknown[len(o.unknown)-1].From, o.unknown[len(o.unknown)-1].Name = o.r.from[name], imp.Imported
+		case o.r.binding(name) == nil:
 			o.unknowable(orig, "`%s` is not a top-level constant of the module", x.Name)
 		default:
 			o.unknowable(orig, "`%s` is not an object literal", x.Name)
@@ -575,10 +533,10 @@ func (o *objReader) collect(e ast.Expression, depth int) (props []prop, lit *ast
 	case *ast.DotExpression:
 		o.unknowable(orig, "`%s` is not an object literal", o.r.text(orig))
 		if id, ok := x.Left.(*ast.Identifier); ok { // ns.member of import * as ns
-			if d := o.r.decls[id.Name.String()]; d != nil && d.from != "" && d.imported == "*" {
+			if from, ok := o.r.namespace(id.Name.String()); ok {
 				u := &o.unknown[len(o.unknown)-1]
-				u.Reason = fmt.Sprintf("`%s` is imported from %q", o.r.text(orig), d.from)
-				u.From, u.Name = d.from, x.Identifier.Name.String()
+				u.Reason = fmt.Sprintf("`%s` is imported from %q", o.r.text(orig), from)
+				u.From, u.Name = from, x.Identifier.Name.String()
 			}
 		}
 		return nil, nil
@@ -621,72 +579,18 @@ func (o *objReader) collect(e ast.Expression, depth int) (props []prop, lit *ast
 // key returns a property key's string value.
 func (o *objReader) key(k ast.Expression, computed bool) (string, bool) {
 	if !computed {
-		switch k := k.(type) {
-		case *ast.StringLiteral:
-			return k.Value.String(), true
-		case *ast.NumberLiteral:
-			switch v := k.Value.(type) {
-			case int64:
-				return strconv.FormatInt(v, 10), true
-			case float64:
-				return jslex.NumberString(v), true
-			}
-			return k.Literal, true
-		case *ast.Identifier:
-			return k.Name.String(), true
-		}
-		return "", false
+		return jsfront.PropKey(k)
 	}
 	return o.constString(k, 0)
 }
 
-// constString evaluates a constant string expression: literals, template
-// literals and + of constants, and top-level const strings.
-func (o *objReader) constString(e ast.Expression, depth int) (string, bool) {
-	if depth > maxDepth {
+// constString is the one string e holds, worked out by jsfront's
+// evaluator over the module (constants, templates, + and the rest).
+func (o *objReader) constString(e ast.Expression, _ int) (string, bool) {
+	if e == nil || o.r.model == nil {
 		return "", false
 	}
-	switch x := e.(type) {
-	case *ast.StringLiteral:
-		return x.Value.String(), true
-	case *ast.NumberLiteral:
-		return fmt.Sprint(x.Value), true
-	case *ast.TemplateLiteral:
-		if x.Tag != nil {
-			return "", false
-		}
-		var b strings.Builder
-		for i, el := range x.Elements {
-			b.WriteString(el.Parsed.String())
-			if i < len(x.Expressions) {
-				s, ok := o.constString(x.Expressions[i], depth+1)
-				if !ok {
-					return "", false
-				}
-				b.WriteString(s)
-			}
-		}
-		return b.String(), true
-	case *ast.BinaryExpression:
-		if x.Operator != token.PLUS {
-			return "", false
-		}
-		a, ok := o.constString(x.Left, depth+1)
-		if !ok {
-			return "", false
-		}
-		b, ok := o.constString(x.Right, depth+1)
-		return a + b, ok
-	case *ast.Identifier:
-		// const, or var/let never reassigned at the top level (bundlers
-		// turn const into var).
-		d := o.r.decls[x.Name.String()]
-		if d == nil || d.init == nil || (!d.konst && d.reassigned) {
-			return "", false
-		}
-		return o.constString(d.init, depth+1)
-	}
-	return "", false
+	return o.r.model.String(e, o.r.top)
 }
 
 // additions reads a top-level statement that adds to the map named local.
@@ -741,14 +645,14 @@ func (r *reader) tool(pr prop) *Tool {
 	switch v := o.resolve(pr.value, 0).(type) {
 	case *ast.ObjectLiteral:
 	case *ast.Identifier: // imported from another module
-		if d := r.decls[v.Name.String()]; d != nil && d.from != "" && d.imported != "*" {
-			t.ValueFrom, t.ValueName = d.from, d.imported
+		if imp, ok := r.imports[v.Name.String()]; ok && imp.Imported != "*" {
+			t.ValueFrom, t.ValueName = r.from[imp.Local], imp.Imported
 		}
 		return t
 	case *ast.DotExpression: // ns.member of import * as ns
 		if id, ok := v.Left.(*ast.Identifier); ok {
-			if d := r.decls[id.Name.String()]; d != nil && d.from != "" && d.imported == "*" {
-				t.ValueFrom, t.ValueName = d.from, v.Identifier.Name.String()
+			if from, ok := r.namespace(id.Name.String()); ok {
+				t.ValueFrom, t.ValueName = from, v.Identifier.Name.String()
 			}
 		}
 		return t

@@ -2,80 +2,35 @@ package js
 
 import (
 	"github.com/dop251/goja/ast"
+	"github.com/plugin-lsp/plugin-lsp/analysis/jsfront"
 )
 
-// value is a single static answer about a string expression, for the
-// places that need one (header names, methods, host object keys): the
-// value set of values.go when it has exactly one alternative.
-type value struct {
-	kind   URLKind
-	s      string // the string (Exact) or its known start (Prefix)
-	reason string // why the rest is unknown
-	lit    int    // page offset of the literal where s starts, -1 if none
-}
-
-func unknown(reason string) value { return value{kind: Unknown, reason: reason, lit: -1} }
-
-const maxEvalDepth = 48
-
-// eval evaluates e when it has one static value.
-func (a *analyzer) eval(e ast.Expression, sc *scope, depth int) value {
-	if depth == 0 {
-		a.es = evalState{}
-	}
-	s := a.set(e, sc, depth)
-	if len(s) != 1 {
-		return unknown("")
-	}
-	return single(s[0])
-}
-
-func single(v av) value {
-	switch v.k {
-	case vStr:
-		return value{kind: Exact, s: v.s, lit: v.lit}
-	case vPre:
-		return value{kind: Prefix, s: v.s, reason: v.reason, lit: v.lit}
-	case vUndef:
-		return value{kind: Unknown, reason: "the URL may be undefined", lit: -1}
-	case vUnk:
-		return unknown(v.reason)
-	}
-	return unknown("")
-}
-
-// pendingURL is the URL argument of an http.fetch, evaluated once the
-// walk has seen every call site of the bundle.
+// pendingURL is the URL argument (and the init) of an http.fetch,
+// evaluated once the walk has seen every call site and assignment of the
+// bundle.
 type pendingURL struct {
 	call int // index in page.Calls
 	e    ast.Expression
-	sc   *scope
+	init ast.Expression // nil when the call has none
+	sc   *jsfront.Scope
 }
 
 // resolveURLs evaluates every pending fetch URL.
 func (a *analyzer) resolveURLs() {
-	a.walking = false
-	if b := a.defaultBinding; b != nil { // the tool's entry: its parameter is the input
-		if b.fn != nil {
-			a.entryFn = b.fn
-		} else if f := a.fns[unwrap(b.init)]; f != nil {
-			a.entryFn = f.node
-		}
-	}
 	for _, p := range a.pending {
 		a.page.Calls[p.call].URL = a.urlArg(p.e, p.sc)
+		if p.init != nil {
+			a.page.Calls[p.call].FetchMethod = a.fetchMethod(p.init, p.sc)
+		}
 	}
 }
 
-func (a *analyzer) urlArg(e ast.Expression, sc *scope) *URLArg {
-	a.es = evalState{}
-	set := a.set(e, sc, 0)
+func (a *analyzer) urlArg(e ast.Expression, sc *jsfront.Scope) *URLArg {
 	u := &URLArg{Span: a.exprSpan(e)}
-	for _, v := range set {
-		one := single(v)
-		uv := URLValue{Kind: one.kind, Value: one.s, Reason: one.reason}
-		if one.lit >= 0 {
-			uv.Lit = Span{one.lit, tokenEnd(a.ts, one.lit)}
+	for _, one := range a.m.Values(e, sc) {
+		uv := URLValue{Kind: one.Kind, Value: one.S, Reason: one.Reason}
+		if one.Lit >= 0 {
+			uv.Lit = Span{one.Lit, tokenEnd(a.ts, one.Lit)}
 		}
 		if uv.Kind != Exact && uv.Reason == "" {
 			uv.Reason = "`" + a.text(u.Span) + "` is only known at run time"
@@ -112,11 +67,4 @@ func (a *analyzer) urlArg(e ast.Expression, sc *scope) *URLArg {
 		}
 	}
 	return u
-}
-
-func quote(s string) string {
-	if len(s) > 60 {
-		s = s[:57] + "…"
-	}
-	return "\"" + s + "\""
 }

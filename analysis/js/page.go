@@ -9,15 +9,18 @@
 // through a callback.
 //
 // How: esbuild bundles the page with its relative imports (the way the
-// runner does: one scope, a source map listing every file); top-level
-// import/export statements of that output are blanked to spaces (offsets
-// kept) and the whole is wrapped in an async arrow (for top-level
-// await), so that goja's parser, which knows neither, reads it; a walk
-// over goja's AST, with a small scope model (goja has none), finds host
-// calls and records what the value-set evaluator (values.go) needs:
-// functions, their call sites, assignments, classes. Every position goes
-// back through the source map to its file, and ends are found by
+// runner does: one scope, a source map listing every file; several pages
+// at once share one build, AnalyzeBundles); the bundle goes through the
+// JavaScript front end, analysis/jsfront (parse, scope model, value-set
+// evaluator), whose walk calls this package's hooks (host.go) at every
+// call, assignment, header object and literal; fetch URLs are evaluated
+// once the walk has seen every call site. Every position goes back
+// through the source map to its file, and ends are found by
 // re-tokenizing the source (source maps give starts only).
+//
+// Where text is checked before a parser sees it: every file esbuild
+// parses is read through loader.load; the bundle goja parses goes
+// through jsfront.Parse.
 //
 // Architecture invariant: AnalyzeBundle never panics on any input, reads
 // nothing but what its callback returns (goja's source-map loading is
@@ -36,8 +39,8 @@ import (
 	"sync"
 
 	"github.com/dop251/goja/ast"
-	"github.com/dop251/goja/parser"
 	"github.com/evanw/esbuild/pkg/api"
+	"github.com/plugin-lsp/plugin-lsp/analysis/jsfront"
 	"github.com/plugin-lsp/plugin-lsp/analysis/jslex"
 )
 
@@ -45,26 +48,17 @@ import (
 type Span struct{ Start, End int }
 
 // URLKind says how much of a fetch URL is known statically.
-type URLKind int
+type URLKind = jsfront.Kind
 
+// The URL kinds (jsfront's).
 const (
 	// Unknown: nothing usable is known (Reason says why).
-	Unknown URLKind = iota
+	Unknown = jsfront.Unknown
 	// Prefix: Value is a known prefix; the rest is computed at run time.
-	Prefix
+	Prefix = jsfront.Prefix
 	// Exact: Value is the whole URL.
-	Exact
+	Exact = jsfront.Exact
 )
-
-func (k URLKind) String() string {
-	switch k {
-	case Exact:
-		return "exact"
-	case Prefix:
-		return "prefix"
-	}
-	return "unknown"
-}
 
 // URLValue is one URL a fetch argument may hold.
 type URLValue struct {
@@ -170,9 +164,6 @@ type Page struct {
 // MaxSize is the largest page analysed; a bigger one yields an error.
 const MaxSize = 4 << 20
 
-// wrapPrefix wraps esbuild's output so that top-level await parses.
-const wrapPrefix = "(async()=>{"
-
 // FileHash is one file an analysis read, with the hash of its content,
 // or a file it looked for and did not find (Missing): creating it
 // changes the answer too.
@@ -245,46 +236,109 @@ func loaderOf(rel string) api.Loader {
 
 const pluginNS = "plugin"
 
-func analyze(entry string, read ReadFunc, follow bool) (page *Page) {
-	page = &Page{Path: entry}
+func analyze(entry string, read ReadFunc, follow bool) *Page {
+	return analyzeAll([]string{entry}, read, follow)[0]
+}
+
+// AnalyzeBundles is AnalyzeBundle for several pages at once, with one
+// esbuild build that has every page as an entry point: a file several
+// pages import is read and parsed once. The answers are those of
+// AnalyzeBundle page by page (a page whose bundle fails, or is too big,
+// is analysed again on its own, so that its errors are its own).
+func AnalyzeBundles(entries []string, read ReadFunc) []*Page { return analyzeAll(entries, read, true) }
+
+// loader reads the files of a build through a ReadFunc, once each, and
+// remembers what it read and what it looked for in vain.
+type loader struct {
+	read   ReadFunc
+	limit  int // bytes all files together may have
+	mu     sync.Mutex
+	texts  map[string]string
+	hashes map[string][32]byte
+	order  []string // the files read, in order
+	misses []miss
+	total  int
+}
+
+// miss is a file an import of importer looked for and did not find.
+type miss struct{ importer, rel string }
+
+func (l *loader) load(importer, rel string) (string, error) {
+	b, err := l.read(rel)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			l.misses = append(l.misses, miss{importer, rel})
+		}
+		return "", err
+	}
+	if t, seen := l.texts[rel]; seen {
+		return t, nil
+	}
+	l.total += len(b)
+	if len(b) > MaxSize || l.total > l.limit {
+		return "", fmt.Errorf("%s makes the page and its imports %d bytes; pages over %d bytes are not analysed", rel, l.total, MaxSize)
+	}
+	l.texts[rel] = string(b)
+	l.hashes[rel] = sha256.Sum256(b)
+	l.order = append(l.order, rel)
+	return l.texts[rel], nil
+}
+
+// files lists what a page read: its entry first, then the files of its
+// bundle in the order read (all the loader read when inBundle is nil),
+// then the imports it looked for in vain.
+func (l *loader) files(entry string, inBundle map[string]bool) []FileHash {
+	out := []FileHash{}
+	if h, ok := l.hashes[entry]; ok {
+		out = append(out, FileHash{Rel: entry, Hash: h})
+	}
+	for _, rel := range l.order {
+		if rel != entry && (inBundle == nil || inBundle[rel]) {
+			out = append(out, FileHash{Rel: rel, Hash: l.hashes[rel]})
+		}
+	}
+	for _, m := range l.misses {
+		if inBundle == nil || inBundle[m.importer] {
+			out = append(out, FileHash{Rel: m.rel, Missing: true})
+		}
+	}
+	return out
+}
+
+func analyzeAll(entries []string, read ReadFunc, follow bool) (pages []*Page) {
+	pages = make([]*Page, len(entries))
+	for i, e := range entries {
+		pages[i] = &Page{Path: e}
+	}
 	defer func() {
 		if e := recover(); e != nil {
-			page.Calls, page.Headers, page.Tokens = nil, nil, nil
-			page.Errors = append(page.Errors, SyntaxError{Message: fmt.Sprintf("internal error while analysing the page (please report this): %v", e), Unsupported: true})
+			for _, page := range pages {
+				page.Calls, page.Headers, page.Tokens = nil, nil, nil
+				page.Errors = append(page.Errors, SyntaxError{Message: fmt.Sprintf("internal error while analysing the page (please report this): %v", e), Unsupported: true})
+			}
 		}
 	}()
-	var mu sync.Mutex
-	texts := map[string]string{}
-	total := 0
-	load := func(rel string) (string, error) {
-		b, err := read(rel)
-		mu.Lock()
-		defer mu.Unlock()
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				page.Files = append(page.Files, FileHash{Rel: rel, Missing: true})
-			}
-			return "", err
+	batch := len(entries) > 1
+	l := &loader{read: read, limit: MaxSize * len(entries), texts: map[string]string{}, hashes: map[string][32]byte{}}
+	if !batch {
+		if _, err := l.load("", entries[0]); err != nil {
+			pages[0].Files = l.files(entries[0], nil)
+			pages[0].Errors = append(pages[0].Errors, SyntaxError{Message: err.Error(), Unsupported: true})
+			return pages
 		}
-		total += len(b)
-		if len(b) > MaxSize || total > MaxSize {
-			return "", fmt.Errorf("%s makes the page and its imports %d bytes; pages over %d bytes are not analysed", rel, total, MaxSize)
-		}
-		if _, seen := texts[rel]; !seen {
-			page.Files = append(page.Files, FileHash{Rel: rel, Hash: sha256.Sum256(b)})
-		}
-		texts[rel] = string(b)
-		return string(b), nil
 	}
-	entrySrc, err := load(entry)
-	if err != nil {
-		page.Errors = append(page.Errors, SyntaxError{Message: err.Error(), Unsupported: true})
-		return page
+	isEntry := map[string]bool{}
+	var points []api.EntryPoint
+	for i, e := range entries {
+		isEntry[e] = true
+		points = append(points, api.EntryPoint{InputPath: e, OutputPath: fmt.Sprintf("e%d", i)})
 	}
 	resolver := api.Plugin{Name: "plugin-dir", Setup: func(b api.PluginBuild) {
 		b.OnResolve(api.OnResolveOptions{Filter: ".*"}, func(args api.OnResolveArgs) (api.OnResolveResult, error) {
 			if args.Kind == api.ResolveEntryPoint {
-				return api.OnResolveResult{Path: entry, Namespace: pluginNS}, nil
+				return api.OnResolveResult{Path: args.Path, Namespace: pluginNS}, nil
 			}
 			if !follow || !(strings.HasPrefix(args.Path, "./") || strings.HasPrefix(args.Path, "../")) {
 				return api.OnResolveResult{Path: args.Path, External: true}, nil // unknown: what it provides is not analysed
@@ -294,7 +348,7 @@ func analyze(entry string, read ReadFunc, follow bool) (page *Page) {
 				return api.OnResolveResult{}, fmt.Errorf("import %q leaves the plugin directory: the runner refuses it", args.Path)
 			}
 			for _, c := range ImportCandidates(rel) {
-				if _, err := load(c); err == nil {
+				if _, err := l.load(args.Importer, c); err == nil {
 					return api.OnResolveResult{Path: c, Namespace: pluginNS}, nil
 				} else if !errors.Is(err, fs.ErrNotExist) {
 					return api.OnResolveResult{}, fmt.Errorf("import %q: %v", args.Path, err)
@@ -303,22 +357,20 @@ func analyze(entry string, read ReadFunc, follow bool) (page *Page) {
 			return api.OnResolveResult{}, fmt.Errorf("import %q: no file %s in the plugin", args.Path, strings.Join(ImportCandidates(rel), ", "))
 		})
 		b.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: pluginNS}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
-			mu.Lock()
-			s, ok := texts[args.Path]
-			mu.Unlock()
-			if !ok {
-				return api.OnLoadResult{}, fmt.Errorf("cannot read %s", args.Path)
+			s, err := l.load("", args.Path) // an entry, or a file resolved above (read once)
+			if err != nil {
+				return api.OnLoadResult{}, err
 			}
 			return api.OnLoadResult{Contents: &s, Loader: loaderOf(args.Path)}, nil
 		})
 	}}
 	res := api.Build(api.BuildOptions{
-		EntryPoints: []string{entry},
-		Bundle:      true,
-		Write:       false,
-		Format:      api.FormatESModule,
-		Platform:    api.PlatformNeutral,
-		Sourcemap:   api.SourceMapExternal,
+		EntryPointsAdvanced: points,
+		Bundle:              true,
+		Write:               false,
+		Format:              api.FormatESModule,
+		Platform:            api.PlatformNeutral,
+		Sourcemap:           api.SourceMapExternal,
 		// Without the texts in the map: esbuild v0.28.2 loops forever
 		// quoting a text that ends inside a UTF-8 sequence ("//\xd0").
 		SourcesContent: api.SourcesContentExclude,
@@ -335,48 +387,80 @@ func analyze(entry string, read ReadFunc, follow bool) (page *Page) {
 			"decorators": false, "using": false,
 		},
 	})
+	if batch && len(res.Errors) > 0 {
+		// Which page an error belongs to is each page's own build's to say.
+		for i, e := range entries {
+			pages[i] = analyze(e, read, follow)
+		}
+		return pages
+	}
 	if len(res.Errors) > 0 {
+		page := pages[0]
+		page.Files = l.files(entries[0], nil)
 		for _, m := range res.Errors {
 			e := SyntaxError{Message: m.Text}
-			if l := m.Location; l != nil {
-				rel := strings.TrimPrefix(l.File, pluginNS+":")
-				if rel != entry {
+			if loc := m.Location; loc != nil {
+				rel := strings.TrimPrefix(loc.File, pluginNS+":")
+				if rel != entries[0] {
 					e.File = rel
 				}
-				if t, ok := texts[rel]; ok {
+				if t, ok := l.texts[rel]; ok {
 					idx := newLineIndex(t)
-					e.Span.Start = idx.lineCol8(l.Line-1, l.Column)
-					e.Span.End = min(e.Span.Start+l.Length, len(t))
+					e.Span.Start = idx.lineCol8(loc.Line-1, loc.Column)
+					e.Span.End = min(e.Span.Start+loc.Length, len(t))
 				}
 			}
 			page.Errors = append(page.Errors, e)
 		}
-		return page
+		return pages
 	}
-	var jsText string
-	var mapData []byte
-	for _, f := range res.OutputFiles {
-		if strings.HasSuffix(f.Path, ".map") {
-			mapData = f.Contents
-		} else if strings.HasSuffix(f.Path, ".js") {
-			jsText = string(f.Contents)
+	meta := readMetafile(res.Metafile)
+	for i, entry := range entries {
+		name := fmt.Sprintf("e%d.js", i)
+		var jsText string
+		var mapData []byte
+		for _, f := range res.OutputFiles {
+			switch path.Base(f.Path) {
+			case name + ".map":
+				mapData = f.Contents
+			case name:
+				jsText = string(f.Contents)
+			}
 		}
+		var inBundle map[string]bool
+		size := 0
+		if batch {
+			inBundle = meta.bundleOf(name)
+			for rel := range inBundle {
+				size += len(l.texts[rel])
+			}
+			if size > MaxSize { // the page and its imports are too big: say so on its own
+				pages[i] = analyze(entry, read, follow)
+				continue
+			}
+		}
+		pages[i].Files = l.files(entry, inBundle)
+		pages[i].Via = meta.importSites(entry, l.texts[entry])
+		pages[i].fromBundle(entry, jsText, mapData, l.texts)
 	}
+	return pages
+}
+
+// fromBundle analyses the bundle esbuild made of the page.
+func (page *Page) fromBundle(entry, jsText string, mapData []byte, texts map[string]string) {
 	sm, sources := parseSourceMap(mapData)
-	a := &analyzer{page: page, js: jsText, jsIdx: newLineIndex(jsText), sm: sm,
-		fns: map[ast.Node]*fnInfo{}, classes: map[*ast.ClassLiteral]*classInfo{}, valueMembers: map[string]bool{}, walking: true}
-	a.layout(entry, entrySrc, sources, texts)
-	page.Via = importSites(res.Metafile, entry, entrySrc)
-	a.prep = prepareJS(jsText)
-	prog, err := parser.ParseFile(nil, entry, wrapPrefix+string(a.prep.code)+"\n})();", 0, parser.WithDisableSourceMaps)
-	if err != nil {
-		a.gojaErrors(err)
+	a := &analyzer{page: page, js: jsText, jsIdx: newLineIndex(jsText), sm: sm, hosts: map[*jsfront.Binding]*hostInfo{}}
+	a.layout(entry, texts[entry], sources, texts)
+	prog, perr := jsfront.Parse(jsText, jslex.Options{DefaultVar: "var " + defaultVar + " = "})
+	a.prog, a.prep = prog, prepareJS(jsText, prog.Lex)
+	if perr != nil {
+		a.gojaError(perr)
 		a.localize()
-		return page
+		return
 	}
-	a.run(prog)
+	a.m = jsfront.NewModel(a, a)
+	a.run(prog.Body)
 	a.localize()
-	return page
 }
 
 // layout places every source file one after the other in a.ts (each
@@ -490,23 +574,10 @@ func (a *analyzer) localize() {
 	}
 }
 
-// gojaErrors reports what goja could not parse in esbuild's (valid)
+// gojaError reports what goja could not parse in esbuild's (valid)
 // output: a construct this analysis does not support.
-func (a *analyzer) gojaErrors(err error) {
-	list, ok := err.(parser.ErrorList)
-	if !ok || len(list) == 0 {
-		a.page.Errors = append(a.page.Errors, SyntaxError{Message: "cannot analyse the page: " + err.Error(), Unsupported: true})
-		return
-	}
-	e := list[0]
-	off := a.jsIdx.lineCol8(e.Position.Line-1, e.Position.Column-1)
-	if e.Position.Line == 1 {
-		off -= len(wrapPrefix)
-	}
-	start := a.toTS(off)
-	if start < 0 {
-		start = 0
-	}
+func (a *analyzer) gojaError(e *jsfront.ParseError) {
+	start := max(a.toTS(e.Offset), 0)
 	a.page.Errors = append(a.page.Errors, SyntaxError{
 		Span:        Span{start, tokenEnd(a.ts, start)},
 		Message:     "cannot analyse the page: " + e.Message,
@@ -521,21 +592,11 @@ type analyzer struct {
 	files  []srcFile
 	srcIdx []int
 
-	// The value-set evaluator's view of the bundle (values.go).
-	fns     map[ast.Node]*fnInfo
-	classes map[*ast.ClassLiteral]*classInfo
-	sites   []*site
-	// valueMembers are the property names read other than to call them
-	// (x.m passed as a value): a method of that name may be called from
-	// anywhere.
-	valueMembers   map[string]bool
-	fnStack        []*fnInfo
+	m              *jsfront.Model
+	prog           *jsfront.Program
+	hosts          map[*jsfront.Binding]*hostInfo
 	pending        []pendingURL
-	entryFn        ast.Node
-	defaultBinding *binding // the name the default export is bound to
-	walking        bool
-	es             evalState
-	pageSteps      int // evaluation steps of the whole page (maxPageSteps)
+	defaultBinding *jsfront.Binding // the name the default export is bound to
 	page           *Page
 	ts             string
 	tsIdx          *lineIndex
@@ -544,9 +605,6 @@ type analyzer struct {
 	sm             *sourceMap
 	prep           *prepared
 }
-
-// jsOff converts a goja index into an offset in esbuild's output.
-func jsOff(idx int) int { return idx - 1 - len(wrapPrefix) }
 
 // toTS maps an offset in esbuild's output to the page, -1 when unmapped.
 func (a *analyzer) toTS(off int) int {
@@ -562,7 +620,14 @@ func (a *analyzer) toTS(off int) int {
 }
 
 // start maps a node's start to the page (-1 when unmapped).
-func (a *analyzer) start(n ast.Node) int { return a.tokenToTS(jsOff(int(n.Idx0()))) }
+func (a *analyzer) start(n ast.Node) int { return a.tokenToTS(a.prog.Offset(n.Idx0())) }
+
+// Start is jsfront.Source's: where a node starts in the laid-out
+// sources (a.ts).
+func (a *analyzer) Start(n ast.Node) int { return a.start(n) }
+
+// Text is jsfront.Source's: the page text of an expression.
+func (a *analyzer) Text(e ast.Node) string { return a.text(a.exprSpan(e)) }
 
 // tokenToTS maps the token that starts at off in esbuild's output to the
 // page, checking that the page holds the same token there. esbuild maps
@@ -668,21 +733,50 @@ func (a *analyzer) text(sp Span) string {
 	return t
 }
 
-// importSites reads esbuild's metafile: for every file the bundle holds,
-// the page's own import through which it is reached (breadth first).
-func importSites(metafile, entry, entrySrc string) map[string]Span {
-	var meta struct {
-		Inputs map[string]struct {
-			Imports []struct {
-				Path     string `json:"path"`
-				Original string `json:"original"`
-				External bool   `json:"external"`
-			} `json:"imports"`
-		} `json:"inputs"`
+// metafile is what the analysis reads of esbuild's metafile: every
+// input's imports, and every output's inputs.
+type metafile struct {
+	Inputs map[string]struct {
+		Imports []struct {
+			Path     string `json:"path"`
+			Original string `json:"original"`
+			External bool   `json:"external"`
+		} `json:"imports"`
+	} `json:"inputs"`
+	Outputs map[string]struct {
+		Inputs map[string]json.RawMessage `json:"inputs"`
+	} `json:"outputs"`
+}
+
+func readMetafile(text string) *metafile {
+	var meta metafile
+	if json.Unmarshal([]byte(text), &meta) != nil {
+		return &metafile{}
 	}
-	if json.Unmarshal([]byte(metafile), &meta) != nil {
-		return nil
+	return &meta
+}
+
+// bundleOf returns the plugin files of the output named name (its base
+// name).
+func (meta *metafile) bundleOf(name string) map[string]bool {
+	out := map[string]bool{}
+	for p, o := range meta.Outputs {
+		if path.Base(p) != name {
+			continue
+		}
+		for in := range o.Inputs {
+			if rel, ok := strings.CutPrefix(in, pluginNS+":"); ok {
+				out[rel] = true
+			}
+		}
 	}
+	return out
+}
+
+// importSites reads the metafile: for every file the page's bundle
+// holds, the page's own import through which it is reached (breadth
+// first).
+func (meta *metafile) importSites(entry, entrySrc string) map[string]Span {
 	name := func(p string) string { return strings.TrimPrefix(p, pluginNS+":") }
 	via := map[string]Span{}
 	type item struct {

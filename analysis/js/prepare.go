@@ -20,8 +20,7 @@ type prepared struct {
 
 const defaultVar = "__def__"
 
-func prepareJS(js string) *prepared {
-	mp := jslex.Prepare(js, jslex.Options{DefaultVar: "var " + defaultVar + " = "})
+func prepareJS(js string, mp *jslex.Prepared) *prepared {
 	p := &prepared{code: mp.Code, defaultDecl: mp.DefaultAt, aliasAt: -1}
 	for _, st := range mp.Stmts {
 		if st.Kind == jslex.ExportList && st.Tok+2 <= st.TokEnd {

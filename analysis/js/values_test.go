@@ -117,6 +117,28 @@ export default async (input: { q: string }) => {
 			"page.ts:15 {https://new.x.com | https://old.x.com}",
 			"page.ts:16 {https://raw.x.com/a\\b/…}",
 		}},
+		// A tag of the page's own is a call: its parameters take the
+		// strings and the substitutions, its result is what it returns.
+		{"tagged templates", map[string]string{"page.ts": `
+const GH = "https://api.github.com";
+function gh(strings: TemplateStringsArray, ...values: string[]) {
+  return GH + strings.reduce((acc, s, i) => acc + (values[i - 1] ?? "") + s, "");
+}
+const first = (s: TemplateStringsArray, v: string) => s[0] + v;
+const tag = (s: TemplateStringsArray) => "https://" + s.join("") + "/";
+export default async (input: { owner: string }) => {
+  await http.fetch(gh` + "`/repos/${input.owner}`" + `);
+  await http.fetch(first` + "`https://t.x.com/${\"u\"}`" + `);
+  await http.fetch(tag` + "`a.x.com`" + `);
+  await http.fetch(tag` + "`b.x.com`" + `);
+  await http.fetch(input.owner.at` + "`x`" + `);
+};`}, []string{
+			"page.ts:9 {https://api.github.com…}",
+			"page.ts:10 {https://t.x.com/u}",
+			"page.ts:11 {https://a.x.com/ | https://b.x.com/}",
+			"page.ts:12 {https://a.x.com/ | https://b.x.com/}",
+			"page.ts:13 {?}",
+		}},
 		// Soundness: where callers or changes are not all visible, the
 		// answer is unknown, never one host.
 		{"unknown callers and changes", map[string]string{"page.ts": `
@@ -222,5 +244,32 @@ func TestValueWorkIsBounded(t *testing.T) {
 				t.Fatalf("unsound answer %+v", v)
 			}
 		}
+	}
+}
+
+// The HTTP method of a fetch is read from its init by the same
+// evaluator: through constants and a helper's parameter; one static
+// value or nothing.
+func TestFetchMethod(t *testing.T) {
+	src := `const OPTS = { method: "post" };
+function send(url: string, init: RequestInit) { return http.fetch(url, init); }
+export default async () => {
+  await http.fetch("https://a.x.com/1", OPTS);
+  await send("https://a.x.com/2", { method: "PUT" });
+  await http.fetch("https://a.x.com/3", { headers: {} });
+  await http.fetch("https://a.x.com/4", { method: Math.random() ? "GET" : "DELETE" });
+  const init: any = {};
+  init.method = "PATCH";
+  await http.fetch("https://a.x.com/5", init);
+  await http.fetch("https://a.x.com/6");
+};`
+	p := AnalyzePage("page.ts", []byte(src))
+	var got []string
+	for _, c := range p.Calls {
+		got = append(got, fmt.Sprintf("%d:%q", strings.Count(src[:c.Span.Start], "\n")+1, c.FetchMethod))
+	}
+	want := `2:"PUT" 4:"POST" 6:"GET" 7:"" 10:"" 11:"GET"`
+	if strings.Join(got, " ") != want {
+		t.Errorf("got  %s\nwant %s", strings.Join(got, " "), want)
 	}
 }

@@ -31,13 +31,16 @@ var FetchDynamicURL = &analysis.Rule{
 		"with each parameter taking the values of every call site (and its default value); classes: `new C(…)`, " +
 		"field initializers, `this.x = …` in the constructor or a method, TypeScript parameter properties; " +
 		"`new URL(path, base)` (with or without a leading slash) and its `.href`/`toString()`; `String(x)`, " +
-		"`toLowerCase()`, `toUpperCase()`, `trim()`; `encodeURI`, `encodeURIComponent`, `String.raw`; `replace` with a string " +
+		"`toLowerCase()`, `toUpperCase()`, `trim()`; `encodeURI`, `encodeURIComponent`, `String.raw`; a tagged template " +
+		"whose tag is a function of the page or its imports (a call: the tag gets the template's strings and values, " +
+		"and what it returns counts; `reduce` over the strings is not followed, so the known start is what the tag " +
+		"puts before them); `replace` with a string " +
 		"or a regular expression (the text before the first match stays known when the replacement is computed).\n\n" +
 		"**Forms that stay dynamic**: the tool's input (`input.url`, `https://${input.site}.x.com`, a host picked " +
 		"by an input the code does not map through a record: the input schema's `enum` is not read); values from " +
 		"a response (`res.json()`, a `Link` header); parameters of a function called from code the checker does " +
 		"not see (a callback given to `.then`, `setTimeout`, an unknown library); imports of packages (`\"lodash\"`, " +
-		"`\"node:url\"`); tagged templates other than `String.raw`; `+=`, `x[k] = …` and `push` on the value; a set of more than 32 " +
+		"`\"node:url\"`); a tagged template whose tag is imported from a package; `+=`, `x[k] = …` and `push` on the value; a set of more than 32 " +
 		"URLs, a string over 64 KiB, or a value built more than 48 steps deep.",
 	Lang:   "ts",
 	Before: "export default async (input: { url: string }) => http.fetch(input.url);",

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"io/fs"
+	"sort"
 	"strings"
 	"sync"
 
@@ -32,6 +33,8 @@ func loadPages(pass *analysis.Pass) []*pageInfo {
 	p := pass.Plugin
 	var out []*pageInfo
 	byRel := map[string]*pageInfo{}
+	texts := map[string][]byte{}
+	var rels []string
 	for _, t := range p.Manifest.Tools {
 		page, ok := analysis.Str(t.Page)
 		if !ok || page == "" {
@@ -49,45 +52,100 @@ func loadPages(pass *analysis.Pass) []*pageInfo {
 		if err != nil {
 			continue
 		}
-		pi := &pageInfo{Rel: rel, File: f, Page: analyzePage(pass, rel, f.Text), Tools: []*analysis.Tool{t}}
+		pi := &pageInfo{Rel: rel, File: f, Tools: []*analysis.Tool{t}}
 		byRel[rel] = pi
 		out = append(out, pi)
+		texts[rel] = f.Text
+		rels = append(rels, rel)
+	}
+	for i, page := range analyzePages(pass, rels, texts) {
+		byRel[rels[i]].Page = page
 	}
 	return out
 }
 
-// analyzePage analyses a page and the files it imports, through the
-// cache: the entry is keyed by the page's path and content, and its
-// answer is reused while every file it read still has the content it
-// had (an edit to a lib file re-analyses only the pages that import it).
-// The cached Page is shared: never modify it.
-func analyzePage(pass *analysis.Pass, rel string, text []byte) *js.Page {
+// analyzePages analyses pages (their paths, and their texts as the pass
+// sees them) with the files they import, through the cache: an entry is
+// keyed by the page's path and content, and its answer is reused while
+// every file it read still has the content it had. The stale pages are
+// analysed together (js.AnalyzeBundles: one esbuild build, each shared
+// lib file parsed once), so an edit to a lib file re-analyses only the
+// pages that import it, in one build. A cached Page is shared: never
+// modify it.
+func analyzePages(pass *analysis.Pass, rels []string, texts map[string][]byte) []*js.Page {
 	p := pass.Plugin
 	var mu sync.Mutex
-	read := func(r string) ([]byte, error) {
+	// What this pass read, once per file: a lib file many pages import is
+	// checked (path, symlinks) and hashed once.
+	type result struct {
+		text []byte
+		hash [32]byte
+		err  error
+	}
+	got := map[string]*result{}
+	get := func(r string) *result {
 		mu.Lock() // esbuild resolves imports concurrently
 		defer mu.Unlock()
-		if r == rel {
-			return text, nil
+		if res, ok := got[r]; ok {
+			return res
 		}
-		c, err := analysis.Clean(r)
-		if err != nil || !p.Exists(c) {
-			return nil, fs.ErrNotExist
+		res := &result{}
+		if t, ok := texts[r]; ok {
+			res.text = t // a page, as the pass sees it
+		} else if c, err := analysis.Clean(r); err != nil || !p.Exists(c) {
+			res.err = fs.ErrNotExist
+		} else if f, err := p.ReadFile(c); err != nil { // refuses a file outside the plugin (symlinks)
+			res.err = err
+		} else {
+			res.text = f.Text
 		}
-		f, err := p.ReadFile(c) // refuses a file outside the plugin (symlinks), caches
-		if err != nil {
-			return nil, err
+		if res.err == nil {
+			res.hash = sha256.Sum256(res.text)
 		}
-		return f.Text, nil
+		got[r] = res
+		return res
 	}
-	h := pass.Cache.Memo("page:"+rel, text, func() any { return &bundleEntry{} }).(*bundleEntry)
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.page != nil && h.fresh(rel, read) {
-		return h.page
+	read := func(r string) ([]byte, error) {
+		res := get(r)
+		return res.text, res.err
 	}
-	h.page = js.AnalyzeBundle(rel, read)
-	return h.page
+	hash := func(r string) ([32]byte, error) {
+		res := get(r)
+		return res.hash, res.err
+	}
+	entries := make([]*bundleEntry, len(rels))
+	for i, rel := range rels {
+		entries[i] = pass.Cache.Memo("page:"+rel, texts[rel], func() any { return &bundleEntry{} }).(*bundleEntry)
+	}
+	// Lock the entries in one order (by path) whatever the manifest's:
+	// two passes never wait for each other in a cycle.
+	order := make([]int, len(rels))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool { return rels[order[a]] < rels[order[b]] })
+	for _, i := range order {
+		entries[i].mu.Lock()
+		defer entries[i].mu.Unlock()
+	}
+	out := make([]*js.Page, len(rels))
+	var stale []int
+	var staleRels []string
+	for i, h := range entries {
+		if h.page != nil && h.fresh(rels[i], hash) {
+			out[i] = h.page
+			continue
+		}
+		stale = append(stale, i)
+		staleRels = append(staleRels, rels[i])
+	}
+	if len(stale) > 0 {
+		for k, page := range js.AnalyzeBundles(staleRels, read) {
+			entries[stale[k]].page = page
+			out[stale[k]] = page
+		}
+	}
+	return out
 }
 
 // bundleEntry is the last analysis of one page content.
@@ -97,19 +155,19 @@ type bundleEntry struct {
 }
 
 // fresh reports whether every file the analysis read is unchanged.
-func (b *bundleEntry) fresh(entry string, read js.ReadFunc) bool {
+func (b *bundleEntry) fresh(entry string, hash func(rel string) ([32]byte, error)) bool {
 	for _, f := range b.page.Files {
 		if f.Rel == entry {
 			continue // the page's content is the cache key
 		}
-		t, err := read(f.Rel)
+		h, err := hash(f.Rel)
 		if f.Missing {
 			if err == nil {
 				return false // the file an import looked for now exists
 			}
 			continue
 		}
-		if err != nil || sha256.Sum256(t) != f.Hash {
+		if err != nil || h != f.Hash {
 			return false
 		}
 	}

@@ -163,12 +163,13 @@ func benchPage() []byte {
 func BenchmarkPageFromCache(b *testing.B) {
 	src := benchPage()
 	pass := &analysis.Pass{Plugin: analysis.LoadBytes(nil, b.TempDir(), []byte(`{}`)), Cache: analysis.NewCache()}
-	if p := analyzePage(pass, "code/run.ts", src); len(p.Errors) != 0 || len(p.Calls) == 0 {
+	rels, texts := []string{"code/run.ts"}, map[string][]byte{"code/run.ts": src}
+	if p := analyzePages(pass, rels, texts)[0]; len(p.Errors) != 0 || len(p.Calls) == 0 {
 		b.Fatalf("bench page: %+v", p.Errors)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		analyzePage(pass, "code/run.ts", src)
+		analyzePages(pass, rels, texts)
 	}
 }
 
@@ -251,8 +252,9 @@ func TestPagesCachedByContent(t *testing.T) {
 		t.Errorf("after editing one page: %d cache entries, want %d", cache.Len(), n+1)
 	}
 	pass := &analysis.Pass{Plugin: p, Cache: cache}
-	a := analyzePage(pass, "x.ts", []byte("export default 1 as number;"))
-	b := analyzePage(pass, "x.js", []byte("export default 1 as number;"))
+	text = []byte("export default 1 as number;")
+	a := analyzePages(pass, []string{"x.ts"}, map[string][]byte{"x.ts": text})[0]
+	b := analyzePages(pass, []string{"x.js"}, map[string][]byte{"x.js": text})[0]
 	if len(a.Errors) != 0 || len(b.Errors) == 0 {
 		t.Errorf("as .ts: %v; as .js: %v (want no error, then a syntax error)", a.Errors, b.Errors)
 	}

@@ -1,4 +1,4 @@
-package js
+package jsfront
 
 import (
 	"net/url"
@@ -58,11 +58,11 @@ type av struct {
 	reason string
 	lit    int // offset in a.ts of the literal s starts with, -1
 	node   ast.Expression
-	sc     *scope
+	sc     *Scope
 	items  []vset
 	fn     *fnInfo
 	cls    *classInfo
-	owner  *binding // the binding an object literal is the initializer of
+	owner  *Binding // the binding an object literal is the initializer of
 	this   *thisCtx
 	wide   bool // from a set that outgrew maxSet
 }
@@ -147,13 +147,13 @@ func collapse(s vset) vset {
 type fnInfo struct {
 	node   ast.Expression // *ast.FunctionLiteral or *ast.ArrowFunctionLiteral
 	params *ast.ParameterList
-	inner  *scope
+	inner  *Scope
 	rets   []scopedExpr
 	// argOf is set for a function literal written as an argument of a
 	// call (a callback): that call and the argument's index.
 	argOf      *site
 	argIndex   int
-	bind       *binding // the name it is declared under, nil when none
+	bind       *Binding // the name it is declared under, nil when none
 	member     string   // the property name of a method (class or object literal)
 	evaluating bool
 	retMemo    vset
@@ -162,7 +162,7 @@ type fnInfo struct {
 
 type classInfo struct {
 	node    *ast.ClassLiteral
-	sc      *scope // the scope of the class body (this = the instance)
+	sc      *Scope // the scope of the class body (this = the instance)
 	ctor    *fnInfo
 	assigns map[string][]scopedExpr // this.x = … anywhere in the class
 }
@@ -172,7 +172,7 @@ type classInfo struct {
 type thisCtx struct {
 	cls *classInfo
 	obj *ast.ObjectLiteral
-	sc  *scope
+	sc  *Scope
 }
 
 // site is one call or new expression of the bundle, with its scope.
@@ -180,7 +180,7 @@ type site struct {
 	callee ast.Expression
 	args   []ast.Expression
 	isNew  bool
-	sc     *scope
+	sc     *Scope
 	// targets are the functions the callee may be, worked out once.
 	state   int
 	targets []*fnInfo
@@ -197,13 +197,13 @@ type evalState struct{ steps, cuts int }
 // analysis slow).
 const maxPageSteps = 400000
 
-func (a *analyzer) cut(reason string) vset {
+func (a *Model) cut(reason string) vset {
 	a.es.cuts++
 	return unk(reason)
 }
 
 // set evaluates e to a value set.
-func (a *analyzer) set(e ast.Expression, sc *scope, depth int) vset {
+func (a *Model) set(e ast.Expression, sc *Scope, depth int) vset {
 	if e == nil {
 		return vset{{k: vUndef, lit: -1}}
 	}
@@ -401,7 +401,7 @@ func asString(v av) av {
 }
 
 // bindingSet is what a name may hold.
-func (a *analyzer) bindingSet(b *binding, name string, depth int) vset {
+func (a *Model) bindingSet(b *Binding, name string, depth int) vset {
 	if b.evaluating {
 		return a.cut("`" + name + "` depends on itself")
 	}
@@ -413,19 +413,19 @@ func (a *analyzer) bindingSet(b *binding, name string, depth int) vset {
 	defer func() { b.evaluating = false }()
 	var out vset
 	switch {
-	case b.decl == declFunc:
+	case b.decl == DeclFunc:
 		if f := a.fns[b.fnNode()]; f != nil {
 			out = vset{{k: vFn, fn: f, lit: -1}}
 		} else {
 			out = unk("")
 		}
-	case b.decl == declClass:
+	case b.decl == DeclClass:
 		if c := a.classes[b.cls]; c != nil {
 			out = vset{{k: vClass, cls: c, lit: -1}}
 		} else {
 			out = unk("")
 		}
-	case b.decl == declParam:
+	case b.decl == DeclParam:
 		out = a.paramSet(b, name, depth)
 	case b.iterOf != nil:
 		for _, v := range a.set(b.iterOf, b.iterSc, depth+1) {
@@ -471,7 +471,7 @@ func (a *analyzer) bindingSet(b *binding, name string, depth int) vset {
 	return out
 }
 
-func (b *binding) fnNode() ast.Expression {
+func (b *Binding) fnNode() ast.Expression {
 	if b.fn != nil {
 		return b.fn
 	}
@@ -479,7 +479,7 @@ func (b *binding) fnNode() ast.Expression {
 }
 
 // withDefault replaces the undefined alternatives of s by def.
-func (a *analyzer) withDefault(s vset, def ast.Expression, sc *scope, depth int) vset {
+func (a *Model) withDefault(s vset, def ast.Expression, sc *Scope, depth int) vset {
 	var out vset
 	hasUndef := false
 	for _, v := range s {
@@ -497,7 +497,7 @@ func (a *analyzer) withDefault(s vset, def ast.Expression, sc *scope, depth int)
 
 // paramSet is what a parameter may hold: the union of the arguments of
 // every call site of its function.
-func (a *analyzer) paramSet(b *binding, name string, depth int) vset {
+func (a *Model) paramSet(b *Binding, name string, depth int) vset {
 	f := b.owner
 	if a.walking {
 		return unk("`" + name + "` is a parameter")
@@ -536,7 +536,7 @@ func (a *analyzer) paramSet(b *binding, name string, depth int) vset {
 }
 
 // paramShape applies a parameter's default and destructuring.
-func (a *analyzer) paramShape(v vset, b *binding, depth int) vset {
+func (a *Model) paramShape(v vset, b *Binding, depth int) vset {
 	if b.pdef != nil {
 		v = a.withDefault(v, b.pdef, b.scope, depth)
 	}
@@ -567,7 +567,7 @@ func spreadBefore(args []ast.Expression, i int) bool {
 // callbackParam: a function literal passed to list.map(…) (and the other
 // array methods) over a list the analysis knows gets its elements; any
 // other callback's parameters are unknown.
-func (a *analyzer) callbackParam(f *fnInfo, b *binding, name string, depth int) vset {
+func (a *Model) callbackParam(f *fnInfo, b *Binding, name string, depth int) vset {
 	s := f.argOf
 	d, ok := unwrap(s.callee).(*ast.DotExpression)
 	if !ok || f.argIndex != 0 || b.pidx != 0 || b.rest {
@@ -593,7 +593,7 @@ func (a *analyzer) callbackParam(f *fnInfo, b *binding, name string, depth int) 
 }
 
 // elements is what the elements of an array may be (nil when unknown).
-func (a *analyzer) elements(v av, depth int) vset {
+func (a *Model) elements(v av, depth int) vset {
 	if v.k != vArr {
 		return nil
 	}
@@ -629,7 +629,7 @@ func (a *analyzer) elements(v av, depth int) vset {
 // sitesOf returns the call sites that may call f.
 // complete is false when a call site could not be resolved (its callee
 // depends on the very parameter being worked out).
-func (a *analyzer) sitesOf(f *fnInfo, depth int) (out []*site, complete bool) {
+func (a *Model) sitesOf(f *fnInfo, depth int) (out []*site, complete bool) {
 	complete = true
 	for _, s := range a.sites {
 		if !mayCall(s, f) {
@@ -672,7 +672,7 @@ func (a *analyzer) sitesOf(f *fnInfo, depth int) (out []*site, complete bool) {
 }
 
 // member is obj[key] over every alternative.
-func (a *analyzer) member(objs, keys vset, depth int) vset {
+func (a *Model) member(objs, keys vset, depth int) vset {
 	var out vset
 	for _, o := range objs {
 		for _, k := range keys {
@@ -691,7 +691,7 @@ func (a *analyzer) member(objs, keys vset, depth int) vset {
 
 // anyMember is what obj[k] may be for a key known only at run time:
 // every value of a record (BASES[input.region]).
-func (a *analyzer) anyMember(o av, depth int) vset {
+func (a *Model) anyMember(o av, depth int) vset {
 	switch o.k {
 	case vObj:
 		lit := o.node.(*ast.ObjectLiteral)
@@ -725,7 +725,7 @@ func (a *analyzer) anyMember(o av, depth int) vset {
 	return unk("the key is only known at run time")
 }
 
-func (a *analyzer) member1(o av, key string, depth int) vset {
+func (a *Model) member1(o av, key string, depth int) vset {
 	switch o.k {
 	case vObj:
 		lit := o.node.(*ast.ObjectLiteral)
@@ -775,7 +775,7 @@ func (a *analyzer) member1(o av, key string, depth int) vset {
 
 // property finds key in an object literal: ok when found, certain when
 // it is certainly absent (no spread, no unknown computed key).
-func (a *analyzer) property(o *ast.ObjectLiteral, key string, sc *scope, depth int) (e ast.Expression, ok, certain bool) {
+func (a *Model) property(o *ast.ObjectLiteral, key string, sc *Scope, depth int) (e ast.Expression, ok, certain bool) {
 	certain = true
 	for _, p := range o.Value {
 		switch q := p.(type) {
@@ -808,7 +808,7 @@ func (a *analyzer) property(o *ast.ObjectLiteral, key string, sc *scope, depth i
 
 // instMember is what instance.key may be: a method, or the field's
 // initializer and every this.key = … of the class.
-func (a *analyzer) instMember(c *classInfo, key string, depth int) vset {
+func (a *Model) instMember(c *classInfo, key string, depth int) vset {
 	var out vset
 	for _, el := range c.node.Body {
 		switch x := el.(type) {
@@ -836,7 +836,7 @@ func (a *analyzer) instMember(c *classInfo, key string, depth int) vset {
 	return out
 }
 
-func (a *analyzer) newSet(x *ast.NewExpression, sc *scope, depth int) vset {
+func (a *Model) newSet(x *ast.NewExpression, sc *Scope, depth int) vset {
 	if id, ok := x.Callee.(*ast.Identifier); ok && sc.lookup(id.Name.String()) == nil {
 		switch id.Name.String() {
 		case "URL":
@@ -922,7 +922,7 @@ func resolveURLv(p, base av) av {
 
 var stringMethods = map[string]bool{"toLowerCase": true, "toUpperCase": true, "trim": true, "toString": true, "valueOf": true}
 
-func (a *analyzer) callSet(x *ast.CallExpression, sc *scope, depth int) vset {
+func (a *Model) callSet(x *ast.CallExpression, sc *Scope, depth int) vset {
 	args := x.ArgumentList
 	switch c := unwrap(x.Callee).(type) {
 	case *ast.Identifier:
@@ -1065,7 +1065,7 @@ func encodeURI(s string) string {
 }
 
 // join is arr.join(sep) for one array alternative.
-func (a *analyzer) join(r av, sep vset, depth int) vset {
+func (a *Model) join(r av, sep vset, depth int) vset {
 	if r.k != vArr {
 		return unk("`join` of something that is not a known list")
 	}
@@ -1093,7 +1093,7 @@ func (a *analyzer) join(r av, sep vset, depth int) vset {
 // replace is s.replace(pattern, replacement) on known strings: computed
 // when the replacement is known text, else the part before the first
 // match stays known.
-func (a *analyzer) replace(recv vset, pat ast.Expression, repl vset, sc *scope, all bool, depth int) vset {
+func (a *Model) replace(recv vset, pat ast.Expression, repl vset, sc *Scope, all bool, depth int) vset {
 	var re *regexp.Regexp
 	global := all
 	if rl, ok := pat.(*ast.RegExpLiteral); ok {
@@ -1157,10 +1157,31 @@ func firstNonEmpty(s ...string) string {
 
 // taggedTemplate evaluates String.raw`…`; any other tag computes its
 // result at run time.
-func (a *analyzer) taggedTemplate(x *ast.TemplateLiteral, sc *scope, depth int) vset {
-	d, ok := x.Tag.(*ast.DotExpression)
-	if id, isID := unwrap(d.Left).(*ast.Identifier); !ok || !isID || id.Name.String() != "String" || d.Identifier.Name.String() != "raw" || sc.lookup("String") != nil {
-		return unk("a tagged template is computed at run time")
+// isStringRaw reports whether tag is the global String.raw.
+func (a *Model) isStringRaw(tag ast.Expression, sc *Scope) bool {
+	d, ok := unwrap(tag).(*ast.DotExpression)
+	if !ok || d.Identifier.Name.String() != "raw" {
+		return false
+	}
+	id, ok := unwrap(d.Left).(*ast.Identifier)
+	return ok && id.Name.String() == "String" && sc.lookup("String") == nil
+}
+
+func (a *Model) taggedTemplate(x *ast.TemplateLiteral, sc *Scope, depth int) vset {
+	if !a.isStringRaw(x.Tag, sc) {
+		// A tag of the bundle's own: what it returns, its parameters
+		// taking the strings and the substitutions (see tagArgs).
+		var out vset
+		for _, v := range a.set(x.Tag, sc, depth+1) {
+			if v.k != vFn {
+				return unk("a tagged template is computed at run time")
+			}
+			out = out.add(a.returns(v.fn, depth)...)
+		}
+		if out == nil {
+			return unk("a tagged template is computed at run time")
+		}
+		return out
 	}
 	out := vset{str("", -1)} // String.raw`…`: the raw text and the values
 	for i, el := range x.Elements {
@@ -1172,17 +1193,15 @@ func (a *analyzer) taggedTemplate(x *ast.TemplateLiteral, sc *scope, depth int) 
 	return out
 }
 
-// exprText is the page text of an expression, for reasons.
-func (a *analyzer) exprText(e ast.Expression) string {
-	return a.text(a.exprSpan(e))
-}
+// exprText is the text of an expression, for reasons.
+func (a *Model) exprText(e ast.Expression) string { return a.src.Text(e) }
 
-// jsStart is the offset in a.ts where a node starts, -1 when unmapped.
-func (a *analyzer) jsStart(n ast.Node) int { return a.start(n) }
+// jsStart is the consumer's offset where a node starts, -1 when unmapped.
+func (a *Model) jsStart(n ast.Node) int { return a.src.Start(n) }
 
 // returns is what a function may return (the same at every call site:
 // parameters hold the union of all call sites), memoized when complete.
-func (a *analyzer) returns(f *fnInfo, depth int) vset {
+func (a *Model) returns(f *fnInfo, depth int) vset {
 	if f.retMemo != nil {
 		return f.retMemo
 	}
@@ -1232,4 +1251,11 @@ func mayCall(s *site, f *fnInfo) bool {
 		return false
 	}
 	return true
+}
+
+func quote(s string) string {
+	if len(s) > 60 {
+		s = s[:57] + "…"
+	}
+	return "\"" + s + "\""
 }

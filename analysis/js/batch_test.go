@@ -1,0 +1,94 @@
+package js
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// pluginPages lists the page files of every plugin under root (files
+// under a code/ directory that are not in a lib/ directory) with a reader
+// of that plugin's files.
+func pluginPages(t *testing.T, root string) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		parts := strings.Split(filepath.ToSlash(rel), "/")
+		if len(parts) < 3 || parts[1] != "code" || strings.Contains(rel, "/lib/") {
+			return nil
+		}
+		switch filepath.Ext(p) {
+		case ".ts", ".js", ".mjs", ".tsx":
+			out[parts[0]] = append(out[parts[0]], strings.Join(parts[1:], "/"))
+		}
+		return nil
+	})
+	return out
+}
+
+func dirReader(dir string) ReadFunc {
+	return func(rel string) ([]byte, error) {
+		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
+		if errors.Is(err, fs.ErrNotExist) || (err != nil && strings.Contains(err.Error(), "is a directory")) {
+			return nil, fs.ErrNotExist
+		}
+		return b, err
+	}
+}
+
+// TestBundlesEqualOneByOne: analysing every page of a plugin in one build
+// gives, page for page, what analysing each on its own gives (calls,
+// values, positions, errors, files read, import sites), on the corpus and
+// on the golden testdata plugins (syntax errors, missing and escaping
+// imports, cycles included).
+func TestBundlesEqualOneByOne(t *testing.T) {
+	compared := 0
+	for _, root := range []string{"../../testdata/corpus", "../../testdata/plugins"} {
+		for plugin, pages := range pluginPages(t, root) {
+			sort.Strings(pages)
+			read := dirReader(filepath.Join(root, plugin))
+			batch := AnalyzeBundles(pages, read)
+			if len(batch) != len(pages) {
+				t.Fatalf("%s: %d answers for %d pages", plugin, len(batch), len(pages))
+			}
+			for i, rel := range pages {
+				one := AnalyzeBundle(rel, read)
+				sortFiles(one)
+				sortFiles(batch[i])
+				if !reflect.DeepEqual(one, batch[i]) {
+					src, _ := read(rel)
+					t.Errorf("%s/%s: in one build with the other pages:\n%s\nalone:\n%s\nfiles %v / %v", plugin, rel,
+						strings.Join(describe(string(src), batch[i]), "\n"), strings.Join(describe(string(src), one), "\n"), batch[i].Files, one.Files)
+				}
+				compared++
+			}
+		}
+	}
+	t.Logf("%d pages compared", compared)
+	if compared < 60 {
+		t.Errorf("only %d pages compared", compared)
+	}
+}
+
+// sortFiles puts the files read after the page in path order (the order
+// esbuild reads them in is its own).
+func sortFiles(p *Page) {
+	if len(p.Files) > 1 {
+		rest := p.Files[1:]
+		sort.Slice(rest, func(a, b int) bool {
+			if rest[a].Rel != rest[b].Rel {
+				return rest[a].Rel < rest[b].Rel
+			}
+			return !rest[a].Missing && rest[b].Missing
+		})
+	}
+}
