@@ -26,6 +26,9 @@ import (
 //go:embed prelude.js
 var preludeJS string
 
+//go:embed web.js
+var webJS string
+
 // Defaults.
 const (
 	DefaultMemoryCapBytes = 128 << 20

@@ -4,7 +4,7 @@
 // evaluates. Everything the tool can reach is checked again in Go: this
 // file is a convenience layer, not the security boundary (see
 // docs/sandbox.md).
-(function (bridge) {
+(function (bridge, web) {
   "use strict";
   const G = globalThis;
   const R = Reflect;
@@ -71,6 +71,10 @@
   lock(noCode, "prototype", protos[0]);
   lock(G, "Function", noCode);
   lock(G, "eval", function () { return noCode(); });
+
+  // 2b. Web platform globals (web.js): URL, URLSearchParams, …, defined
+  //     like Web IDL globals (writable, configurable, not enumerable).
+  web(call, (name, value) => defineProperty(G, name, { value, writable: true, enumerable: false, configurable: true }));
 
   // 3. console: always there, writes only to the run log (capped in Go).
   let logFull = false;

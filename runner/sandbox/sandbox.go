@@ -149,7 +149,7 @@ func (e *Engine) prepare() (sb *sandbox, err error) {
 		// NewEngine's first runtime: compile only (nothing runs), keep the
 		// bytecode for every later runtime. Loading bytecode costs ~0.9 ms
 		// against ~4.7 ms to parse the prelude's source in the sandbox.
-		if bc, err = c.Compile("<prelude>", qjs.Code(preludeJS+"(globalThis.__bridge);")); err != nil {
+		if bc, err = c.Compile("<prelude>", qjs.Code(preludeJS+"(globalThis.__bridge, "+webJS+");")); err != nil {
 			return nil, fmt.Errorf("sandbox: prelude: %w", err)
 		}
 		if len(bc) == 0 {
@@ -423,6 +423,9 @@ func (sb *sandbox) bridge(this *qjs.This) (v *qjs.Value, err error) {
 		return ""
 	}
 	op := arg(0)
+	if s, ok := webOp(op, arg(1), arg(2)); ok {
+		return c.NewString(s), nil
+	}
 	if rs == nil {
 		return c.NewString(""), nil
 	}

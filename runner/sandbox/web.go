@@ -1,0 +1,66 @@
+package sandbox
+
+import (
+	"encoding/json"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis/weburl"
+)
+
+// webOp answers the bridge operations of the web globals (web.js). They
+// are pure functions of their arguments: no run state, no authority.
+func webOp(op, a, b string) (string, bool) {
+	switch op {
+	case "url.parse": // a: JSON [input] or [input, base]
+		var args []string
+		if json.Unmarshal([]byte(a), &args) != nil || len(args) == 0 || len(args) > 2 {
+			return errJSON("bad arguments"), true
+		}
+		var base *weburl.URL
+		if len(args) == 2 {
+			var err error
+			if base, err = weburl.Parse(args[1], nil); err != nil {
+				return errJSON("the base " + quoteShort(args[1]) + " does not parse: " + err.Error()), true
+			}
+		}
+		u, err := weburl.Parse(args[0], base)
+		if err != nil {
+			return errJSON(quoteShort(args[0]) + ": " + err.Error()), true
+		}
+		return componentsJSON(u), true
+	case "url.set": // a: href, b: JSON [name, value]
+		var nv []string
+		u, err := weburl.Parse(a, nil)
+		if err != nil || json.Unmarshal([]byte(b), &nv) != nil || len(nv) != 2 {
+			return errJSON("bad arguments"), true
+		}
+		u2, err := u.Set(nv[0], nv[1])
+		if err != nil {
+			return errJSON(quoteShort(nv[1]) + ": " + err.Error()), true
+		}
+		return componentsJSON(u2), true
+	case "form.parse":
+		out, _ := json.Marshal(weburl.ParseForm(a))
+		return string(out), true
+	case "form.serialize":
+		var pairs [][2]string
+		if json.Unmarshal([]byte(a), &pairs) != nil {
+			return "", true
+		}
+		return weburl.SerializeForm(pairs), true
+	}
+	return "", false
+}
+
+func componentsJSON(u *weburl.URL) string {
+	out, _ := json.Marshal(u.Components())
+	return string(out)
+}
+
+// quoteShort quotes s for an error message, cut to 200 bytes.
+func quoteShort(s string) string {
+	if len(s) > 200 {
+		s = truncateUTF8(s, 200) + "…"
+	}
+	b, _ := json.Marshal(s)
+	return string(b)
+}
