@@ -92,7 +92,7 @@ func TestURLSetterConformance(t *testing.T) {
 	for i, raw := range cases {
 		var c struct {
 			Setter, Href, Value string
-			Expected           map[string]string
+			Expected            map[string]string
 		}
 		json.Unmarshal(raw, &c)
 		var got map[string]string
