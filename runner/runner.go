@@ -154,6 +154,13 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 		return rec, nil
 	}
 
+	// The input, checked against inputJsonSchema before any sandbox starts.
+	if e := checkInput(p, tool, req.Tool, req.Input); e != nil {
+		rec.Error = e
+		rec.DurationMs = ms(time.Since(start))
+		return rec, nil
+	}
+
 	// Fixtures (fake provider, secrets, collections).
 	fx, err := loadFixtures(p, req.FixturesPath)
 	if err != nil {
