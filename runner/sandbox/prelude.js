@@ -186,6 +186,121 @@
     return hostCall(name, a);
   };
 
+  // 6. Results are JSON or a ResultError. jsonResult walks the value the
+  //    way JSON.stringify does (toJSON first), iteratively (no recursion
+  //    limit to trip), and builds a plain copy; anything JSON.stringify
+  //    would silently drop, turn into null or {} is an error with the path
+  //    of the value (result.items[3].when).
+  const SetC = Set;
+  const setAdd = Set.prototype.add, setHas = Set.prototype.has, setDelete = Set.prototype.delete;
+  const mapSize = O.getOwnPropertyDescriptor(Map.prototype, "size").get;
+  const setSize = O.getOwnPropertyDescriptor(Set.prototype, "size").get;
+  const getOwnPropertyDescriptor = O.getOwnPropertyDescriptor;
+  const objectKeys = O.keys;
+  const ObjectProto = O.prototype;
+  const isFiniteN = Number.isFinite;
+  const DateC = Date, dateGetTime = Date.prototype.getTime;
+  const isView = ArrayBuffer.isView;
+  const reTest = RegExp.prototype.test;
+  const identRe = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+  const brand = (getter, v) => { try { apply(getter, v, []); return true; } catch (e) { return false; } };
+  const numberValueOf = Number.prototype.valueOf, stringValueOf = String.prototype.valueOf, booleanValueOf = Boolean.prototype.valueOf;
+  const unbox = (v) => {
+    for (const f of [numberValueOf, stringValueOf, booleanValueOf]) {
+      try { return { p: apply(f, v, []) }; } catch (e) { /* not this kind */ }
+    }
+    return null;
+  };
+  const shortPath = (p) => (p.length > 300 ? p.slice(0, 150) + "…" + p.slice(-100) : p);
+  const SKIP = {};
+  const resultErr = (path, what, hint) => ({ err: shortPath(path) + " is " + what + (hint ? ": " + hint : ""), path: shortPath(path) });
+  const classify = (v) => {
+    if (brand(mapSize, v)) return ["a Map", "JSON.stringify writes {} for it; return Object.fromEntries(map) or [...map]"];
+    if (brand(setSize, v)) return ["a Set", "JSON.stringify writes {} for it; return [...set]"];
+    if (v instanceof WeakMap || v instanceof WeakSet || v instanceof WeakRef) return ["a weak collection", "it cannot be serialized"];
+    if (v instanceof PromiseC) return ["a Promise", "await it before returning"];
+    if (v instanceof RegExp) return ["a RegExp", "JSON.stringify writes {} for it; return regexp.source"];
+    if (v instanceof ErrorC) return ["an Error", "JSON.stringify writes {} for it; throw it, or return { message: err.message }"];
+    if (v instanceof ArrayBuffer || isView(v)) return ["binary data (ArrayBuffer/typed array)", "return an array of numbers or a base64 string (btoa)"];
+    let proto = getPrototypeOf(v), getters = [];
+    while (proto !== null && proto !== ObjectProto && !isArray(v)) {
+      for (const k of getOwnPropertyNames(proto)) {
+        const d = getOwnPropertyDescriptor(proto, k);
+        if (d && d.get && k !== "__proto__") getters[getters.length] = k;
+      }
+      proto = getPrototypeOf(proto);
+    }
+    if (getters.length > 0) return ["a class instance whose getters (" + apply(arrayJoin, getters, [", "]) + ") JSON.stringify skips", "return a plain object with those fields"];
+    return null;
+  };
+  // convert applies toJSON and checks one value: {v} (primitive), {o}
+  // (object to walk), SKIP (an undefined property) or {err, path}.
+  const convert = (value, key, path, inObject) => {
+    if (value !== null && (typeof value === "object" || typeof value === "function")) {
+      const isDate = value instanceof DateC;
+      const tj = value.toJSON;
+      if (typeof tj === "function") {
+        value = apply(tj, value, [key]);
+        if (isDate && value === null) return resultErr(path, "an invalid Date", "JSON.stringify writes null for it");
+      }
+    }
+    if (value !== null && typeof value === "object") {
+      const b = unbox(value); // new Number(1), new String("s"): JSON.stringify unwraps them
+      if (b !== null) value = b.p;
+    }
+    switch (typeof value) {
+      case "string": case "boolean": return { v: value };
+      case "number":
+        return isFiniteN(value) ? { v: value } : resultErr(path, StringC(value), "JSON has no " + StringC(value) + " (JSON.stringify writes null)");
+      case "bigint": return resultErr(path, "a BigInt", "JSON has no BigInt; return it as a string or a number");
+      case "undefined":
+        if (inObject) return SKIP;
+        return resultErr(path, "undefined", path === "result" ? "return a value (null, an object, …)" : "JSON.stringify writes null for it");
+      case "function": return resultErr(path, "a function", "JSON.stringify drops it");
+      case "symbol": return resultErr(path, "a Symbol", "JSON.stringify drops it");
+    }
+    if (value === null) return { v: null };
+    const bad = classify(value);
+    if (bad !== null) return resultErr(path, bad[0], bad[1]);
+    return { o: value };
+  };
+  const childPath = (path, key, arr) =>
+    arr ? path + "[" + key + "]" : apply(reTest, identRe, [key]) ? path + "." + key : path + "[" + stringify(key) + "]";
+  const jsonResult = (root) => {
+    const first = convert(root, "", "result", false);
+    if (first.err !== undefined || first.o === undefined) return first;
+    const frame = (v, path) => {
+      const arr = isArray(v);
+      let keys;
+      if (arr) { keys = []; for (let i = 0; i < v.length; i++) keys[i] = i; } else keys = objectKeys(v);
+      return { v, path, arr, keys, i: 0, out: arr ? [] : {} };
+    };
+    const top = frame(first.o, "result");
+    const stack = [top];
+    const open = new SetC();
+    apply(setAdd, open, [first.o]);
+    while (stack.length > 0) {
+      const f = stack[stack.length - 1];
+      if (f.i >= f.keys.length) { stack.length--; apply(setDelete, open, [f.v]); continue; }
+      const k = f.keys[f.i++];
+      const path = childPath(f.path, k, f.arr);
+      const c = convert(f.v[k], StringC(k), path, !f.arr);
+      if (c === SKIP) continue;
+      if (c.err !== undefined) return c;
+      let val = c.v;
+      if (c.o !== undefined) {
+        if (apply(setHas, open, [c.o])) return resultErr(path, "a circular reference", "JSON cannot hold a cycle");
+        if (stack.length >= 1000) return resultErr(path, "nested more than 1000 levels deep", "flatten the result");
+        const nf = frame(c.o, path);
+        stack[stack.length] = nf;
+        apply(setAdd, open, [c.o]);
+        val = nf.out;
+      }
+      defineProperty(f.out, f.arr ? k : StringC(k), { value: val, writable: true, enumerable: true, configurable: true });
+    }
+    return { v: top.out };
+  };
+
   let installed = false, page = null;
   const sb = freeze({
     // install defines the granted host objects (frozen, non-writable).
@@ -207,8 +322,15 @@
       const report = (ok, v) => {
         if (ok) {
           let s;
-          try { s = stringify(v === undefined ? null : v); } catch (e) {
-            return report(false, new TypeErrorC("the tool returned a value that is not JSON: " + fmt(e && e.message)));
+          try {
+            const j = jsonResult(v);
+            if (j.err !== undefined) {
+              call("done", "err", stringify({ name: "ResultError", message: "the result is not JSON: " + j.err, stack: "", path: j.path }));
+              return;
+            }
+            s = stringify(j.v);
+          } catch (e) {
+            return report(false, e);
           }
           call("done", "ok", s === undefined ? "null" : s);
           return;

@@ -61,6 +61,7 @@ type Error struct {
 	Name    string
 	Message string
 	Stack   string // raw QuickJS frames, positions in the generated script
+	Path    string // ResultError: where the value that is not JSON sits (result.items[3])
 }
 
 // Log is one console call.
@@ -518,7 +519,7 @@ func (rs *runState) finish(kind, payload string) {
 		rs.outcome = Outcome{OK: true, Result: json.RawMessage(payload)}
 		return
 	}
-	var e struct{ Name, Message, Stack string }
+	var e struct{ Name, Message, Stack, Path string }
 	if json.Unmarshal([]byte(payload), &e) != nil {
 		e.Name, e.Message = "Error", "the tool failed"
 	}
@@ -527,7 +528,7 @@ func (rs *runState) finish(kind, payload string) {
 		kind = KindMemory
 		e.Message = fmt.Sprintf("out of memory: the sandbox is capped at %d MiB", DefaultMemoryCapBytes>>20)
 	}
-	rs.outcome = Outcome{Err: &Error{Kind: kind, Name: e.Name, Message: e.Message, Stack: e.Stack}}
+	rs.outcome = Outcome{Err: &Error{Kind: kind, Name: e.Name, Message: e.Message, Stack: e.Stack, Path: e.Path}}
 }
 
 // call starts a host method: inline methods answer {v}|{e} at once, async
