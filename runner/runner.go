@@ -228,7 +228,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 			Message: b.Redact(out.Err.Message),
 			Stack:   b.Redact(strings.TrimRight(stack, "\n")),
 			File:    file, Line: line, Column: col,
-			Path:    b.Redact(out.Err.Path),
+			Path: b.Redact(out.Err.Path),
 		}
 		if rec.Error.File == "" && out.Err.Kind != sandbox.KindThrown {
 			rec.Error.File = prog.Page
