@@ -122,6 +122,8 @@ type Page struct {
 	Headers       []Header
 	Tokens        []Token
 	Errors        []SyntaxError
+	// Globals are uses of globals the sandbox lacks (AbsentGlobals).
+	Globals []GlobalRef
 }
 
 // MaxSize is the largest page analysed; a bigger one yields an error.
@@ -235,6 +237,8 @@ type analyzer struct {
 	jsIdx *lineIndex
 	sm    *sourceMap
 	prep  *prepared
+	// imported: identifiers of the page's import statements (globals.go)
+	imported map[string]bool
 }
 
 // jsOff converts a goja index into an offset in esbuild's output.

@@ -615,6 +615,9 @@ func (a *analyzer) expr(e ast.Expression, sc *scope) {
 		a.expr(x.Expression, sc)
 	case *ast.DotExpression:
 		a.expr(x.Left, sc)
+		if g, ok := x.Left.(*ast.Identifier); ok && g.Name.String() == objGlobal && sc.lookup(objGlobal) == nil {
+			a.globalRef(&x.Identifier, sc) // globalThis.fetch
+		}
 	case *ast.PrivateDotExpression:
 		a.expr(x.Left, sc)
 	case *ast.BracketExpression:
@@ -628,7 +631,11 @@ func (a *analyzer) expr(e ast.Expression, sc *scope) {
 		a.expr(x.Left, sc)
 		a.expr(x.Right, sc)
 	case *ast.UnaryExpression:
-		a.expr(x.Operand, sc)
+		if !isTypeofGuard(x) {
+			a.expr(x.Operand, sc)
+		}
+	case *ast.Identifier:
+		a.globalRef(x, sc)
 	case *ast.ConditionalExpression:
 		a.expr(x.Test, sc)
 		a.expr(x.Consequent, sc)
@@ -684,6 +691,7 @@ func (a *analyzer) object(o *ast.ObjectLiteral, sc *scope) {
 			}
 			a.expr(q.Value, sc)
 		case *ast.PropertyShort:
+			a.globalRef(&q.Name, sc) // { fetch }
 			a.expr(q.Initializer, sc)
 		case *ast.SpreadElement:
 			a.expr(q.Expression, sc)

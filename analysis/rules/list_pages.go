@@ -15,5 +15,6 @@ func pageRules() []*analysis.Rule {
 		FetchUnusedDomain,
 		CredentialInCode,
 		FixtureUnmatched,
+		PageUnknownGlobal,
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis/fetchurl"
+	"github.com/plugin-lsp/plugin-lsp/analysis/js"
 )
 
 // jsonCases reads a data file of cases: strings are comments, objects are
@@ -222,3 +223,31 @@ func jsonEqual(a, b json.RawMessage) bool {
 	jb, _ := json.Marshal(y)
 	return string(ja) == string(jb)
 }
+
+// TestAbsentGlobalsAreAbsent: every global page-unknown-global reports is
+// really missing in the sandbox (ground truth for the rule), and every
+// web global docs/host-api.md lists is there.
+func TestAbsentGlobalsAreAbsent(t *testing.T) {
+	names := make([]string, 0, len(js.AbsentGlobals))
+	for n := range js.AbsentGlobals {
+		names = append(names, n)
+	}
+	in, _ := json.Marshal(names)
+	out := run(t, `function main(names) { return names.filter((n) => typeof globalThis[n] !== "undefined"); }`, string(in))
+	if !out.OK || string(out.Result) != "[]" {
+		t.Fatalf("present in the sandbox but reported as absent: %s %+v", out.Result, out.Err)
+	}
+	for _, n := range webGlobals {
+		if _, ok := js.AbsentGlobals[n]; ok {
+			t.Errorf("%s is both a web global and reported absent", n)
+		}
+	}
+	in, _ = json.Marshal(webGlobals)
+	out = run(t, `function main(names) { return names.filter((n) => typeof globalThis[n] === "undefined"); }`, string(in))
+	if !out.OK || string(out.Result) != "[]" {
+		t.Fatalf("web globals missing: %s %+v", out.Result, out.Err)
+	}
+}
+
+// webGlobals are the globals docs/host-api.md documents.
+var webGlobals = []string{"URL", "URLSearchParams", "queueMicrotask", "setTimeout", "setInterval", "clearTimeout", "clearInterval", "console"}
