@@ -74,7 +74,7 @@
 
   // 2b. Web platform globals (web.js): URL, URLSearchParams, …, defined
   //     like Web IDL globals (writable, configurable, not enumerable).
-  web(call, (name, value) => defineProperty(G, name, { value, writable: true, enumerable: false, configurable: true }));
+  const webHooks = web(call, (name, value) => defineProperty(G, name, { value, writable: true, enumerable: false, configurable: true }));
 
   // 3. console: always there, writes only to the run log (capped in Go).
   let logFull = false;
@@ -127,57 +127,36 @@
   const pending = new MapC();
   // The Error is made when the tool calls, so its stack shows the tool's
   // frames (QuickJS loses the frames before an await).
-  const hostCall = (method, args) => {
+  const hostCall = (method, args, signal) => {
     const err = new ErrorC(method + " failed");
     return new PromiseC((resolve, reject) => {
       const r = parse(call("call", method, stringify(args)));
-      if (hasOwn(r, "p")) apply(mapSet, pending, [r.p, { resolve, reject, err }]);
-      else if (hasOwn(r, "e")) { err.message = r.e; reject(err); }
+      if (hasOwn(r, "p")) {
+        apply(mapSet, pending, [r.p, { resolve, reject, err }]);
+        // An AbortSignal rejects the call with its reason and tells Go to
+        // stop the request (its goroutine sees a cancelled context).
+        if (signal) signal.addEventListener("abort", () => {
+          if (!apply(mapDelete, pending, [r.p])) return;
+          call("cancel", StringC(r.p));
+          reject(signal.reason);
+        });
+      } else if (hasOwn(r, "e")) { err.message = r.e; reject(err); }
       else resolve(r.v);
     });
   };
   const plain = (v) => (v === undefined ? null : v);
 
-  const makeResponse = (r) => {
-    const body = typeof r.body === "string" ? r.body : "";
-    const h = r.headers && typeof r.headers === "object" ? r.headers : {};
-    // Plain object of lower-cased names (JSON-friendly), plus the two
-    // Headers methods authors reach for; they are not enumerable.
-    defineProperty(h, "get", { value: (name) => { const v = h[StringC(name).toLowerCase()]; return typeof v === "string" ? v : null; } });
-    defineProperty(h, "has", { value: (name) => typeof h[StringC(name).toLowerCase()] === "string" });
-    const headers = freeze(h);
-    return freeze({
-      status: r.status,
-      ok: r.status >= 200 && r.status < 300,
-      statusText: r.statusText || "",
-      url: r.url || "",
-      headers,
-      text: () => PromiseC.resolve(body),
-      json: () => new PromiseC((resolve) => resolve(parse(body))),
-    });
-  };
-  const fetchInit = (init) => {
-    if (init === undefined || init === null) return {};
-    if (typeof init !== "object") throw new TypeErrorC("http.fetch: init must be an object");
-    const out = {};
-    if (init.method !== undefined) out.method = StringC(init.method);
-    if (init.headers !== undefined && init.headers !== null) {
-      const h = {};
-      for (const k of O.keys(init.headers)) h[StringC(k)] = StringC(init.headers[k]);
-      out.headers = h;
-    }
-    if (init.body !== undefined && init.body !== null) {
-      out.body = typeof init.body === "string" ? init.body : stringify(init.body);
-    }
-    return out;
-  };
   const builders = {
-    "http.fetch": () => function fetch(url, init) {
-      // The URL is turned into a string exactly once, here: what Go checks
-      // is what Go fetches (no toString that answers differently later).
-      let u, i;
-      try { u = StringC(url); i = fetchInit(init); } catch (e) { return PromiseC.reject(e); }
-      return apply(promiseThen, hostCall("http.fetch", [u, i]), [makeResponse]);
+    "http.fetch": () => function fetch(input, init) {
+      // The request is read exactly once, here (web.js fetchArgs): what Go
+      // checks is what Go fetches (no toString or getter that answers
+      // differently later). A string URL goes to the broker as written.
+      let a;
+      try { a = webHooks.fetchArgs(input, init); } catch (e) { return PromiseC.reject(e); }
+      const sig = a.signal;
+      if (sig !== null && sig.aborted) return PromiseC.reject(sig.reason);
+      const p = hostCall("http.fetch", [a.url, a.init], sig);
+      return apply(promiseThen, p, [webHooks.response]);
     },
   };
   const generic = (name) => function (...args) {

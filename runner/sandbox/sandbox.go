@@ -112,6 +112,7 @@ type runState struct {
 	inflight  int
 	completed []string // JSON {id, v|e}
 	wake      chan struct{}
+	cancels   map[int]context.CancelFunc // async calls in flight (AbortSignal)
 
 	timers timerHeap
 	seq    int
@@ -461,6 +462,15 @@ func (sb *sandbox) bridge(this *qjs.This) (v *qjs.Value, err error) {
 		rs.seq++
 		heap.Push(&rs.timers, &timer{id: id, due: time.Now().Add(time.Duration(ms * float64(time.Millisecond))), seq: rs.seq})
 		return c.NewString(""), nil
+	case "cancel": // an AbortSignal fired: stop that host call
+		id, _ := strconv.Atoi(arg(1))
+		rs.mu.Lock()
+		cancel := rs.cancels[id]
+		rs.mu.Unlock()
+		if cancel != nil {
+			cancel()
+		}
+		return c.NewString(""), nil
 	case "clear":
 		id, _ := strconv.Atoi(arg(1))
 		rs.timers.remove(id)
@@ -546,15 +556,22 @@ func (rs *runState) call(name, argsJSON string) string {
 		v, err := safeCall(rs.ctx, m.Fn, args)
 		return resultJSON(-1, v, err)
 	}
+	cctx, ccancel := context.WithCancel(rs.ctx)
 	rs.mu.Lock()
 	rs.nextID++
 	id := rs.nextID
 	rs.inflight++
+	if rs.cancels == nil {
+		rs.cancels = map[int]context.CancelFunc{}
+	}
+	rs.cancels[id] = ccancel
 	rs.mu.Unlock()
 	go func() {
-		v, err := safeCall(rs.ctx, m.Fn, args)
+		v, err := safeCall(cctx, m.Fn, args)
+		ccancel()
 		s := resultJSON(id, v, err)
 		rs.mu.Lock()
+		delete(rs.cancels, id)
 		rs.inflight--
 		rs.completed = append(rs.completed, s)
 		rs.mu.Unlock()

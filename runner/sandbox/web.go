@@ -1,7 +1,10 @@
 package sandbox
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
+	"strconv"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis/weburl"
 )
@@ -38,6 +41,14 @@ func webOp(op, a, b string) (string, bool) {
 			return errJSON(quoteShort(nv[1]) + ": " + err.Error()), true
 		}
 		return componentsJSON(u2), true
+	case "random": // a: byte count (crypto.getRandomValues caps it at 65536)
+		n, err := strconv.Atoi(a)
+		if err != nil || n < 0 || n > 65536 {
+			return "", true
+		}
+		b := make([]byte, n)
+		_, _ = rand.Read(b)
+		return hex.EncodeToString(b), true
 	case "form.parse":
 		out, _ := json.Marshal(weburl.ParseForm(a))
 		return string(out), true
