@@ -223,6 +223,9 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 	}
 	if out.Err != nil {
 		stack, file, line, col := prog.MapStack(out.Err.Stack)
+		if nl, nc, ok := hostCallPosition(p, file, line, col, out.Err.HostCall); ok {
+			stack, line, col = replaceFirstFrame(stack, file, line, col, nl, nc), nl, nc
+		}
 		rec.Error = &RunError{
 			Name:    b.Redact(out.Err.Name),
 			Message: b.Redact(out.Err.Message),
@@ -230,7 +233,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 			File:    file, Line: line, Column: col,
 			Path: b.Redact(out.Err.Path),
 		}
-		if rec.Error.File == "" && out.Err.Kind != sandbox.KindThrown {
+		if rec.Error.File == "" && (out.Err.Kind != sandbox.KindThrown || out.Err.Path != "") {
 			rec.Error.File = prog.Page
 		}
 	}

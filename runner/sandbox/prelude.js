@@ -127,8 +127,14 @@
   const pending = new MapC();
   // The Error is made when the tool calls, so its stack shows the tool's
   // frames (QuickJS loses the frames before an await).
+  // Errors of host calls are known by identity, so that the record can
+  // place them at the call (runner: the http.fetch expression, where check
+  // puts its diagnostics) rather than where QuickJS stopped inside it.
+  const hostErrors = new WeakMap();
+  const weakSet = WeakMap.prototype.set, weakGet = WeakMap.prototype.get;
   const hostCall = (method, args, signal) => {
     const err = new ErrorC(method + " failed");
+    apply(weakSet, hostErrors, [err, method]);
     return new PromiseC((resolve, reject) => {
       const r = parse(call("call", method, stringify(args)));
       if (hasOwn(r, "p")) {
@@ -325,7 +331,9 @@
             message = fmt(v);
           }
         } catch (e) { message = "[unprintable thrown value]"; }
-        call("done", "err", stringify({ name, message, stack }));
+        let host;
+        try { host = apply(weakGet, hostErrors, [v]); } catch (e) { host = undefined; }
+        call("done", "err", stringify({ name, message, stack, host }));
       };
       const fn = page && (typeof page === "function" ? page : page.default);
       if (typeof fn !== "function") {

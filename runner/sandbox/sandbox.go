@@ -43,6 +43,10 @@ type Job struct {
 	Timeout time.Duration
 }
 
+// ErrAborted is the cause of a host call's context when the tool aborted
+// the call with an AbortSignal.
+var ErrAborted = errors.New("the tool aborted it (AbortSignal)")
+
 // Error kinds of a failed run.
 const (
 	KindThrown    = "thrown"    // the tool threw or its promise rejected
@@ -62,6 +66,9 @@ type Error struct {
 	Message string
 	Stack   string // raw QuickJS frames, positions in the generated script
 	Path    string // ResultError: where the value that is not JSON sits (result.items[3])
+	// HostCall is the host method whose call failed ("http.fetch"), when
+	// the error is the one that call rejected with.
+	HostCall string
 }
 
 // Log is one console call.
@@ -112,7 +119,7 @@ type runState struct {
 	inflight  int
 	completed []string // JSON {id, v|e}
 	wake      chan struct{}
-	cancels   map[int]context.CancelFunc // async calls in flight (AbortSignal)
+	cancels   map[int]context.CancelCauseFunc // async calls in flight (AbortSignal)
 
 	timers timerHeap
 	seq    int
@@ -468,7 +475,7 @@ func (sb *sandbox) bridge(this *qjs.This) (v *qjs.Value, err error) {
 		cancel := rs.cancels[id]
 		rs.mu.Unlock()
 		if cancel != nil {
-			cancel()
+			cancel(ErrAborted)
 		}
 		return c.NewString(""), nil
 	case "clear":
@@ -529,7 +536,7 @@ func (rs *runState) finish(kind, payload string) {
 		rs.outcome = Outcome{OK: true, Result: json.RawMessage(payload)}
 		return
 	}
-	var e struct{ Name, Message, Stack, Path string }
+	var e struct{ Name, Message, Stack, Path, Host string }
 	if json.Unmarshal([]byte(payload), &e) != nil {
 		e.Name, e.Message = "Error", "the tool failed"
 	}
@@ -538,7 +545,7 @@ func (rs *runState) finish(kind, payload string) {
 		kind = KindMemory
 		e.Message = fmt.Sprintf("out of memory: the sandbox is capped at %d MiB", DefaultMemoryCapBytes>>20)
 	}
-	rs.outcome = Outcome{Err: &Error{Kind: kind, Name: e.Name, Message: e.Message, Stack: e.Stack, Path: e.Path}}
+	rs.outcome = Outcome{Err: &Error{Kind: kind, Name: e.Name, Message: e.Message, Stack: e.Stack, Path: e.Path, HostCall: e.Host}}
 }
 
 // call starts a host method: inline methods answer {v}|{e} at once, async
@@ -556,19 +563,19 @@ func (rs *runState) call(name, argsJSON string) string {
 		v, err := safeCall(rs.ctx, m.Fn, args)
 		return resultJSON(-1, v, err)
 	}
-	cctx, ccancel := context.WithCancel(rs.ctx)
+	cctx, ccancel := context.WithCancelCause(rs.ctx)
 	rs.mu.Lock()
 	rs.nextID++
 	id := rs.nextID
 	rs.inflight++
 	if rs.cancels == nil {
-		rs.cancels = map[int]context.CancelFunc{}
+		rs.cancels = map[int]context.CancelCauseFunc{}
 	}
 	rs.cancels[id] = ccancel
 	rs.mu.Unlock()
 	go func() {
 		v, err := safeCall(cctx, m.Fn, args)
-		ccancel()
+		ccancel(nil)
 		s := resultJSON(id, v, err)
 		rs.mu.Lock()
 		delete(rs.cancels, id)

@@ -590,13 +590,14 @@
     const i = init === undefined || init === null ? {} : init;
     if (!isObject(i)) throw new TypeErrorC(what + ": init must be an object");
     const im = i.method, ih = i.headers, ib = i.body, is = i.signal; // each getter runs once
-    let m = im !== undefined ? usv(im) : src ? src.method : "GET";
+    const sp = src ? requestParts(src) : null;
+    let m = im !== undefined ? usv(im) : sp ? sp.method : "GET";
     if (!tokenRe.test(m)) throw new TypeErrorC(what + ": \"" + m + "\" is not a valid method");
     if (methods.includes(m.toUpperCase())) m = m.toUpperCase();
-    const headers = new Headers(ih !== undefined ? ih : src ? src.headers : undefined);
+    const headers = new Headers(ih !== undefined ? ih : sp ? sp.headers : undefined);
     const body = ib !== undefined ? bodyText(ib, headers) : src ? textOf(src) : null;
     if (body !== null && (m === "GET" || m === "HEAD")) throw new TypeErrorC(what + ": a " + m + " request cannot have a body");
-    const sig = is !== undefined ? is : src ? src.signal : null;
+    const sig = is !== undefined ? is : sp ? sp.signal : null;
     if (sig !== null && sig !== undefined && !isSignal(sig)) throw new TypeErrorC(what + ": signal must be an AbortSignal");
     return { method: m, headers, body, signal: sig || null };
   };
@@ -617,6 +618,9 @@
       initBody(this, r.body);
       this.#signal = r.signal || newSignal();
     }
+    // what http.fetch and copies read: the private state, never a property
+    // a page could shadow on the instance
+    static _parts(r) { return { url: r.#url, method: r.#method, headers: r.#headers, signal: r.#signal }; }
     get url() { return this.#url; }
     get method() { return this.#method; }
     get headers() { return this.#headers; }
@@ -625,6 +629,8 @@
     clone() { return new Request(this); }
     get [Symbol.toStringTag]() { return "Request"; }
   }
+  const requestParts = Request._parts;
+  delete Request._parts;
   class Response extends Body {
     #status; #statusText; #headers; #url;
     constructor(body = null, init = {}) {
@@ -687,7 +693,7 @@
     // goes to the broker as written: fetchurl judges it, as check does.
     fetchArgs(input, init) {
       const src = input instanceof Request ? input : null;
-      const url = src ? src.url : StringC(input);
+      const url = src ? requestParts(src).url : StringC(input);
       const r = readInit(init, src, "http.fetch");
       const headers = {};
       for (const [k, v] of headerList(r.headers)) headers[k] = k in headers ? headers[k] + ", " + v : v;
