@@ -74,7 +74,18 @@
 
   // 2b. Web platform globals (web.js): URL, URLSearchParams, …, defined
   //     like Web IDL globals (writable, configurable, not enumerable).
-  const webHooks = web(call, (name, value) => defineProperty(G, name, { value, writable: true, enumerable: false, configurable: true }));
+  const defineGlobal = (name, value) => defineProperty(G, name, { value, writable: true, enumerable: false, configurable: true });
+  // lazy: an accessor until first read (or write), then a plain global.
+  const lazyGlobals = (names, factory) => {
+    for (const name of names) {
+      defineProperty(G, name, {
+        get() { const v = factory()[name]; defineGlobal(name, v); return v; },
+        set(v) { defineGlobal(name, v); },
+        enumerable: false, configurable: true,
+      });
+    }
+  };
+  const webHooks = web(call, defineGlobal, lazyGlobals);
 
   // 3. console: always there, writes only to the run log (capped in Go).
   let logFull = false;

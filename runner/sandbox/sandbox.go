@@ -158,7 +158,7 @@ func (e *Engine) prepare() (sb *sandbox, err error) {
 		// NewEngine's first runtime: compile only (nothing runs), keep the
 		// bytecode for every later runtime. Loading bytecode costs ~0.9 ms
 		// against ~4.7 ms to parse the prelude's source in the sandbox.
-		if bc, err = c.Compile("<prelude>", qjs.Code(preludeJS+"(globalThis.__bridge, "+webJS+");")); err != nil {
+		if bc, err = c.Compile("<prelude>", qjs.Code(preludeSource())); err != nil {
 			return nil, fmt.Errorf("sandbox: prelude: %w", err)
 		}
 		if len(bc) == 0 {

@@ -1,10 +1,11 @@
 // Web platform globals of the sandbox (docs/host-api.md). The prelude
 // calls this function once, after it has locked the realm down, with
-// `call` (the bridge) and `define` (a writable, configurable, non-enumerable
-// global, as Web IDL makes them). Nothing here grants authority: URL
+// `call` (the bridge), `define` (a writable, configurable, non-enumerable
+// global, as Web IDL makes them) and `lazy` (the same, built by a factory
+// on first use: a runtime only pays for the classes its page touches). Nothing here grants authority: URL
 // parsing and form encoding run in Go (analysis/weburl) so that what a URL
 // object says and what the broker checks agree; random bytes come from Go.
-(function (call, define) {
+(function (call, define, lazy) {
   "use strict";
   const StringC = String;
   const TypeErrorC = TypeError;
@@ -19,6 +20,11 @@
   };
   const isObject = (v) => v !== null && (typeof v === "object" || typeof v === "function");
 
+  // Each group of globals is built on first use (a lazy global's getter, or
+  // http.fetch), once per runtime; the glue keeps its own references, so a
+  // page replacing a global changes nothing the host reads.
+  const once = (f) => { let v; return () => (v === undefined ? (v = f()) : v); };
+
   // --- URL (WHATWG URL Standard; parsed host-side) ---
   const urlParse = (input, base) => {
     const r = parse(call("url.parse", stringify(base === undefined ? [input] : [input, base])));
@@ -27,6 +33,7 @@
   };
   const urlSet = (href, name, value) => parse(call("url.set", href, stringify([name, value])));
 
+  const urlGroup = once(() => {
   class URLSearchParams {
     #list = [];
     #url = null; // the URL object this belongs to, if any
@@ -173,8 +180,9 @@
   URLState.setSearchFromParams = URL._setSearch;
   delete URL._setSearch;
   O.freeze(URLState);
-  define("URL", URL);
-  define("URLSearchParams", URLSearchParams);
+  return { URL, URLSearchParams };
+  });
+  lazy(["URL", "URLSearchParams"], urlGroup);
 
   const DOMExceptionC = DOMException;
   const domErr = (name, msg) => new DOMExceptionC(msg, name);
@@ -202,6 +210,7 @@
     }
     return new Uint8ArrayC(out);
   };
+  const encodingGroup = once(() => {
   class TextEncoder {
     get encoding() { return "utf-8"; }
     encode(input = "") { return utf8Encode(usv(input)); }
@@ -284,8 +293,9 @@
     }
     get [Symbol.toStringTag]() { return "TextDecoder"; }
   }
-  define("TextEncoder", TextEncoder);
-  define("TextDecoder", TextDecoder);
+  return { TextEncoder, TextDecoder };
+  });
+  lazy(["TextEncoder", "TextDecoder"], encodingGroup);
 
   // --- atob / btoa (HTML's forgiving-base64) ---
   const b64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -374,7 +384,7 @@
         if (typeof v.stack === "string") O.defineProperty(out, "stack", { value: v.stack, writable: true, configurable: true });
       }
       else if (v instanceof Boolean || v instanceof Number || v instanceof String || v instanceof BigInt) out = O(v.valueOf());
-      else if (v instanceof Promise || v instanceof WeakMap || v instanceof WeakSet || v instanceof WeakRef || v instanceof URL || v instanceof URLSearchParams) throw cannot("a " + O.prototype.toString.call(v).slice(8, -1));
+      else if (v instanceof Promise || v instanceof WeakMap || v instanceof WeakSet || v instanceof WeakRef || v instanceof urlGroup().URL || v instanceof urlGroup().URLSearchParams) throw cannot("a " + O.prototype.toString.call(v).slice(8, -1));
       else { out = {}; work.push([v, out, "object"]); }
       memo.set(v, out);
       return out;
@@ -397,6 +407,7 @@
     if (!tokenRe.test(name)) throw new TypeErrorC("Headers: \"" + name + "\" is not a valid header name");
     if (/[\0\r\n]/.test(value)) throw new TypeErrorC("Headers: the value of " + name + " contains NUL, CR or LF");
   };
+  const headersGroup = once(() => {
   class Headers {
     #list = []; // [lower-case name, value]
     #immutable = false;
@@ -482,11 +493,14 @@
   const freezeHeaders = Headers._freeze, headerList = Headers._list;
   delete Headers._freeze;
   delete Headers._list;
-  define("Headers", Headers);
+  return { Headers, freezeHeaders, headerList };
+  });
+  lazy(["Headers"], headersGroup);
 
   // --- AbortController / AbortSignal (no EventTarget: onabort and
   //     add/removeEventListener("abort") are what fetch users need) ---
   let signalKey = null;
+  const abortGroup = once(() => {
   class AbortSignal {
     #aborted = false; #reason = undefined; #listeners = []; #onabort = null;
     constructor(key) { if (key !== signalKey) throw new TypeErrorC("Illegal constructor: use new AbortController().signal"); }
@@ -547,19 +561,25 @@
     abort(reason) { abortSignal(this.#signal, reason); }
     get [Symbol.toStringTag]() { return "AbortController"; }
   }
-  define("AbortSignal", AbortSignal);
-  define("AbortController", AbortController);
+  return { AbortSignal, AbortController, abortSignal, isSignal, newSignal };
+  });
+  lazy(["AbortSignal", "AbortController"], abortGroup);
 
   // --- Request / Response (Fetch Standard shapes; bodies are text) ---
+  const fetchGroup = once(() => {
+  const { Headers, freezeHeaders, headerList } = headersGroup();
+  // the other groups only when a request needs them
+  const isSignal = (s) => abortGroup().isSignal(s);
+  const newSignal = () => abortGroup().newSignal();
   const bodyText = (body, headers) => {
     if (body === undefined || body === null) return null;
     if (typeof body === "string") return body;
-    if (body instanceof URLSearchParams) {
+    if (body instanceof urlGroup().URLSearchParams) {
       if (!headers.has("content-type")) headers.set("content-type", "application/x-www-form-urlencoded;charset=UTF-8");
       return body.toString();
     }
     if (body instanceof ArrayBufferC || isView(body)) {
-      return new TextDecoder("utf-8", { fatal: true }).decode(body); // binary that is not utf-8 throws
+      return new (encodingGroup().TextDecoder)("utf-8", { fatal: true }).decode(body); // binary that is not utf-8 throws
     }
     // not in the web's fetch: any other value is sent as JSON (as http.fetch always did)
     const j = stringify(body);
@@ -682,16 +702,18 @@
   }
   const fromHost = Response._fromHost;
   delete Response._fromHost;
-  define("Request", Request);
-  define("Response", Response);
+  return { Request, Response, readInit, requestParts, fromHost, headerList };
+  });
+  lazy(["Request", "Response"], fetchGroup);
 
-  // What http.fetch needs (prelude.js): the request as plain data, read
-  // once (getters, toString and Proxies run here and only here), and the
-  // response object.
   return O.freeze({
     // A string URL (or anything but a Request) is converted once and
     // goes to the broker as written: fetchurl judges it, as check does.
     fetchArgs(input, init) {
+      if (typeof input === "string" && (init === undefined || init === null)) {
+        return { url: input, init: { method: "GET", headers: {} }, signal: null }; // the common case
+      }
+      const { Request, readInit, requestParts, headerList } = fetchGroup();
       const src = input instanceof Request ? input : null;
       const url = src ? requestParts(src).url : StringC(input);
       const r = readInit(init, src, "http.fetch");
@@ -701,7 +723,6 @@
       if (r.body !== null) out.body = r.body;
       return { url, init: out, signal: r.signal };
     },
-    isSignal,
-    response: fromHost,
+    response: (r) => fetchGroup().fromHost(r),
   });
 })
