@@ -66,11 +66,14 @@ func checkInput(p *analysis.Plugin, t *analysis.Tool, name string, input json.Ra
 		return nil
 	}
 	text := p.ManifestFile.Text[sch.Span.Start:sch.Span.End]
-	// a fresh File: the Plugin's own line cache is not safe for concurrent runs
-	pos := analysis.NewFile(analysis.ManifestName, p.ManifestFile.Text).Position(sch.Span.Start)
-	e := &RunError{Name: "InputError", File: analysis.ManifestName, Line: pos.Line + 1, Column: pos.Col + 1}
+	failed := func() *RunError {
+		// a fresh File: the Plugin's own line cache is not safe for concurrent runs
+		pos := analysis.NewFile(analysis.ManifestName, p.ManifestFile.Text).Position(sch.Span.Start)
+		return &RunError{Name: "InputError", File: analysis.ManifestName, Line: pos.Line + 1, Column: pos.Col + 1}
+	}
 	s, err := schema.CompileInput(text)
 	if err != nil {
+		e := failed()
 		e.Message = fmt.Sprintf("tool %s: %v", name, err)
 		return e
 	}
@@ -78,6 +81,7 @@ func checkInput(p *analysis.Plugin, t *analysis.Tool, name string, input json.Ra
 	if len(vs) == 0 {
 		return nil
 	}
+	e := failed()
 	e.Message = fmt.Sprintf("the input does not match the inputJsonSchema of tool %s: %s", name, schema.Summary(vs))
 	e.Violations = vs
 	return e

@@ -86,6 +86,7 @@
     }
   };
   const webHooks = web(call, defineGlobal, lazyGlobals);
+  webHooks.warm();
 
   // 3. console: always there, writes only to the run log (capped in Go).
   let logFull = false;
