@@ -166,8 +166,16 @@ func (e *Engine) options() qjs.Option {
 		QuickJSWasmBytes:   e.qjsWasmBytes(),
 		Stdout:             io.Discard,
 		Stderr:             io.Discard,
+		GCThreshold:        gcThreshold,
 	}
 }
+
+// gcThreshold: QuickJS collects cycles once its allocations grow by this
+// many bytes. At its default (256 KiB) a collection over the whole prelude
+// (the web globals included) ran during most calls, ~1 ms each; a
+// runtime serves one call and is discarded, and the 128 MiB cap holds
+// either way (a memory bomb still ends in "out of memory").
+const gcThreshold = 8 << 20
 
 func (e *Engine) qjsWasmBytes() []byte {
 	if e.marker.Load() {

@@ -200,20 +200,23 @@
   const isView = ArrayBuffer.isView;
   const reTest = RegExp.prototype.test;
   const identRe = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+  // Checks by instanceof first: a thrown exception costs a backtrace in
+  // QuickJS, far too much to pay per object of a result. The brand check
+  // then confirms (this is author feedback, not a security check).
   const brand = (getter, v) => { try { apply(getter, v, []); return true; } catch (e) { return false; } };
+  const NumberC = Number, BooleanC = Boolean;
   const numberValueOf = Number.prototype.valueOf, stringValueOf = String.prototype.valueOf, booleanValueOf = Boolean.prototype.valueOf;
   const unbox = (v) => {
-    for (const f of [numberValueOf, stringValueOf, booleanValueOf]) {
-      try { return { p: apply(f, v, []) }; } catch (e) { /* not this kind */ }
-    }
-    return null;
+    const f = v instanceof NumberC ? numberValueOf : v instanceof StringC ? stringValueOf : v instanceof BooleanC ? booleanValueOf : null;
+    if (f === null) return null;
+    try { return { p: apply(f, v, []) }; } catch (e) { return null; }
   };
   const shortPath = (p) => (p.length > 300 ? p.slice(0, 150) + "…" + p.slice(-100) : p);
   const SKIP = {};
   const resultErr = (path, what, hint) => ({ err: shortPath(path) + " is " + what + (hint ? ": " + hint : ""), path: shortPath(path) });
   const classify = (v) => {
-    if (brand(mapSize, v)) return ["a Map", "JSON.stringify writes {} for it; return Object.fromEntries(map) or [...map]"];
-    if (brand(setSize, v)) return ["a Set", "JSON.stringify writes {} for it; return [...set]"];
+    if (v instanceof MapC && brand(mapSize, v)) return ["a Map", "JSON.stringify writes {} for it; return Object.fromEntries(map) or [...map]"];
+    if (v instanceof SetC && brand(setSize, v)) return ["a Set", "JSON.stringify writes {} for it; return [...set]"];
     if (v instanceof WeakMap || v instanceof WeakSet || v instanceof WeakRef) return ["a weak collection", "it cannot be serialized"];
     if (v instanceof PromiseC) return ["a Promise", "await it before returning"];
     if (v instanceof RegExp) return ["a RegExp", "JSON.stringify writes {} for it; return regexp.source"];
