@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -94,14 +95,7 @@ func (s *InputSchema) Validate(input []byte) []Violation {
 	var out []Violation
 	collect(ve, &out)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Pointer < out[j].Pointer })
-	dedup := out[:0]
-	for i, x := range out {
-		if i > 0 && x == out[i-1] {
-			continue
-		}
-		dedup = append(dedup, x)
-	}
-	return dedup
+	return slices.Compact(out) // several branches may say the same thing
 }
 
 // collect keeps the leaves of the error tree (anyOf/oneOf are leaves: their
@@ -195,16 +189,4 @@ func Summary(vs []Violation) string {
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(s, "\n")
 	return s
-}
-
-// Examples returns the JSON texts of schema.examples, if any (used by
-// check's tool-example-invalid and by run/lens defaults).
-func Examples(schemaText []byte) []json.RawMessage {
-	var s struct {
-		Examples []json.RawMessage `json:"examples"`
-	}
-	if json.Unmarshal(schemaText, &s) != nil {
-		return nil
-	}
-	return s.Examples
 }
