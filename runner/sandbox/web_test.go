@@ -250,4 +250,4 @@ func TestAbsentGlobalsAreAbsent(t *testing.T) {
 }
 
 // webGlobals are the globals docs/host-api.md documents.
-var webGlobals = []string{"URL", "URLSearchParams", "queueMicrotask", "setTimeout", "setInterval", "clearTimeout", "clearInterval", "console"}
+var webGlobals = []string{"URL", "URLSearchParams", "TextEncoder", "TextDecoder", "atob", "btoa", "structuredClone", "crypto", "Headers", "Request", "Response", "AbortController", "AbortSignal", "DOMException", "queueMicrotask", "performance", "setTimeout", "setInterval", "clearTimeout", "clearInterval", "console"}
