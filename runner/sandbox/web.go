@@ -4,16 +4,24 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"strconv"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis/weburl"
 )
+
+// maxFormBytes bounds the form data one URLSearchParams call hands to Go
+// (the host must not allocate what a page asks without limit).
+const maxFormBytes = 4 << 20
 
 // webOp answers the bridge operations of the web globals (web.js). They
 // are pure functions of their arguments: no run state, no authority.
 func webOp(op, a, b string) (string, bool) {
 	switch op {
 	case "url.parse": // a: JSON [input] or [input, base]
+		if len(a) > 3*weburl.MaxInputBytes {
+			return errJSON("the URL is longer than 1 MiB"), true
+		}
 		var args []string
 		if json.Unmarshal([]byte(a), &args) != nil || len(args) == 0 || len(args) > 2 {
 			return errJSON("bad arguments"), true
@@ -31,6 +39,9 @@ func webOp(op, a, b string) (string, bool) {
 		}
 		return componentsJSON(u), true
 	case "url.set": // a: href, b: JSON [name, value]
+		if len(a) > weburl.MaxInputBytes || len(b) > 3*weburl.MaxInputBytes {
+			return errJSON("the value is longer than 1 MiB"), true
+		}
 		var nv []string
 		u, err := weburl.Parse(a, nil)
 		if err != nil || json.Unmarshal([]byte(b), &nv) != nil || len(nv) != 2 {
@@ -50,14 +61,18 @@ func webOp(op, a, b string) (string, bool) {
 		_, _ = rand.Read(b)
 		return hex.EncodeToString(b), true
 	case "form.parse":
+		if len(a) > maxFormBytes {
+			return errJSON(fmt.Sprintf("URLSearchParams: more than %d bytes of form data", maxFormBytes)), true
+		}
 		out, _ := json.Marshal(weburl.ParseForm(a))
 		return string(out), true
 	case "form.serialize":
 		var pairs [][2]string
-		if json.Unmarshal([]byte(a), &pairs) != nil {
-			return "", true
+		if len(a) > maxFormBytes || json.Unmarshal([]byte(a), &pairs) != nil {
+			return errJSON(fmt.Sprintf("URLSearchParams: more than %d bytes of form data", maxFormBytes)), true
 		}
-		return weburl.SerializeForm(pairs), true
+		out, _ := json.Marshal(weburl.SerializeForm(pairs))
+		return string(out), true
 	}
 	return "", false
 }

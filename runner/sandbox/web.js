@@ -117,8 +117,13 @@
     toString() { return formSerialize(this.#list); }
     get [Symbol.toStringTag]() { return "URLSearchParams"; }
   }
-  const formParse = (s) => (s === "" ? [] : parse(call("form.parse", s)));
-  const formSerialize = (list) => (list.length === 0 ? "" : call("form.serialize", stringify(list)));
+  const formCall = (op, arg) => {
+    const r = parse(call(op, arg));
+    if (r !== null && typeof r === "object" && !isArray(r) && r.e !== undefined) throw new RangeError(r.e);
+    return r;
+  };
+  const formParse = (s) => (s === "" ? [] : formCall("form.parse", s));
+  const formSerialize = (list) => (list.length === 0 ? "" : formCall("form.serialize", stringify(list)));
   const attach = URLSearchParams._attach, reset = URLSearchParams._reset;
   delete URLSearchParams._attach;
   delete URLSearchParams._reset;
