@@ -12,7 +12,7 @@ import (
 
 // maxFormBytes bounds the form data one URLSearchParams call hands to Go
 // (the host must not allocate what a page asks without limit).
-const maxFormBytes = 4 << 20
+const maxFormBytes = 1 << 20
 
 // webOp answers the bridge operations of the web globals (web.js). They
 // are pure functions of their arguments: no run state, no authority.
