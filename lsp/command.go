@@ -132,7 +132,7 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 	input := args.Input
 	if len(input) == 0 {
 		sn.mu.Lock()
-		input = defaultInput(sn.plugin, args.Tool)
+		input = runner.DefaultInput(sn.plugin, args.Tool)
 		sn.mu.Unlock()
 	}
 	if s.opts.Runner == nil {
@@ -218,55 +218,6 @@ func findTool(m *analysis.Manifest, name string) *analysis.Tool {
 		}
 	}
 	return nil
-}
-
-// defaultInput is the input of a run started without one (a code lens):
-// the first of inputJsonSchema.examples, else fixtures.json
-// "inputs"[tool], else an object with each required property set to an
-// empty value of its type.
-func defaultInput(p *analysis.Plugin, tool string) json.RawMessage {
-	t := findTool(p.Manifest, tool)
-	if t == nil {
-		return json.RawMessage("null")
-	}
-	sch := t.InputSchema
-	if ex := sch.Get("examples"); ex != nil && len(ex.Elems) > 0 {
-		return json.RawMessage(p.ManifestFile.Text[ex.Elems[0].Span.Start:ex.Elems[0].Span.End])
-	}
-	if p.FixturesRoot != nil {
-		if in := p.FixturesRoot.Get("inputs").Get(tool); in != nil && in.Kind != 0 {
-			return json.RawMessage(p.FixturesFile.Text[in.Span.Start:in.Span.End])
-		}
-	}
-	if sch == nil || sch.Get("type") == nil {
-		return json.RawMessage("{}")
-	}
-	if ty, _ := analysis.Str(sch.Get("type")); ty != "object" {
-		return json.RawMessage("null")
-	}
-	obj := map[string]any{}
-	props := sch.Get("properties")
-	for _, r := range sch.Get("required").Children() {
-		name, ok := analysis.Str(r)
-		if !ok {
-			continue
-		}
-		ty, _ := analysis.Str(props.Get(name).Get("type"))
-		switch ty {
-		case "integer", "number":
-			obj[name] = 0
-		case "boolean":
-			obj[name] = false
-		case "array":
-			obj[name] = []any{}
-		case "object":
-			obj[name] = map[string]any{}
-		default:
-			obj[name] = ""
-		}
-	}
-	b, _ := json.Marshal(obj)
-	return b
 }
 
 // progress reports one run through $/progress (when the client gave or

@@ -26,6 +26,7 @@ func TestLibFileEdit(t *testing.T) {
 	must(os.WriteFile(filepath.Join(dir, "plugin.json"), []byte(`{"name": "p", "version": "1.0.0",
   "tools": [{ "name": "list", "page": "code/list.ts", "description": "List" }],
   "capabilities": { "host": ["http.fetch"], "fetch": ["api.example.com"] }}`), 0o644))
+	must(os.WriteFile(filepath.Join(dir, "fixtures.json"), []byte(`{"fnFetch": [{"url": "https://api.example.com/items", "body": []}]}`), 0o644))
 	page := filepath.Join(dir, "code", "list.ts")
 	lib := filepath.Join(dir, "code", "lib", "client.ts")
 	must(os.WriteFile(page, []byte("import { api } from \"./lib/client\";\n\nexport default async () => (await api(\"/items\")).json();\n"), 0o644))

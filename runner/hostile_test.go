@@ -135,6 +135,7 @@ type hostileCase struct {
 	errFile   string        // mapped position of the error, when checked
 	errLine   int
 	logsCheck func(t *testing.T, logs []LogEntry)
+	fetchErr  string // substring of the last audit entry's error
 }
 
 func TestHostileCorpus(t *testing.T) {
@@ -198,6 +199,11 @@ func TestHostileCorpus(t *testing.T) {
 		}},
 		{tool: "parallel", result: `[1,2,3]`, refused: []string{"", "", ""}},
 		{tool: "collections_crud", result: `{"removed":true,"again":false,"tagged":[{"key":"b","value":{"tag":"x","n":2}}],"one":{"tag":"y","n":3},"none":null}`},
+		// web globals as a way to the broker
+		{tool: "web_request_tricks", result: `{"out":["sent","TypeError: private class field '#url' does not exis","Error: fetch refused: host api.example.com.evil","TypeError: private class field '#url' does not exis"],"conversions":1}`, refused: []string{"", "not-allowed"}},
+		{tool: "web_headers_tricks", real: true, result: `{"a":"auth=Bearer ••••(api_key)","b":"auth=Bearer ••••(api_key)","injected":"TypeError"}`, refused: []string{"", ""}},
+		{tool: "web_abort_tricks", real: true, result: `["TypeError","TypeError","AbortError","AbortError"]`, refused: []string{""}, fetchErr: "stopped: the tool aborted it (AbortSignal)"},
+		{tool: "web_url_agrees", result: `{"hostname":"api.example.com","href":"https://api.example.com/@evil.com/v1/items","sent":"no fixture answers GET https:/"}`, refused: []string{"no-fixture"}},
 		{tool: "thrown_mapped", input: `{"x":5}`, errName: "RangeError", errMsg: "too big: 5", errFile: "code/thrown-mapped.ts", errLine: 4},
 	}
 	p := hostile(t)
@@ -262,6 +268,9 @@ func checkRecord(t *testing.T, rec *Record, tc hostileCase) {
 	}
 	if tc.logsCheck != nil {
 		tc.logsCheck(t, rec.Logs)
+	}
+	if tc.fetchErr != "" && (len(rec.Fetches) == 0 || !strings.Contains(rec.Fetches[len(rec.Fetches)-1].Error, tc.fetchErr)) {
+		t.Errorf("want a fetch error containing %q: %+v", tc.fetchErr, rec.Fetches)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/schema"
 	"github.com/plugin-lsp/plugin-lsp/runner/broker"
 )
 
@@ -62,6 +63,12 @@ type RunError struct {
 	File   string `json:"file,omitempty"`
 	Line   int    `json:"line,omitempty"`
 	Column int    `json:"column,omitempty"`
+	// Violations (InputError): every way the input fails inputJsonSchema,
+	// each at its JSON pointer.
+	Violations []schema.Violation `json:"violations,omitempty"`
+	// Path (ResultError): where in the result the value that is not JSON
+	// sits, e.g. result.items[3].when.
+	Path string `json:"path,omitempty"`
 }
 
 // LogEntry is one console.* call.

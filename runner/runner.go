@@ -108,11 +108,12 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 		return nil, errors.New("runner: no plugin")
 	}
 	var pageStr string
+	var tool *analysis.Tool // nil for a bare page
 	claim := "fn." + req.Tool
 	if req.Tool == "" && req.Page != "" {
 		pageStr, claim = req.Page, req.Page
 	} else {
-		tool := findTool(p.Manifest, req.Tool)
+		tool = findTool(p.Manifest, req.Tool)
 		if tool == nil {
 			return nil, fmt.Errorf("%w %q: the manifest declares %s", ErrUnknownTool, req.Tool, toolList(p.Manifest))
 		}
@@ -159,6 +160,15 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 		rec.Error = &RunError{Name: name, Message: msg, File: file, Line: line, Column: col}
 		rec.DurationMs = ms(time.Since(start))
 		return rec, nil
+	}
+
+	// The input, checked against inputJsonSchema before any sandbox starts.
+	if tool != nil { // a bare page has no inputJsonSchema
+		if e := checkInput(p, tool, req.Tool, req.Input); e != nil {
+			rec.Error = e
+			rec.DurationMs = ms(time.Since(start))
+			return rec, nil
+		}
 	}
 
 	// Fixtures (fake provider, secrets, collections).
@@ -236,13 +246,17 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 	}
 	if out.Err != nil {
 		stack, file, line, col := prog.MapStack(out.Err.Stack)
+		if nl, nc, ok := hostCallPosition(p, file, line, col, out.Err.HostCall); ok {
+			stack, line, col = replaceFirstFrame(stack, file, line, col, nl, nc), nl, nc
+		}
 		rec.Error = &RunError{
 			Name:    b.Redact(out.Err.Name),
 			Message: b.Redact(out.Err.Message),
 			Stack:   b.Redact(strings.TrimRight(stack, "\n")),
 			File:    file, Line: line, Column: col,
+			Path: b.Redact(out.Err.Path),
 		}
-		if rec.Error.File == "" && out.Err.Kind != sandbox.KindThrown {
+		if rec.Error.File == "" && (out.Err.Kind != sandbox.KindThrown || out.Err.Path != "") {
 			rec.Error.File = prog.Page
 		}
 	}

@@ -116,6 +116,11 @@ func normalizeHost(name, port, authority string) (string, bool, *Refusal) {
 		port = strconv.Itoa(n)
 	}
 	if ip := net.ParseIP(name); ip != nil {
+		if strings.Contains(name, ":") && ip.To4() != nil {
+			// Go would key it as the IPv4 address, a web URL as [::ffff:…]:
+			// the sandbox's URL and the broker must name the same host.
+			return "", false, refuse(BadHost, "host [%s] is an IPv4-mapped IPv6 address; write the IPv4 address", name)
+		}
 		key := ip.String()
 		if strings.Contains(key, ":") {
 			key = "[" + key + "]"
@@ -144,6 +149,9 @@ func normalizeHost(name, port, authority string) (string, bool, *Refusal) {
 				return "", false, refuse(BadHost, "host %q contains %q", name, string(c))
 			}
 		}
+	}
+	if endsInANumber(lower) {
+		return "", false, refuse(BadHost, "host %q ends in a number: a web URL reads it as an IPv4 address; write the address in dotted decimal", name)
 	}
 	if port != "" && port != "443" {
 		lower += ":" + port
@@ -180,6 +188,24 @@ func (a Allowlist) Check(raw string) (Target, *Refusal) {
 		return t, refuse(NotAllowed, "host %s is not in capabilities.fetch", t.Host)
 	}
 	return t, nil
+}
+
+// endsInANumber is the URL Standard's test (WHATWG URL §3.5): a host whose
+// last label is a number (decimal, 0x-hex, or octal digits) is parsed as an
+// IPv4 address by new URL() and by browsers, so "0x7f.1" or "2130706433"
+// would name 127.0.0.1 there and a DNS name here.
+func endsInANumber(host string) bool {
+	last := host[strings.LastIndexByte(host, '.')+1:]
+	if last == "" {
+		return false
+	}
+	if strings.Trim(last, "0123456789") == "" {
+		return true
+	}
+	if len(last) >= 2 && last[0] == '0' && (last[1] == 'x' || last[1] == 'X') {
+		return strings.Trim(last[2:], "0123456789abcdefABCDEF") == ""
+	}
+	return false
 }
 
 func unwrapURLError(err error) error {

@@ -1,6 +1,10 @@
 package fetchurl
 
-import "testing"
+import (
+	"encoding/json"
+	"os"
+	"testing"
+)
 
 func TestAllowlistCheck(t *testing.T) {
 	allow := NewAllowlist([]string{"api.openlibrary.org", "Covers.OpenLibrary.org", "localhost:8443", "127.0.0.1", "api.x.org:443", "bad/domain", "[::1]:9000"})
@@ -119,4 +123,37 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestURLData runs testdata/urls.json, the cases the sandbox's URL
+// agreement test (runner/sandbox) also feeds through new URL().
+func TestURLData(t *testing.T) {
+	data, err := os.ReadFile("testdata/urls.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw []json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		t.Fatal(err)
+	}
+	allow := NewAllowlist([]string{"api.openlibrary.org", "covers.openlibrary.org", "localhost:8443", "127.0.0.1", "api.x.org", "[::1]:9000"})
+	n := 0
+	for _, r := range raw {
+		var c struct{ URL, Host, Reason string }
+		if json.Unmarshal(r, &c) != nil {
+			continue // a comment
+		}
+		n++
+		tg, ref := allow.Check(c.URL)
+		got := Reason("")
+		if ref != nil {
+			got = ref.Reason
+		}
+		if got != Reason(c.Reason) || c.Host != "" && tg.Host != c.Host {
+			t.Errorf("%q: host %q reason %q, want %q %q", c.URL, tg.Host, got, c.Host, c.Reason)
+		}
+	}
+	if n < 30 {
+		t.Fatalf("only %d cases", n)
+	}
 }

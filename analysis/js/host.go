@@ -50,10 +50,16 @@ const (
 // ---- jsfront.Hooks ----
 
 // Call records a host call.
-func (a *analyzer) Call(c *ast.CallExpression, sc *jsfront.Scope) { a.call(c, sc) }
+func (a *analyzer) Call(c *ast.CallExpression, sc *jsfront.Scope) {
+	a.calleeGlobal(c.Callee, sc)
+	a.call(c, sc)
+}
 
 // New records the names of new Headers({ … }).
-func (a *analyzer) New(n *ast.NewExpression, sc *jsfront.Scope) { a.newExpr(n, sc) }
+func (a *analyzer) New(n *ast.NewExpression, sc *jsfront.Scope) {
+	a.calleeGlobal(n.Callee, sc)
+	a.newExpr(n, sc)
+}
 
 // Assign records headers.K = v.
 func (a *analyzer) Assign(x *ast.AssignExpression, sc *jsfront.Scope) { a.assign(x, sc) }
@@ -77,8 +83,8 @@ func (a *analyzer) Property(p *ast.PropertyKeyed, sc *jsfront.Scope) {
 // Func: nothing to record.
 func (a *analyzer) Func(ast.Expression, *jsfront.Scope) {}
 
-// Ident: nothing to record.
-func (a *analyzer) Ident(*ast.Identifier, *jsfront.Scope) {}
+// Ident records a use of a global the sandbox lacks (globals.go).
+func (a *analyzer) Ident(id *ast.Identifier, sc *jsfront.Scope) { a.globalRef(id, sc) }
 
 // String records a credential-like string literal.
 func (a *analyzer) String(s *ast.StringLiteral) { a.stringToken(s) }

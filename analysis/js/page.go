@@ -159,6 +159,8 @@ type Page struct {
 	Headers       []Header
 	Tokens        []Token
 	Errors        []SyntaxError
+	// Globals are uses of globals the sandbox lacks (AbsentGlobals).
+	Globals []GlobalRef
 }
 
 // MaxSize is the largest page analysed; a bigger one yields an error.
@@ -560,6 +562,10 @@ func (a *analyzer) localize() {
 		t := &p.Tokens[i]
 		t.File, t.Span = a.local(t.Span)
 	}
+	for i := range p.Globals {
+		g := &p.Globals[i]
+		g.File, g.Span = a.local(g.Span)
+	}
 	for i := range p.Errors {
 		e := &p.Errors[i]
 		if e.File == "" && (e.Span.End > 0 || e.Span.Start > 0) {
@@ -604,6 +610,8 @@ type analyzer struct {
 	jsIdx          *lineIndex
 	sm             *sourceMap
 	prep           *prepared
+	// imported: identifiers of the page's import statements (globals.go)
+	imported map[string]bool
 }
 
 // toTS maps an offset in esbuild's output to the page, -1 when unmapped.

@@ -546,6 +546,9 @@ func (a *Model) expr(e ast.Expression, sc *Scope) {
 		if x.Operator == gtoken.INCREMENT || x.Operator == gtoken.DECREMENT {
 			a.opaque(x.Operand, sc)
 		}
+		if _, isID := x.Operand.(*ast.Identifier); isID && x.Operator == gtoken.TYPEOF {
+			break // typeof x is a feature test, not a use of x's value
+		}
 		a.expr(x.Operand, sc)
 	case *ast.ConditionalExpression:
 		a.expr(x.Test, sc)

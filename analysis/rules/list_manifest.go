@@ -16,5 +16,6 @@ func manifestRules() []*analysis.Rule {
 		CredentialFormat,
 		CredentialUnscoped,
 		FetchLimitRange,
+		ToolExampleInvalid,
 	}
 }

@@ -16,5 +16,6 @@ func pageRules() []*analysis.Rule {
 		CredentialInCode,
 		FixtureUnmatched,
 		FixtureUnused,
+		PageUnknownGlobal,
 	}
 }

@@ -29,7 +29,12 @@ TOOL may be a page path instead (code/helper.ts): a page no tool binds
 runs with the minimal grant (no host method, no network).
 
   --fixtures F     fixtures file (default DIR/fixtures.json)
-  --input JSON     the tool's argument (default null); @FILE reads a file
+  --input JSON     the tool's argument; @FILE reads a file, - reads stdin
+                   (default: inputJsonSchema.examples[0], else fixtures.json
+                   "inputs"[TOOL], else the required properties, empty).
+                   It is validated against inputJsonSchema before the
+                   sandbox starts: a mismatch is a record with ok false and
+                   error.name "InputError", one violation per JSON pointer
   --timeout D      wall deadline, a Go duration (default 30s)
   --providers P    fake (default: fixtures; an unmatched fetch throws) or
                    real (the network, through the same broker)
@@ -121,6 +126,13 @@ func cmdRun(args []string, stdout, stderr io.Writer) int {
 }
 
 func runCommand(args []string, stdout, stderr io.Writer, newRunner runnerFactory) int {
+	return runCommandIO(args, os.Stdin, stdout, stderr, newRunner)
+}
+
+// maxInputBytes bounds --input read from a file or stdin.
+const maxInputBytes = 16 << 20
+
+func runCommandIO(args []string, stdin io.Reader, stdout, stderr io.Writer, newRunner runnerFactory) int {
 	o, err := parseRunArgs(args)
 	if err == flagHelp {
 		fmt.Fprint(stdout, runUsage)
@@ -142,9 +154,26 @@ func runCommand(args []string, stdout, stderr io.Writer, newRunner runnerFactory
 	var input json.RawMessage
 	if o.input != "" {
 		raw := []byte(o.input)
-		if strings.HasPrefix(o.input, "@") {
-			if raw, err = os.ReadFile(o.input[1:]); err != nil {
+		var src io.Reader
+		switch {
+		case o.input == "-":
+			src = stdin
+		case strings.HasPrefix(o.input, "@"):
+			f, err := os.Open(o.input[1:])
+			if err != nil {
 				fmt.Fprintf(stderr, "plugin-lsp run: --input: %v\n", err)
+				return 2
+			}
+			defer f.Close()
+			src = f
+		}
+		if src != nil {
+			if raw, err = io.ReadAll(io.LimitReader(src, maxInputBytes+1)); err != nil {
+				fmt.Fprintf(stderr, "plugin-lsp run: --input: %v\n", err)
+				return 2
+			}
+			if len(raw) > maxInputBytes {
+				fmt.Fprintf(stderr, "plugin-lsp run: --input: more than %d bytes\n", maxInputBytes)
 				return 2
 			}
 		}
@@ -153,6 +182,8 @@ func runCommand(args []string, stdout, stderr io.Writer, newRunner runnerFactory
 			return 2
 		}
 		input = raw
+	} else {
+		input = runner.DefaultInput(p, tool)
 	}
 	r, closeRunner, err := newRunner()
 	if err != nil {

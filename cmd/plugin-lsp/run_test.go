@@ -74,7 +74,10 @@ func TestRunCommandFailures(t *testing.T) {
 		want string // in stdout for 1, stderr for 2
 	}{
 		{[]string{books, "lookupBook", "--input", `{"isbn":"1"}`}, 1, `"refused": "no-fixture"`},
-		{[]string{"--timeout=5s", books, "lookupBook", "--input", `{}`}, 1, `"file": "code/lookup-book.ts"`},
+		{[]string{"--timeout=5s", books, "lookupBook", "--input", `{"isbn":"2"}`}, 1, `"file": "code/lookup-book.ts"`},
+		{[]string{books, "lookupBook", "--input", `{}`}, 1, `"name": "InputError"`},
+		{[]string{books, "lookupBook", "--input", `{"isbn":7}`}, 1, `"pointer": "/isbn"`},
+		{[]string{books, "lookupBook", "--input", "@/nonexistent/input.json"}, 2, "--input:"},
 		{[]string{books, "nope"}, 2, `unknown tool "nope"`},
 		{[]string{books}, 2, "want exactly DIR and TOOL"},
 		{[]string{"--input", "{", books, "lookupBook"}, 2, "not JSON"},
@@ -93,5 +96,43 @@ func TestRunCommandFailures(t *testing.T) {
 		if code != tc.code || !strings.Contains(got, tc.want) {
 			t.Errorf("%v: exit %d (want %d), want %q in\nstdout %s\nstderr %s", tc.args, code, tc.code, tc.want, out, stderr)
 		}
+	}
+}
+
+// Without --input the tool gets inputJsonSchema.examples[0]; --input -
+// reads stdin, and what it reads is validated like any input.
+func TestRunCommandInputSources(t *testing.T) {
+	code, out, stderr := runCLI(books, "lookupBook")
+	if code != 0 || !strings.Contains(out, `"value": "The Hobbit"`) {
+		t.Fatalf("default input: exit %d\n%s\n%s", code, out, stderr)
+	}
+	var o, e bytes.Buffer
+	code = runCommandIO([]string{"--input", "-", books, "lookupBook"}, strings.NewReader(`{"isbn":"9780261103344"}`), &o, &e, sharedRunFactory)
+	if code != 0 || !strings.Contains(o.String(), `"value": "The Hobbit"`) {
+		t.Fatalf("stdin: exit %d\n%s\n%s", code, o.String(), e.String())
+	}
+	o.Reset()
+	e.Reset()
+	code = runCommandIO([]string{"--input=-", books, "lookupBook"}, strings.NewReader(`{"isbn": null, "extra": 1}`), &o, &e, sharedRunFactory)
+	var rec struct {
+		OK    bool
+		Error struct {
+			Name       string
+			File       string
+			Line       int
+			Violations []struct{ Pointer, Message string }
+		}
+		Fetches []any
+	}
+	if err := json.Unmarshal(o.Bytes(), &rec); err != nil {
+		t.Fatalf("%v: %s %s", err, o.String(), e.String())
+	}
+	if code != 1 || rec.OK || rec.Error.Name != "InputError" || rec.Error.File != "plugin.json" || rec.Error.Line != 10 ||
+		len(rec.Error.Violations) != 1 || rec.Error.Violations[0].Pointer != "/isbn" || len(rec.Fetches) != 0 {
+		t.Fatalf("exit %d: %s", code, o.String())
+	}
+	code = runCommandIO([]string{"--input", "-", books, "lookupBook"}, strings.NewReader(`{"isbn"`), &o, &e, sharedRunFactory)
+	if code != 2 || !strings.Contains(e.String(), "not JSON") {
+		t.Fatalf("exit %d: %s", code, e.String())
 	}
 }

@@ -141,6 +141,14 @@ type Entry struct {
 	// MaxBytes and TimeoutMs are the caps that applied to this call.
 	MaxBytes  int64 `json:"maxBytes,omitempty"`
 	TimeoutMs int64 `json:"timeoutMs,omitempty"`
+	// What was sent and what came back (preview.go; capped, redacted):
+	// the request headers as sent, a credential's header written as its
+	// format with the credential's name ("Bearer {{hook_token}}"), the
+	// request body's size and its first bytes, the response headers.
+	RequestHeaders  map[string]string `json:"requestHeaders,omitempty"`
+	RequestBytes    int64             `json:"requestBytes,omitempty"`
+	RequestPreview  string            `json:"requestPreview,omitempty"`
+	ResponseHeaders map[string]string `json:"responseHeaders,omitempty"`
 }
 
 // Reasons of the broker's own refusals and failures (fetchurl's reasons
@@ -392,6 +400,7 @@ func (b *Broker) Fetch(ctx context.Context, req Request) (*Response, error) {
 		return refuse(ReasonBadMethod, "fetch refused: method %q is not one of GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS", e.Method)
 	}
 
+	e.RequestBytes, e.RequestPreview = int64(len(req.Body)), b.bodyPreview(req.Body)
 	// The one host decision, shared with the checker.
 	t, r := b.allow.Check(req.URL)
 	e.Host = t.Host
@@ -437,6 +446,7 @@ func (b *Broker) Fetch(ctx context.Context, req Request) (*Response, error) {
 	if b.provider == nil {
 		return finish(nil, &Error{Reason: ReasonNoProvider, Message: "fetch failed: no provider is configured for this run"})
 	}
+	e.RequestHeaders = b.headerPreview(header, sentBy, e.Credentials)
 	out := &Request{Method: method, URL: req.URL, Header: header, Body: req.Body}
 	b.mu.Lock()
 	b.sent++
@@ -455,6 +465,9 @@ func (b *Broker) Fetch(ctx context.Context, req Request) (*Response, error) {
 		case errors.As(err, &nf):
 			return finish(nil, &Error{Reason: ReasonNoFixture, Message: nf.Error(), Refused: true})
 		case ctx.Err() != nil:
+			if c := context.Cause(ctx); !errors.Is(c, context.Canceled) && !errors.Is(c, context.DeadlineExceeded) {
+				return finish(nil, &Error{Reason: ReasonCancelled, Message: fmt.Sprintf("fetch %s stopped: %v", t.URL.Redacted(), c)})
+			}
 			return finish(nil, &Error{Reason: ReasonCancelled, Message: fmt.Sprintf("fetch %s stopped: the run ended (%v)", t.URL.Redacted(), context.Cause(ctx))})
 		case timedOut || errors.Is(err, context.DeadlineExceeded):
 			return finish(nil, &Error{Reason: ReasonTimeout, Message: fmt.Sprintf("fetch %s timed out after %d ms (fetchTimeoutMs of %s)", t.URL.Redacted(), limits.TimeoutMs, t.Host)})
@@ -477,6 +490,7 @@ func (b *Broker) Fetch(ctx context.Context, req Request) (*Response, error) {
 		return finish(nil, tooLarge(t.URL.Redacted(), t.Host, limits.MaxBytes))
 	}
 	// The tool must never see a secret, even one the server echoes back.
+	e.ResponseHeaders = b.headerPreview(resp.Header, nil, nil)
 	clean := &Response{Status: resp.Status, Header: make(http.Header, len(resp.Header)), Body: b.redactBytes(resp.Body), URL: b.Redact(req.URL)}
 	for k, vs := range resp.Header {
 		cvs := make([]string, len(vs))

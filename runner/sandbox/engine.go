@@ -20,11 +20,33 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/evanw/esbuild/pkg/api"
 	"github.com/fastschema/qjs"
 )
 
 //go:embed prelude.js
 var preludeJS string
+
+//go:embed web.js
+var webJS string
+
+// preludeSource is the prelude calling web.js, minified (whitespace,
+// syntax; names are kept: pages see URL.name, stack frames of the glue
+// are dropped anyway). QuickJS keeps a function's source and debug
+// information in its bytecode, so a third less text is a third less
+// bytecode for every runtime to load. On a minifier error the text is
+// used as it is.
+func preludeSource() string {
+	src := preludeJS + "(globalThis.__bridge, " + webJS + ");"
+	r := api.Transform(src, api.TransformOptions{
+		Loader: api.LoaderJS, Target: api.ESNext, LogLevel: api.LogLevelSilent,
+		MinifyWhitespace: true, MinifySyntax: true, LegalComments: api.LegalCommentsNone,
+	})
+	if len(r.Errors) > 0 || len(r.Code) == 0 {
+		return src
+	}
+	return string(r.Code)
+}
 
 // Defaults.
 const (
@@ -144,8 +166,16 @@ func (e *Engine) options() qjs.Option {
 		QuickJSWasmBytes:   e.qjsWasmBytes(),
 		Stdout:             io.Discard,
 		Stderr:             io.Discard,
+		GCThreshold:        gcThreshold,
 	}
 }
+
+// gcThreshold: QuickJS collects cycles once its allocations grow by this
+// many bytes. At its default (256 KiB) a collection over the whole prelude
+// (the web globals included) ran during most calls, ~1 ms each; a
+// runtime serves one call and is discarded, and the 128 MiB cap holds
+// either way (a memory bomb still ends in "out of memory").
+const gcThreshold = 8 << 20
 
 func (e *Engine) qjsWasmBytes() []byte {
 	if e.marker.Load() {

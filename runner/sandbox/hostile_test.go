@@ -64,7 +64,7 @@ func TestHostileSandbox(t *testing.T) {
 		{name: "console-frozen", src: `function main() { try { console.log = () => {}; } catch (e) { return e.name; } return "replaced"; }`, result: `"TypeError"`},
 		{name: "console-rebind", src: `function main() { try { globalThis.console = {}; } catch (e) { return e.name; } return "replaced"; }`, result: `"TypeError"`},
 		{name: "sb-frozen", src: `function main() { try { __sb.deliver = null; } catch (e) { return e.name; } return "replaced"; }`, result: `"TypeError"`},
-		{name: "undefined-result", src: `function main() {}`, result: `null`},
+		{name: "undefined-result", src: `function main() {}`, kind: KindThrown, msg: "result is undefined"},
 		{name: "date-and-random-work", src: `function main() { return typeof Date.now() === "number" && Math.random() < 1; }`, result: `true`},
 	}
 	for _, tc := range cases {

@@ -4,7 +4,7 @@
 // evaluates. Everything the tool can reach is checked again in Go: this
 // file is a convenience layer, not the security boundary (see
 // docs/sandbox.md).
-(function (bridge) {
+(function (bridge, web) {
   "use strict";
   const G = globalThis;
   const R = Reflect;
@@ -72,6 +72,22 @@
   lock(G, "Function", noCode);
   lock(G, "eval", function () { return noCode(); });
 
+  // 2b. Web platform globals (web.js): URL, URLSearchParams, …, defined
+  //     like Web IDL globals (writable, configurable, not enumerable).
+  const defineGlobal = (name, value) => defineProperty(G, name, { value, writable: true, enumerable: false, configurable: true });
+  // lazy: an accessor until first read (or write), then a plain global.
+  const lazyGlobals = (names, factory) => {
+    for (const name of names) {
+      defineProperty(G, name, {
+        get() { const v = factory()[name]; defineGlobal(name, v); return v; },
+        set(v) { defineGlobal(name, v); },
+        enumerable: false, configurable: true,
+      });
+    }
+  };
+  const webHooks = web(call, defineGlobal, lazyGlobals);
+  webHooks.warm();
+
   // 3. console: always there, writes only to the run log (capped in Go).
   let logFull = false;
   const fmt = (v) => {
@@ -123,63 +139,166 @@
   const pending = new MapC();
   // The Error is made when the tool calls, so its stack shows the tool's
   // frames (QuickJS loses the frames before an await).
-  const hostCall = (method, args) => {
+  // Errors of host calls are known by identity, so that the record can
+  // place them at the call (runner: the http.fetch expression, where check
+  // puts its diagnostics) rather than where QuickJS stopped inside it.
+  const hostErrors = new WeakMap();
+  const weakSet = WeakMap.prototype.set, weakGet = WeakMap.prototype.get;
+  const hostCall = (method, args, signal) => {
     const err = new ErrorC(method + " failed");
+    apply(weakSet, hostErrors, [err, method]);
     return new PromiseC((resolve, reject) => {
       const r = parse(call("call", method, stringify(args)));
-      if (hasOwn(r, "p")) apply(mapSet, pending, [r.p, { resolve, reject, err }]);
-      else if (hasOwn(r, "e")) { err.message = r.e; reject(err); }
+      if (hasOwn(r, "p")) {
+        apply(mapSet, pending, [r.p, { resolve, reject, err }]);
+        // An AbortSignal rejects the call with its reason and tells Go to
+        // stop the request (its goroutine sees a cancelled context).
+        if (signal) signal.addEventListener("abort", () => {
+          if (!apply(mapDelete, pending, [r.p])) return;
+          call("cancel", StringC(r.p));
+          reject(signal.reason);
+        });
+      } else if (hasOwn(r, "e")) { err.message = r.e; reject(err); }
       else resolve(r.v);
     });
   };
   const plain = (v) => (v === undefined ? null : v);
 
-  const makeResponse = (r) => {
-    const body = typeof r.body === "string" ? r.body : "";
-    const h = r.headers && typeof r.headers === "object" ? r.headers : {};
-    // Plain object of lower-cased names (JSON-friendly), plus the two
-    // Headers methods authors reach for; they are not enumerable.
-    defineProperty(h, "get", { value: (name) => { const v = h[StringC(name).toLowerCase()]; return typeof v === "string" ? v : null; } });
-    defineProperty(h, "has", { value: (name) => typeof h[StringC(name).toLowerCase()] === "string" });
-    const headers = freeze(h);
-    return freeze({
-      status: r.status,
-      ok: r.status >= 200 && r.status < 300,
-      statusText: r.statusText || "",
-      url: r.url || "",
-      headers,
-      text: () => PromiseC.resolve(body),
-      json: () => new PromiseC((resolve) => resolve(parse(body))),
-    });
-  };
-  const fetchInit = (init) => {
-    if (init === undefined || init === null) return {};
-    if (typeof init !== "object") throw new TypeErrorC("http.fetch: init must be an object");
-    const out = {};
-    if (init.method !== undefined) out.method = StringC(init.method);
-    if (init.headers !== undefined && init.headers !== null) {
-      const h = {};
-      for (const k of O.keys(init.headers)) h[StringC(k)] = StringC(init.headers[k]);
-      out.headers = h;
-    }
-    if (init.body !== undefined && init.body !== null) {
-      out.body = typeof init.body === "string" ? init.body : stringify(init.body);
-    }
-    return out;
-  };
   const builders = {
-    "http.fetch": () => function fetch(url, init) {
-      // The URL is turned into a string exactly once, here: what Go checks
-      // is what Go fetches (no toString that answers differently later).
-      let u, i;
-      try { u = StringC(url); i = fetchInit(init); } catch (e) { return PromiseC.reject(e); }
-      return apply(promiseThen, hostCall("http.fetch", [u, i]), [makeResponse]);
+    "http.fetch": () => function fetch(input, init) {
+      // The request is read exactly once, here (web.js fetchArgs): what Go
+      // checks is what Go fetches (no toString or getter that answers
+      // differently later). A string URL goes to the broker as written.
+      let a;
+      try { a = webHooks.fetchArgs(input, init); } catch (e) { return PromiseC.reject(e); }
+      const sig = a.signal;
+      if (sig !== null && sig.aborted) return PromiseC.reject(sig.reason);
+      const p = hostCall("http.fetch", [a.url, a.init], sig);
+      return apply(promiseThen, p, [webHooks.response]);
     },
   };
   const generic = (name) => function (...args) {
     let a;
     try { a = parse(stringify(apply(arrayMap, args, [plain]))); } catch (e) { return PromiseC.reject(e); }
     return hostCall(name, a);
+  };
+
+  // 6. Results are JSON or a ResultError. jsonResult walks the value the
+  //    way JSON.stringify does (toJSON first), iteratively (no recursion
+  //    limit to trip), and builds a plain copy; anything JSON.stringify
+  //    would silently drop, turn into null or {} is an error with the path
+  //    of the value (result.items[3].when).
+  const SetC = Set;
+  const setAdd = Set.prototype.add, setHas = Set.prototype.has, setDelete = Set.prototype.delete;
+  const mapSize = O.getOwnPropertyDescriptor(Map.prototype, "size").get;
+  const setSize = O.getOwnPropertyDescriptor(Set.prototype, "size").get;
+  const getOwnPropertyDescriptor = O.getOwnPropertyDescriptor;
+  const objectKeys = O.keys;
+  const ObjectProto = O.prototype;
+  const isFiniteN = Number.isFinite;
+  const DateC = Date, dateGetTime = Date.prototype.getTime;
+  const isView = ArrayBuffer.isView;
+  const reTest = RegExp.prototype.test;
+  const identRe = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+  // Checks by instanceof first: a thrown exception costs a backtrace in
+  // QuickJS, far too much to pay per object of a result. The brand check
+  // then confirms (this is author feedback, not a security check).
+  const brand = (getter, v) => { try { apply(getter, v, []); return true; } catch (e) { return false; } };
+  const NumberC = Number, BooleanC = Boolean;
+  const numberValueOf = Number.prototype.valueOf, stringValueOf = String.prototype.valueOf, booleanValueOf = Boolean.prototype.valueOf;
+  const unbox = (v) => {
+    const f = v instanceof NumberC ? numberValueOf : v instanceof StringC ? stringValueOf : v instanceof BooleanC ? booleanValueOf : null;
+    if (f === null) return null;
+    try { return { p: apply(f, v, []) }; } catch (e) { return null; }
+  };
+  const shortPath = (p) => (p.length > 300 ? p.slice(0, 150) + "…" + p.slice(-100) : p);
+  const SKIP = {};
+  const resultErr = (path, what, hint) => ({ err: shortPath(path) + " is " + what + (hint ? ": " + hint : ""), path: shortPath(path) });
+  const classify = (v) => {
+    if (v instanceof MapC && brand(mapSize, v)) return ["a Map", "JSON.stringify writes {} for it; return Object.fromEntries(map) or [...map]"];
+    if (v instanceof SetC && brand(setSize, v)) return ["a Set", "JSON.stringify writes {} for it; return [...set]"];
+    if (v instanceof WeakMap || v instanceof WeakSet || v instanceof WeakRef) return ["a weak collection", "it cannot be serialized"];
+    if (v instanceof PromiseC) return ["a Promise", "await it before returning"];
+    if (v instanceof RegExp) return ["a RegExp", "JSON.stringify writes {} for it; return regexp.source"];
+    if (v instanceof ErrorC) return ["an Error", "JSON.stringify writes {} for it; throw it, or return { message: err.message }"];
+    if (v instanceof ArrayBuffer || isView(v)) return ["binary data (ArrayBuffer/typed array)", "return an array of numbers or a base64 string (btoa)"];
+    let proto = getPrototypeOf(v), getters = [];
+    while (proto !== null && proto !== ObjectProto && !isArray(v)) {
+      for (const k of getOwnPropertyNames(proto)) {
+        const d = getOwnPropertyDescriptor(proto, k);
+        if (d && d.get && k !== "__proto__") getters[getters.length] = k;
+      }
+      proto = getPrototypeOf(proto);
+    }
+    if (getters.length > 0) return ["a class instance whose getters (" + apply(arrayJoin, getters, [", "]) + ") JSON.stringify skips", "return a plain object with those fields"];
+    return null;
+  };
+  // convert applies toJSON and checks one value: {v} (primitive), {o}
+  // (object to walk), SKIP (an undefined property) or {err, path}.
+  const convert = (value, key, path, inObject) => {
+    if (value !== null && (typeof value === "object" || typeof value === "function")) {
+      const isDate = value instanceof DateC;
+      const tj = value.toJSON;
+      if (typeof tj === "function") {
+        value = apply(tj, value, [key]);
+        if (isDate && value === null) return resultErr(path, "an invalid Date", "JSON.stringify writes null for it");
+      }
+    }
+    if (value !== null && typeof value === "object") {
+      const b = unbox(value); // new Number(1), new String("s"): JSON.stringify unwraps them
+      if (b !== null) value = b.p;
+    }
+    switch (typeof value) {
+      case "string": case "boolean": return { v: value };
+      case "number":
+        return isFiniteN(value) ? { v: value } : resultErr(path, StringC(value), "JSON has no " + StringC(value) + " (JSON.stringify writes null)");
+      case "bigint": return resultErr(path, "a BigInt", "JSON has no BigInt; return it as a string or a number");
+      case "undefined":
+        if (inObject) return SKIP;
+        return resultErr(path, "undefined", path === "result" ? "return a value (null, an object, …)" : "JSON.stringify writes null for it");
+      case "function": return resultErr(path, "a function", "JSON.stringify drops it");
+      case "symbol": return resultErr(path, "a Symbol", "JSON.stringify drops it");
+    }
+    if (value === null) return { v: null };
+    const bad = classify(value);
+    if (bad !== null) return resultErr(path, bad[0], bad[1]);
+    return { o: value };
+  };
+  const childPath = (path, key, arr) =>
+    arr ? path + "[" + key + "]" : apply(reTest, identRe, [key]) ? path + "." + key : path + "[" + stringify(key) + "]";
+  const jsonResult = (root) => {
+    const first = convert(root, "", "result", false);
+    if (first.err !== undefined || first.o === undefined) return first;
+    const frame = (v, path) => {
+      const arr = isArray(v);
+      let keys;
+      if (arr) { keys = []; for (let i = 0; i < v.length; i++) keys[i] = i; } else keys = objectKeys(v);
+      return { v, path, arr, keys, i: 0, out: arr ? [] : {} };
+    };
+    const top = frame(first.o, "result");
+    const stack = [top];
+    const open = new SetC();
+    apply(setAdd, open, [first.o]);
+    while (stack.length > 0) {
+      const f = stack[stack.length - 1];
+      if (f.i >= f.keys.length) { stack.length--; apply(setDelete, open, [f.v]); continue; }
+      const k = f.keys[f.i++];
+      const path = childPath(f.path, k, f.arr);
+      const c = convert(f.v[k], StringC(k), path, !f.arr);
+      if (c === SKIP) continue;
+      if (c.err !== undefined) return c;
+      let val = c.v;
+      if (c.o !== undefined) {
+        if (apply(setHas, open, [c.o])) return resultErr(path, "a circular reference", "JSON cannot hold a cycle");
+        if (stack.length >= 1000) return resultErr(path, "nested more than 1000 levels deep", "flatten the result");
+        const nf = frame(c.o, path);
+        stack[stack.length] = nf;
+        apply(setAdd, open, [c.o]);
+        val = nf.out;
+      }
+      defineProperty(f.out, f.arr ? k : StringC(k), { value: val, writable: true, enumerable: true, configurable: true });
+    }
+    return { v: top.out };
   };
 
   let installed = false, page = null;
@@ -203,8 +322,15 @@
       const report = (ok, v) => {
         if (ok) {
           let s;
-          try { s = stringify(v === undefined ? null : v); } catch (e) {
-            return report(false, new TypeErrorC("the tool returned a value that is not JSON: " + fmt(e && e.message)));
+          try {
+            const j = jsonResult(v);
+            if (j.err !== undefined) {
+              call("done", "err", stringify({ name: "ResultError", message: "the result is not JSON: " + j.err, stack: "", path: j.path }));
+              return;
+            }
+            s = stringify(j.v);
+          } catch (e) {
+            return report(false, e);
           }
           call("done", "ok", s === undefined ? "null" : s);
           return;
@@ -220,7 +346,9 @@
             message = fmt(v);
           }
         } catch (e) { message = "[unprintable thrown value]"; }
-        call("done", "err", stringify({ name, message, stack }));
+        let host;
+        try { host = apply(weakGet, hostErrors, [v]); } catch (e) { host = undefined; }
+        call("done", "err", stringify({ name, message, stack, host }));
       };
       const fn = page && (typeof page === "function" ? page : page.default);
       if (typeof fn !== "function") {

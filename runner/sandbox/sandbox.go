@@ -43,6 +43,10 @@ type Job struct {
 	Timeout time.Duration
 }
 
+// ErrAborted is the cause of a host call's context when the tool aborted
+// the call with an AbortSignal.
+var ErrAborted = errors.New("the tool aborted it (AbortSignal)")
+
 // Error kinds of a failed run.
 const (
 	KindThrown    = "thrown"    // the tool threw or its promise rejected
@@ -61,6 +65,10 @@ type Error struct {
 	Name    string
 	Message string
 	Stack   string // raw QuickJS frames, positions in the generated script
+	Path    string // ResultError: where the value that is not JSON sits (result.items[3])
+	// HostCall is the host method whose call failed ("http.fetch"), when
+	// the error is the one that call rejected with.
+	HostCall string
 }
 
 // Log is one console call.
@@ -111,6 +119,7 @@ type runState struct {
 	inflight  int
 	completed []string // JSON {id, v|e}
 	wake      chan struct{}
+	cancels   map[int]context.CancelCauseFunc // async calls in flight (AbortSignal)
 
 	timers timerHeap
 	seq    int
@@ -149,7 +158,7 @@ func (e *Engine) prepare() (sb *sandbox, err error) {
 		// NewEngine's first runtime: compile only (nothing runs), keep the
 		// bytecode for every later runtime. Loading bytecode costs ~0.9 ms
 		// against ~4.7 ms to parse the prelude's source in the sandbox.
-		if bc, err = c.Compile("<prelude>", qjs.Code(preludeJS+"(globalThis.__bridge);")); err != nil {
+		if bc, err = c.Compile("<prelude>", qjs.Code(preludeSource())); err != nil {
 			return nil, fmt.Errorf("sandbox: prelude: %w", err)
 		}
 		if len(bc) == 0 {
@@ -423,6 +432,9 @@ func (sb *sandbox) bridge(this *qjs.This) (v *qjs.Value, err error) {
 		return ""
 	}
 	op := arg(0)
+	if s, ok := webOp(op, arg(1), arg(2)); ok {
+		return c.NewString(s), nil
+	}
 	if rs == nil {
 		return c.NewString(""), nil
 	}
@@ -456,6 +468,15 @@ func (sb *sandbox) bridge(this *qjs.This) (v *qjs.Value, err error) {
 		}
 		rs.seq++
 		heap.Push(&rs.timers, &timer{id: id, due: time.Now().Add(time.Duration(ms * float64(time.Millisecond))), seq: rs.seq})
+		return c.NewString(""), nil
+	case "cancel": // an AbortSignal fired: stop that host call
+		id, _ := strconv.Atoi(arg(1))
+		rs.mu.Lock()
+		cancel := rs.cancels[id]
+		rs.mu.Unlock()
+		if cancel != nil {
+			cancel(ErrAborted)
+		}
 		return c.NewString(""), nil
 	case "clear":
 		id, _ := strconv.Atoi(arg(1))
@@ -515,7 +536,7 @@ func (rs *runState) finish(kind, payload string) {
 		rs.outcome = Outcome{OK: true, Result: json.RawMessage(payload)}
 		return
 	}
-	var e struct{ Name, Message, Stack string }
+	var e struct{ Name, Message, Stack, Path, Host string }
 	if json.Unmarshal([]byte(payload), &e) != nil {
 		e.Name, e.Message = "Error", "the tool failed"
 	}
@@ -524,7 +545,7 @@ func (rs *runState) finish(kind, payload string) {
 		kind = KindMemory
 		e.Message = fmt.Sprintf("out of memory: the sandbox is capped at %d MiB", DefaultMemoryCapBytes>>20)
 	}
-	rs.outcome = Outcome{Err: &Error{Kind: kind, Name: e.Name, Message: e.Message, Stack: e.Stack}}
+	rs.outcome = Outcome{Err: &Error{Kind: kind, Name: e.Name, Message: e.Message, Stack: e.Stack, Path: e.Path, HostCall: e.Host}}
 }
 
 // call starts a host method: inline methods answer {v}|{e} at once, async
@@ -542,15 +563,22 @@ func (rs *runState) call(name, argsJSON string) string {
 		v, err := safeCall(rs.ctx, m.Fn, args)
 		return resultJSON(-1, v, err)
 	}
+	cctx, ccancel := context.WithCancelCause(rs.ctx)
 	rs.mu.Lock()
 	rs.nextID++
 	id := rs.nextID
 	rs.inflight++
+	if rs.cancels == nil {
+		rs.cancels = map[int]context.CancelCauseFunc{}
+	}
+	rs.cancels[id] = ccancel
 	rs.mu.Unlock()
 	go func() {
-		v, err := safeCall(rs.ctx, m.Fn, args)
+		v, err := safeCall(cctx, m.Fn, args)
+		ccancel(nil)
 		s := resultJSON(id, v, err)
 		rs.mu.Lock()
+		delete(rs.cancels, id)
 		rs.inflight--
 		rs.completed = append(rs.completed, s)
 		rs.mu.Unlock()

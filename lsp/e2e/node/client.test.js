@@ -320,6 +320,19 @@ test("plugin-lsp serve with a vscode-languageserver-protocol client", async (t) 
     assert.match(lenses[1].command.title, /^✓ passed · \d+ ms/);
   });
 
+  await t.test("plugin.runTool with a bad input: InputError, no sandbox", async () => {
+    const rec = await ed.conn.sendRequest(rpc.ExecuteCommandRequest.type, {
+      command: "plugin.runTool",
+      arguments: [{ uri: MANIFEST, tool: "lookupBook", input: { isbn: 9780261103344, extra: true } }],
+    });
+    assert.equal(rec.ok, false, JSON.stringify(rec));
+    assert.equal(rec.error.name, "InputError");
+    assert.equal(rec.error.file, "plugin.json");
+    assert.deepEqual(rec.error.violations.map((v) => v.pointer), ["/isbn"], JSON.stringify(rec.error));
+    assert.match(rec.error.violations[0].message, /expected string, but got number/);
+    assert.equal(rec.fetches.length, 0, "nothing was fetched");
+  });
+
   await t.test("hover: a credential, its value redacted", async () => {
     const h = await ed.conn.sendRequest(rpc.HoverRequest.type, { textDocument: { uri: MANIFEST }, position: ed.pos(MANIFEST, '"openlibrary_key"', 3) });
     assert.equal(h.contents.kind, "markdown");

@@ -217,6 +217,20 @@ step("plugin.runTool before and after a fix", function()
   assert(lenses[1].command.title:find("^✓ Title: The Hobbit"), lenses[1].command.title)
 end)
 
+step("plugin.runTool with a bad input: InputError, no sandbox", function()
+  local res = client().request_sync("workspace/executeCommand", {
+    command = "plugin.runTool",
+    arguments = { { uri = manifest_uri, tool = "lookupBook", input = { isbn = 9780261103344 } } },
+  }, 60000, mbuf)
+  assert(not res.err, vim.inspect(res.err))
+  local rec = res.result
+  assert(rec.ok == false, vim.inspect(rec))
+  assert(rec.error.name == "InputError", vim.inspect(rec.error))
+  assert(rec.error.file == "plugin.json", vim.inspect(rec.error))
+  assert(#rec.error.violations == 1 and rec.error.violations[1].pointer == "/isbn", vim.inspect(rec.error.violations))
+  assert(#rec.fetches == 0, vim.inspect(rec.fetches))
+end)
+
 step("hover: a credential, its value redacted", function()
   local h = request(mbuf, "textDocument/hover", { textDocument = { uri = manifest_uri }, position = find(mbuf, '"openlibrary_key"', 3) })
   assert(h.contents.kind == "markdown")

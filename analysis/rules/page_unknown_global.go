@@ -1,0 +1,45 @@
+package rules
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/js"
+)
+
+// PageUnknownGlobal reports a use of a global the sandbox does not have
+// (fetch, process, require, XMLHttpRequest, …).
+var PageUnknownGlobal = &analysis.Rule{
+	Code:     "page-unknown-global",
+	Severity: analysis.Error,
+	Title:    "global the sandbox does not have",
+	Doc: "A page runs in a sandbox with the ECMAScript built-ins, `console`, timers, the web globals listed in " +
+		"docs/host-api.md (`URL`, `URLSearchParams`, `TextEncoder`, `atob`, `Headers`, `AbortController`, " +
+		"`crypto.getRandomValues`, …) and the host objects its manifest grants. Globals of Node, Deno or a " +
+		"browser are not there and throw `ReferenceError` when the tool runs: " +
+		absentList() + ". The message says what to use instead (for `fetch`: `http.fetch`, the brokered " +
+		"fetch). A name the page declares or imports itself is not reported, nor a `typeof x` feature test.",
+	Lang:   "ts",
+	Before: "const res = await fetch(`https://api.example.com/items?q=${q}`);",
+	After:  "const res = await http.fetch(`https://api.example.com/items?q=${q}`);",
+	Run: func(pass *analysis.Pass) {
+		out := newDedup(pass) // a lib file's finding once, whatever imports it
+		for _, pi := range loadPages(pass) {
+			for _, g := range pi.Page.Globals {
+				out.report(analysis.Diagnostic{File: fileOrPage(pi, g.File), Span: span(g.Span),
+					Message: fmt.Sprintf("%s is not defined in the sandbox: %s", g.Name, js.AbsentGlobals[g.Name])})
+			}
+		}
+	},
+}
+
+func absentList() string {
+	names := make([]string, 0, len(js.AbsentGlobals))
+	for n := range js.AbsentGlobals {
+		names = append(names, "`"+n+"`")
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
+}

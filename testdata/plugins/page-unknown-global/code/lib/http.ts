@@ -1,0 +1,1 @@
+export const fetch = (url: string) => http.fetch(url);
