@@ -15,6 +15,7 @@ import (
 	"github.com/go-sourcemap/sourcemap"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/jslex"
 )
 
 // ScriptName is the name the compiled page carries in QuickJS stack traces.
@@ -60,6 +61,7 @@ func Compile(p *analysis.Plugin, page string) (*Program, error) {
 	}
 	files := map[string][32]byte{}
 	var mu sync.Mutex
+	var limitErr *CompileError // a file over a size or nesting limit
 	resolver := api.Plugin{Name: "plugin-dir", Setup: func(b api.PluginBuild) {
 		b.OnResolve(api.OnResolveOptions{Filter: ".*"}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 			if a.Kind == api.ResolveEntryPoint {
@@ -88,10 +90,22 @@ func Compile(p *analysis.Plugin, page string) (*Program, error) {
 			if err != nil {
 				return api.OnLoadResult{}, fmt.Errorf("cannot read %s: %v", a.Path, err)
 			}
+			s := string(b)
+			// esbuild's parser recurses per nesting level, and a Go stack
+			// overflow is fatal: measure first.
+			if e := jslex.CheckLimits(s); e != nil {
+				pos := analysis.NewFile(a.Path, b).Position(e.Offset)
+				ce := &CompileError{File: a.Path, Line: pos.Line + 1, Column: pos.Col + 1, Message: e.Message}
+				mu.Lock()
+				if limitErr == nil {
+					limitErr = ce
+				}
+				mu.Unlock()
+				return api.OnLoadResult{}, ce
+			}
 			mu.Lock()
 			files[a.Path] = sha256.Sum256(b)
 			mu.Unlock()
-			s := string(b)
 			return api.OnLoadResult{Contents: &s, Loader: loaderFor(a.Path)}, nil
 		})
 	}}
@@ -103,16 +117,22 @@ func Compile(p *analysis.Plugin, page string) (*Program, error) {
 		GlobalName:  "__page",
 		Platform:    api.PlatformNeutral,
 		Target:      api.ES2022,
-		Sourcemap:   api.SourceMapExternal,
-		Outdir:      "/out",
-		LogLevel:    api.LogLevelSilent,
-		Charset:     api.CharsetUTF8,
-		Plugins:     []api.Plugin{resolver},
+		// One line, no indentation: indented output grows with the
+		// square of the nesting depth. Stack positions go through the map.
+		MinifyWhitespace: true,
+		Sourcemap:        api.SourceMapExternal,
+		Outdir:           "/out",
+		LogLevel:         api.LogLevelSilent,
+		Charset:          api.CharsetUTF8,
+		Plugins:          []api.Plugin{resolver},
 		Supported: map[string]bool{
 			"dynamic-import": false, // import(x) becomes a throwing require(x)
 		},
 		AbsWorkingDir: os.TempDir(),
 	})
+	if limitErr != nil {
+		return nil, limitErr
+	}
 	if len(res.Errors) > 0 {
 		return nil, compileError(res.Errors[0], entryPath)
 	}

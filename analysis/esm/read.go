@@ -10,6 +10,8 @@ import (
 	"github.com/dop251/goja/parser"
 	"github.com/dop251/goja/token"
 	"github.com/evanw/esbuild/pkg/api"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis/jslex"
 )
 
 // wrapPrefix makes top-level await parseable; offsets are shifted back.
@@ -28,6 +30,12 @@ func ReadExports(src []byte) (m *Module) {
 			m.Errors = append(m.Errors, SyntaxError{Offset: 0, Message: fmt.Sprintf("cannot read module: %v", e)})
 		}
 	}()
+	// Deep nesting would overflow goja's or esbuild's stack (fatal in Go):
+	// measured first, with a tokenizer that keeps no stack.
+	if e := jslex.CheckLimits(string(src)); e != nil {
+		m.Errors = []SyntaxError{{Offset: e.Offset, Message: e.Message, Limit: true}}
+		return m
+	}
 	p := prepare(src)
 	m.Imports = p.imports
 	m.AlwaysGate = p.gates
@@ -118,6 +126,7 @@ func offsetOf(s string, pos file.Position) int {
 func esbuildErrors(src []byte) []SyntaxError {
 	res := api.Transform(string(src), api.TransformOptions{
 		Loader: api.LoaderJS, Target: api.ESNext, LogLevel: api.LogLevelSilent,
+		MinifyWhitespace: true, // output unused; indenting it is quadratic in depth
 	})
 	var out []SyntaxError
 	lines := lineStarts(src)

@@ -125,7 +125,7 @@ type Page struct {
 }
 
 // MaxSize is the largest page analysed; a bigger one yields an error.
-const MaxSize = 4 << 20
+const MaxSize = jslex.MaxSource
 
 // wrapPrefix wraps esbuild's output so that top-level await parses.
 const wrapPrefix = "(async()=>{"
@@ -146,6 +146,12 @@ func AnalyzePage(pagePath string, src []byte) (page *Page) {
 		return page
 	}
 	ts := string(src)
+	// Deep nesting would overflow esbuild's or goja's stack (fatal in Go):
+	// measured first, with a tokenizer that keeps no stack.
+	if e := jslex.CheckNesting(ts, jslex.MaxNesting); e != nil {
+		page.Errors = append(page.Errors, SyntaxError{Span: Span{e.Offset, jslex.TokenEnd(ts, e.Offset)}, Message: e.Message})
+		return page
+	}
 	loader := api.LoaderJS
 	switch strings.ToLower(path.Ext(pagePath)) {
 	case ".ts", ".mts", ".cts":
@@ -163,10 +169,13 @@ func AnalyzePage(pagePath string, src []byte) (page *Page) {
 		// quoting a text that ends inside a UTF-8 sequence ("//\xd0").
 		SourcesContent: api.SourcesContentExclude,
 		Sourcefile:     pagePath,
-		Target:         api.ESNext,
-		Charset:        api.CharsetUTF8,
-		LegalComments:  api.LegalCommentsNone,
-		LogLevel:       api.LogLevelSilent,
+		// One line, no indentation: indented output grows with the
+		// square of the nesting depth.
+		MinifyWhitespace: true,
+		Target:           api.ESNext,
+		Charset:          api.CharsetUTF8,
+		LegalComments:    api.LegalCommentsNone,
+		LogLevel:         api.LogLevelSilent,
 		Supported: map[string]bool{
 			"for-await": false, "async-generator": false, "dynamic-import": false,
 			"decorators": false, "using": false,
