@@ -20,6 +20,22 @@ func unknown(reason string) value { return value{kind: Unknown, reason: reason, 
 
 const maxEvalDepth = 32
 
+// Bounds of what eval builds: a URL longer than maxEvalLen keeps only its
+// start (a Prefix), and a page gets maxEvalSteps evaluations in all (a
+// template repeating a constant that repeats another is exponential).
+const (
+	maxEvalLen   = 8 << 10
+	maxEvalSteps = 100_000
+)
+
+// bounded turns a value whose string is over maxEvalLen into its prefix.
+func bounded(v value) value {
+	if len(v.s) <= maxEvalLen {
+		return v
+	}
+	return value{kind: Prefix, s: v.s[:maxEvalLen], reason: "the URL is longer than 8 KiB: only its start is checked", lit: v.lit}
+}
+
 // eval evaluates a string expression as far as it is static: string and
 // template literals, '+', const identifiers (in any enclosing scope),
 // new URL(path, base), String(x), x.toString(), x.href, a.concat(b) and
@@ -30,6 +46,9 @@ func (a *analyzer) eval(e ast.Expression, sc *scope, depth int) value {
 	}
 	if depth > maxEvalDepth {
 		return unknown("the expression is too deeply nested to follow")
+	}
+	if a.evalSteps++; a.evalSteps > maxEvalSteps {
+		return unknown("the page's constants are too large to follow")
 	}
 	switch x := e.(type) {
 	case *ast.StringLiteral:
@@ -46,6 +65,9 @@ func (a *analyzer) eval(e ast.Expression, sc *scope, depth int) value {
 		}
 		for i, el := range x.Elements {
 			v.s += el.Parsed.String()
+			if v = bounded(v); v.kind != Exact {
+				return v
+			}
 			if i < len(x.Expressions) {
 				sub := a.eval(x.Expressions[i], sc, depth+1)
 				if v.s == "" && v.lit < 0 {
@@ -55,6 +77,9 @@ func (a *analyzer) eval(e ast.Expression, sc *scope, depth int) value {
 					return a.prefixOf(v, sub, x.Expressions[i])
 				}
 				v.s += sub.s
+				if v = bounded(v); v.kind != Exact {
+					return v
+				}
 			}
 		}
 		return v
@@ -78,7 +103,7 @@ func (a *analyzer) eval(e ast.Expression, sc *scope, depth int) value {
 		if l.lit < 0 && l.s == r.s {
 			l.lit = r.lit
 		}
-		return l
+		return bounded(l)
 	case *ast.Identifier:
 		name := x.Name.String()
 		b := sc.lookup(name)
@@ -139,7 +164,9 @@ func (a *analyzer) eval(e ast.Expression, sc *scope, depth int) value {
 					if r.kind != Exact {
 						return a.prefixOf(v, r, arg)
 					}
-					v.s += r.s
+					if v = bounded(value{kind: Exact, s: v.s + r.s, lit: v.lit}); v.kind != Exact {
+						return v
+					}
 				}
 				return v
 			}
@@ -185,7 +212,7 @@ func (a *analyzer) prefixOf(known, rest value, restExpr ast.Expression) value {
 		reason = "`" + a.text(a.exprSpan(restExpr)) + "` is only known at run time"
 	}
 	if rest.kind == Prefix {
-		return value{kind: Prefix, s: known.s + rest.s, reason: reason, lit: known.lit}
+		return bounded(value{kind: Prefix, s: known.s + rest.s, reason: reason, lit: known.lit})
 	}
 	if known.s == "" {
 		return value{kind: Unknown, reason: reason, lit: known.lit}

@@ -244,6 +244,8 @@ type analyzer struct {
 	jsIdx *lineIndex
 	sm    *sourceMap
 	prep  *prepared
+	// evalSteps counts eval calls (bounded by maxEvalSteps).
+	evalSteps int
 }
 
 // jsOff converts a goja index into an offset in esbuild's output.
