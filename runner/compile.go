@@ -263,20 +263,15 @@ func (p *Program) fresh(pl *analysis.Plugin) bool {
 
 // readInside reads a plugin file without touching the Plugin's own file
 // cache (esbuild calls loaders concurrently, and the LSP may share the
-// Plugin): Clean, symlink check, then the plugin's FS.
+// Plugin).
 func readInside(p *analysis.Plugin, rel string) ([]byte, error) {
-	c, err := analysis.Clean(rel)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.CheckInside(c); err != nil {
-		return nil, err
-	}
-	return p.FS.ReadFile(p.Abs(c))
+	return analysis.ReadPluginFile(p.FS, p.Dir, rel)
 }
 
-// existsInside reports whether a regular file (or a symlink staying
-// inside) is at rel.
+// existsInside reports whether a file that is not a directory (or a
+// symlink staying inside) is at rel. A FIFO or a device counts: reading it
+// then fails with a clear error (analysis.ReadPluginFile refuses it)
+// rather than "no such file".
 func existsInside(p *analysis.Plugin, rel string) bool {
 	c, err := analysis.Clean(rel)
 	if err != nil {
@@ -289,5 +284,5 @@ func existsInside(p *analysis.Plugin, rel string) bool {
 	if fi.Mode()&os.ModeSymlink != 0 {
 		return p.CheckInside(c) == nil
 	}
-	return fi.Mode().IsRegular()
+	return !fi.IsDir()
 }

@@ -435,12 +435,12 @@ func loadFixtures(p *analysis.Plugin, override string) (*broker.Fixtures, error)
 	if override != "" {
 		return broker.LoadFixtures(override)
 	}
-	data, err := p.FS.ReadFile(p.Abs(analysis.FixturesName))
+	data, err := analysis.ReadPluginFile(p.FS, p.Dir, analysis.FixturesName)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &broker.Fixtures{}, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", analysis.FixturesName, err)
+		return nil, err
 	}
 	if len(data) > broker.MaxFixturesBytes {
 		return nil, fmt.Errorf("%s: %d bytes, more than %d", analysis.FixturesName, len(data), broker.MaxFixturesBytes)

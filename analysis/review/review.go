@@ -85,7 +85,9 @@ func TreeLines(dir string) ([]string, error) {
 }
 
 func fileSum(p string) (string, error) {
-	f, err := os.Open(p)
+	// A file swapped for a FIFO or a device after the walk is refused
+	// here, not waited on.
+	f, _, err := analysis.OpenRegular(p, analysis.MaxFileSize)
 	if err != nil {
 		return "", err
 	}

@@ -8,10 +8,10 @@ import (
 	"fmt"
 	"io/fs"
 	"net/http"
-	"os"
 	"sort"
 	"strings"
 
+	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
 )
 
@@ -33,27 +33,18 @@ type Fixture struct {
 	Body    json.RawMessage   `json:"body,omitempty"`
 }
 
-// MaxFixturesBytes bounds fixtures.json.
-const MaxFixturesBytes = 64 << 20
+// MaxFixturesBytes bounds fixtures.json (as every plugin file).
+const MaxFixturesBytes = analysis.MaxFileSize
 
 // LoadFixtures reads a fixtures file. A missing file gives empty fixtures.
 func LoadFixtures(path string) (*Fixtures, error) {
-	st, err := os.Stat(path)
+	// Never blocks on a FIFO or reads a device without end.
+	data, err := analysis.ReadRegular(path, MaxFixturesBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &Fixtures{}, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("fixtures %s: %w", path, err)
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("fixtures %s: not a regular file", path)
-	}
-	if st.Size() > MaxFixturesBytes {
-		return nil, fmt.Errorf("fixtures %s: %d bytes, more than %d", path, st.Size(), MaxFixturesBytes)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("fixtures %s: %w", path, err)
+		return nil, fmt.Errorf("fixtures: %w", err)
 	}
 	f, err := ParseFixtures(data)
 	if err != nil {
