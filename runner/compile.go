@@ -59,6 +59,11 @@ func Compile(p *analysis.Plugin, page string) (*Program, error) {
 	if err != nil {
 		return nil, &CompileError{File: page, Message: fmt.Sprintf("cannot read the page: %v", err)}
 	}
+	switch path.Ext(entryPath) {
+	case ".ts", ".mts", ".js", ".mjs":
+	default: // a JSON file (fixtures.json!) bound as a page would be its data
+		return nil, &CompileError{File: entryPath, Message: "not compiled: a page is a .ts, .mts, .js or .mjs file"}
+	}
 	files := map[string][32]byte{}
 	var mu sync.Mutex
 	var limitErr *CompileError // a file over a size or nesting limit
@@ -67,23 +72,13 @@ func Compile(p *analysis.Plugin, page string) (*Program, error) {
 			if a.Kind == api.ResolveEntryPoint {
 				return api.OnResolveResult{Path: entryPath, Namespace: pluginNS}, nil
 			}
-			if !strings.HasPrefix(a.Path, "./") && !strings.HasPrefix(a.Path, "../") {
-				return api.OnResolveResult{}, fmt.Errorf("import %q refused: a page may import only relative files inside the plugin (the sandbox has no packages and no qjs:, node: or URL modules)", a.Path)
-			}
-			rel := path.Join(path.Dir(a.Importer), a.Path)
-			c, err := analysis.Clean(rel)
+			// What a page may import is analysis's one definition (check
+			// reports the same refusals).
+			rel, err := analysis.ResolvePageImport(p.FS, p.Dir, a.Importer, a.Path)
 			if err != nil {
-				return api.OnResolveResult{}, fmt.Errorf("import %q refused: it leaves the plugin directory", a.Path)
+				return api.OnResolveResult{}, err
 			}
-			for _, cand := range candidates(c) {
-				if existsInside(p, cand) {
-					if err := p.CheckInside(cand); err != nil {
-						return api.OnResolveResult{}, fmt.Errorf("import %q refused: it resolves outside the plugin directory", a.Path)
-					}
-					return api.OnResolveResult{Path: cand, Namespace: pluginNS}, nil
-				}
-			}
-			return api.OnResolveResult{}, fmt.Errorf("import %q: no file %s in the plugin", a.Path, strings.Join(candidates(c), ", "))
+			return api.OnResolveResult{Path: rel, Namespace: pluginNS}, nil
 		})
 		b.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: pluginNS}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
 			b, err := readInside(p, a.Path)
@@ -153,13 +148,6 @@ func Compile(p *analysis.Plugin, page string) (*Program, error) {
 		return nil, &CompileError{File: entryPath, Message: "esbuild produced no output"}
 	}
 	return prog, nil
-}
-
-func candidates(c string) []string {
-	if ext := path.Ext(c); ext == ".ts" || ext == ".js" || ext == ".mjs" || ext == ".json" {
-		return []string{c}
-	}
-	return []string{c + ".ts", c + ".js", c + "/index.ts", c + "/index.js"}
 }
 
 func loaderFor(rel string) api.Loader {
