@@ -150,6 +150,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 	}
 	fail := func(name, msg, file string, line, col int) (*Record, error) {
 		rec.Error = &RunError{Name: name, Message: msg, File: file, Line: line, Column: col}
+		capRecord(rec)
 		rec.DurationMs = ms(time.Since(start))
 		return rec, nil
 	}
@@ -237,6 +238,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 	rec.Usage.FetchBytes = st.Bytes
 	rec.Usage.LogBytes = out.LogBytes
 	rec.Usage.MemoryPeakBytes = out.MemoryPeakBytes
+	capRecord(rec)
 	rec.DurationMs = ms(time.Since(start))
 	if out.OK {
 		progress("returned")

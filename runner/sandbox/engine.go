@@ -31,6 +31,11 @@ const (
 	DefaultMemoryCapBytes = 128 << 20
 	DefaultLogCapBytes    = 64 << 10
 	DefaultResultCapBytes = 4 << 20
+	// LogEntryOverhead is what each console call costs against the log cap
+	// besides its message (an empty message is not free).
+	LogEntryOverhead = 32
+	// MaxLogEntries caps the number of console calls kept per run.
+	MaxLogEntries = 1024
 )
 
 // Options configure an Engine.

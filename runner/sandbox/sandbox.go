@@ -474,18 +474,20 @@ func (rs *runState) log(level, msg string) string {
 	default:
 		level = "log"
 	}
-	room := int64(rs.logCap) - rs.logBytes
+	// Every entry costs its overhead too: for(;;) console.log() fills
+	// the log as surely as long lines do.
+	room := int64(rs.logCap) - rs.logBytes - LogEntryOverhead
 	if int64(len(msg)) > room {
-		msg = truncateUTF8(msg, int(room))
+		msg = truncateUTF8(msg, int(max(room, 0)))
 		rs.logTruncated = true
 	}
-	rs.logBytes += int64(len(msg))
+	rs.logBytes += int64(len(msg)) + LogEntryOverhead
 	rs.logs = append(rs.logs, Log{Level: level, Message: msg})
-	if rs.logBytes >= int64(rs.logCap) {
+	if rs.logBytes >= int64(rs.logCap) || len(rs.logs) >= MaxLogEntries {
 		rs.logTruncated = true
 	}
 	if rs.logTruncated {
-		rs.logs = append(rs.logs, Log{Level: "warn", Message: fmt.Sprintf("[sandbox] the log reached its %d-byte cap; later output is dropped", rs.logCap)})
+		rs.logs = append(rs.logs, Log{Level: "warn", Message: fmt.Sprintf("[sandbox] the log reached its cap (%d bytes, %d entries); later output is dropped", rs.logCap, MaxLogEntries)})
 		return "full"
 	}
 	return ""
