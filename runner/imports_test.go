@@ -16,19 +16,19 @@ const devSecret = "dev-secret-9d2f41"
 func TestCompileImportsOnlyCode(t *testing.T) {
 	fixtures := `{"secrets":{"k":"` + devSecret + `"}}`
 	refused := map[string]string{
-		`import fx from "../fixtures.json"; export default () => fx.secrets.k;`:                    "fixtures.json holds the dev secrets",
-		`import fx from "./../fixtures.json"; export default () => fx;`:                            "fixtures.json holds the dev secrets",
-		`import m from "../plugin.json"; export default () => m;`:                                  "the manifest is the host's",
-		`import t from "../.plugin/types.js"; export default () => t;`:                             ".plugin/",
-		`import x from "../lib/util"; export default () => x;`:                                     "outside code/",
-		`export default async () => (await import("../fixtures.json")).default;`:                  "fixtures.json holds the dev secrets",
-		`import fx from "./link.json"; export default () => fx;`:                                   "leads out of code/ through a symlink",
-		`import fx from "./up/fixtures.json"; export default () => fx;`:                            "leads out of code/ through a symlink",
-		`import fx from "../../fixtures.json"; export default () => fx;`:                           "leaves the plugin directory",
-		`import fx from "./nested/../../fixtures.json"; export default () => fx;`:                  "outside code/",
-		`export { default } from "../fixtures.json";`:                                              "fixtures.json holds the dev secrets",
-		`import fx from "../fixtures.json" with { type: "json" }; export default () => fx;`:        "fixtures.json holds the dev secrets",
-		`import fx from "../fixtures"; export default () => fx;`:                                   "outside code/",
+		`import fx from "../fixtures.json"; export default () => fx.secrets.k;`:                  "fixtures.json holds the dev secrets",
+		`import fx from "./../fixtures.json"; export default () => fx;`:                          "fixtures.json holds the dev secrets",
+		`import m from "../plugin.json"; export default () => m;`:                                "the manifest is the host's",
+		`import t from "../.plugin/types.js"; export default () => t;`:                           ".plugin/",
+		`import x from "../lib/util"; export default () => x;`:                                   "outside code/",
+		`export default async () => (await import("../fixtures.json")).default;`:                 "fixtures.json holds the dev secrets",
+		`import fx from "./link.json"; export default () => fx;`:                                 "leads out of code/ through a symlink",
+		`import fx from "./up/fixtures.json"; export default () => fx;`:                          "leads out of code/ through a symlink",
+		`import fx from "../../fixtures.json"; export default () => fx;`:                         "leaves the plugin directory",
+		`import fx from "./nested/../../fixtures.json"; export default () => fx;`:                "outside code/",
+		`export { default } from "../fixtures.json";`:                                            "fixtures.json holds the dev secrets",
+		`import fx from "../fixtures.json" with { type: "json" }; export default () => fx;`:      "fixtures.json holds the dev secrets",
+		`import fx from "../fixtures"; export default () => fx;`:                                 "outside code/",
 		"import fx from \"../fixtures.json\"\nexport default () => JSON.stringify(fx).split('')": "fixtures.json holds the dev secrets",
 	}
 	for src, want := range refused {
@@ -51,7 +51,7 @@ func TestCompileImportsOnlyCode(t *testing.T) {
 	}
 	// JSON data and code under code/ are fine.
 	p := writePlugin(t, map[string]string{
-		"code/page.ts": `import d from "./data.json"; import { f } from "./lib/f"; export default () => d.ok + f();`,
+		"code/page.ts":   `import d from "./data.json"; import { f } from "./lib/f"; export default () => d.ok + f();`,
 		"code/data.json": `{"ok":1}`, "code/lib/f.ts": "export const f = () => 1;", "fixtures.json": fixtures,
 	})
 	if _, err := Compile(p, "code/page.ts"); err != nil {

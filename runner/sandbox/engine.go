@@ -36,6 +36,9 @@ const (
 	LogEntryOverhead = 32
 	// MaxLogEntries caps the number of console calls kept per run.
 	MaxLogEntries = 1024
+	// MaxQueuedBytes bounds the host results (fetch responses) finished
+	// but not yet taken by the page; a host goroutine waits for room.
+	MaxQueuedBytes = 16 << 20
 )
 
 // Options configure an Engine.

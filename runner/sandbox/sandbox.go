@@ -110,7 +110,10 @@ type runState struct {
 	nextID    int
 	inflight  int
 	completed []string // JSON {id, v|e}
-	wake      chan struct{}
+	// queued is the bytes of completed; taken signals a take.
+	queued int
+	taken  chan struct{}
+	wake   chan struct{}
 
 	timers timerHeap
 	seq    int
@@ -209,7 +212,7 @@ func (e *Engine) Run(ctx context.Context, job Job) Outcome {
 	rs := &runState{
 		job: &job, ctx: runCtx, methods: map[string]Method{},
 		logCap: e.opts.LogCapBytes, resCap: e.opts.ResultCapBytes,
-		wake: make(chan struct{}, 1),
+		wake: make(chan struct{}, 1), taken: make(chan struct{}, 1),
 	}
 	for _, m := range job.Methods {
 		rs.methods[m.Name] = m
@@ -297,6 +300,9 @@ func (sb *sandbox) drive(ctx context.Context, rs *runState, cc *codeCache) (out 
 		case <-rs.wake:
 			if tm != nil {
 				tm.Stop()
+			}
+			if ctx.Err() != nil { // select picks at random when both are ready
+				return Outcome{Err: rs.ctxError()}
 			}
 			if err := sb.eval("<deliver>", "__sb.deliver()"); err != nil {
 				return Outcome{Err: rs.evalError(err, KindThrown)}
@@ -447,6 +453,11 @@ func (sb *sandbox) bridge(this *qjs.This) (v *qjs.Value, err error) {
 		}
 		s := rs.completed[0]
 		rs.completed = rs.completed[1:]
+		rs.queued -= len(s)
+		select {
+		case rs.taken <- struct{}{}:
+		default:
+		}
 		return c.NewString(s), nil
 	case "timer":
 		id, _ := strconv.Atoi(arg(1))
@@ -550,11 +561,19 @@ func (rs *runState) call(name, argsJSON string) string {
 	rs.inflight++
 	rs.mu.Unlock()
 	go func() {
-		v, err := safeCall(rs.ctx, m.Fn, args)
+		v, err := safeCall(context.WithValue(rs.ctx, roomKey{}, rs), m.Fn, args)
+		if err == nil {
+			err = rs.waitRoom(len(v))
+		}
 		s := resultJSON(id, v, err)
+		v = nil
 		rs.mu.Lock()
+		if rs.ctx.Err() != nil {
+			s = resultJSON(id, nil, rs.ctx.Err())
+		}
 		rs.inflight--
 		rs.completed = append(rs.completed, s)
+		rs.queued += len(s)
 		rs.mu.Unlock()
 		select {
 		case rs.wake <- struct{}{}:
@@ -562,6 +581,39 @@ func (rs *runState) call(name, argsJSON string) string {
 		}
 	}()
 	return `{"p":` + strconv.Itoa(id) + `}`
+}
+
+type roomKey struct{}
+
+// waitRoom waits until the results the page has not taken yet leave room
+// for n more bytes (at most MaxQueuedBytes are held, or one result), or
+// the run ends.
+func (rs *runState) waitRoom(n int) error {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	for rs.queued > 0 && rs.queued+n > MaxQueuedBytes {
+		if err := rs.ctx.Err(); err != nil {
+			return err
+		}
+		rs.mu.Unlock()
+		select {
+		case <-rs.taken:
+		case <-rs.ctx.Done():
+		}
+		rs.mu.Lock()
+	}
+	return rs.ctx.Err()
+}
+
+// WaitForRoom lets an async host method wait, before it returns a result
+// of n bytes, until the page has taken enough of the earlier ones: a
+// method holding a share of a budget (a fetch's response bytes) keeps it
+// until its result can be queued. Outside a run it returns at once.
+func WaitForRoom(ctx context.Context, n int) error {
+	if rs, ok := ctx.Value(roomKey{}).(*runState); ok {
+		return rs.waitRoom(n)
+	}
+	return ctx.Err()
 }
 
 func safeCall(ctx context.Context, fn HostFunc, args []json.RawMessage) (v json.RawMessage, err error) {
@@ -579,6 +631,17 @@ func errJSON(msg string) string {
 }
 
 func resultJSON(id int, v json.RawMessage, err error) string {
+	if err == nil && id >= 0 && len(v) > 0 && json.Valid(v) {
+		// One copy of a (possibly 16 MiB) value, not three.
+		var b strings.Builder
+		b.Grow(len(v) + 24)
+		b.WriteString(`{"id":`)
+		b.WriteString(strconv.Itoa(id))
+		b.WriteString(`,"v":`)
+		b.Write(v)
+		b.WriteString("}")
+		return b.String()
+	}
 	var b []byte
 	switch {
 	case err != nil && id >= 0:
