@@ -285,8 +285,10 @@ func uniq(in []string) []string {
 	return out
 }
 
-// Text renders the card for a terminal.
+// Text renders the card for a terminal (its Safe copy: no plugin text can
+// add a line, move the cursor or hide what follows).
 func (c *Card) Text() string {
+	c = c.Safe()
 	var b bytes.Buffer
 	name := c.Plugin
 	if name == "" {
