@@ -19,7 +19,7 @@ func TestCardRendersUntrustedTextSafely(t *testing.T) {
 	huge := strings.Repeat("D", 50<<20)
 	m := map[string]any{
 		"name": "mail\u202egnp.exe", "version": "1.0.0\r\x1b[2K", "description": huge,
-		"tools": []any{map[string]any{"name": "send\x1b[1A", "page": "code/send", "description": forged}},
+		"tools":       []any{map[string]any{"name": "send\x1b[1A", "page": "code/send", "description": forged}},
 		"nativeTools": []any{map[string]any{"module": "native/m.js\n  (none)", "names": []any{"mail.send\u2028x"}}},
 		"capabilities": map[string]any{"host": []any{"http.fetch\x07"}, "fetch": []any{"api.example.com\x1b[8m"},
 			"credentials": []any{map[string]any{"name": "k\x1b", "into": map[string]any{"header": "X-Key\n"}, "domains": []any{"api.example.com"}}}},
