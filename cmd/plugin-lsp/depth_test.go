@@ -323,6 +323,7 @@ func TestServerSurvivesPathologicalWorkspace(t *testing.T) {
 	for _, c := range deepCases() {
 		writePlugin(t, filepath.Join(root, c.name), c.files)
 	}
+	addCorpus(t, root) // FIFOs, symlinks out, forged cards, … (unix)
 	healthy := filepath.Join(root, "zz-healthy")
 	writePlugin(t, healthy, map[string]string{"plugin.json": deepManifest, "code/t.ts": healthyPage, "native/m.js": healthyNative})
 
@@ -352,7 +353,20 @@ func TestServerSurvivesPathologicalWorkspace(t *testing.T) {
 	c.send("initialized", 0, map[string]any{})
 	// Wait for the deep page of the first and the last case.
 	first, last := fileURI(filepath.Join(root, "page-arrays", "code", "t.ts")), fileURI(filepath.Join(root, "page-mixed3", "code", "t.ts"))
-	for published[first] == "" || published[last] == "" {
+	waitFor := []string{first, last}
+	if _, err := os.Stat(filepath.Join(root, "corpus-secret-in-page-url-check")); err == nil {
+		waitFor = append(waitFor, fileURI(filepath.Join(root, "corpus-secret-in-page-url-check", "code", "t.ts")),
+			fileURI(filepath.Join(root, "corpus-deep-native-module-check", "native", "m.js")))
+	}
+	missing := func() bool {
+		for _, u := range waitFor {
+			if published[u] == "" {
+				return true
+			}
+		}
+		return false
+	}
+	for missing() {
 		m := c.read()
 		if m == nil {
 			t.Fatalf("the server closed the stream before publishing; stderr:\n%.2000s", stderr.String())
@@ -361,6 +375,11 @@ func TestServerSurvivesPathologicalWorkspace(t *testing.T) {
 	}
 	if !strings.Contains(published[first], "nests more than") {
 		t.Errorf("deep page: %s", published[first])
+	}
+	for u, d := range published {
+		if strings.Contains(d, corpusSecret) {
+			t.Errorf("%s: a published diagnostic holds the dev secret: %s", u, d)
+		}
 	}
 	// The healthy plugin still answers: hover on its manifest's page path.
 	manifest := fileURI(filepath.Join(healthy, "plugin.json"))

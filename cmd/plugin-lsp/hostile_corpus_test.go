@@ -283,3 +283,15 @@ func TestHostileCorpus(t *testing.T) {
 		}
 	}
 }
+
+// addCorpus writes every plugin of the hostile corpus under root (for the
+// language server's workspace test).
+func addCorpus(t *testing.T, root string) {
+	for _, c := range corpusCases() {
+		dir := filepath.Join(root, "corpus-"+c.name)
+		writePlugin(t, dir, c.files)
+		if c.setup != nil {
+			c.setup(t, dir)
+		}
+	}
+}
