@@ -15,12 +15,12 @@ const capsSecret = "sk-caps-secret-42"
 // returns, and the whole record stays under MaxRecordBytes.
 func TestRecordCaps(t *testing.T) {
 	pages := map[string]string{
-		"thrown_string":  `export default () => { throw "s".repeat(20_000_000); };`,
-		"error_message":  `export default () => { throw new Error("m".repeat(10_000_000)); };`,
+		"thrown_string":  `export default () => { throw "s".repeat(2_000_000); };`,
+		"error_message":  `export default () => { throw new Error("m".repeat(1_000_000)); };`,
 		"error_name":     `export default () => { const e = new Error("x"); e.name = "N".repeat(1_000_000); throw e; };`,
 		"error_stack":    `export default () => { const e = new Error("x"); e.stack = "at f (page.js:1:1)\n".repeat(300_000); throw e; };`,
-		"thrown_object":  `export default () => { throw { message: "o".repeat(5_000_000), name: "Custom" }; };`,
-		"rejected":       `export default async () => { await null; return Promise.reject("r".repeat(8_000_000)); };`,
+		"thrown_object":  `export default () => { throw { message: "o".repeat(1_000_000), name: "Custom" }; };`,
+		"rejected":       `export default async () => { await null; return Promise.reject("r".repeat(1_500_000)); };`,
 		"empty_logs":     `export default () => { for (let i = 0; i < 200_000; i++) console.log(); return "done"; };`,
 		"tiny_logs":      `export default () => { for (let i = 0; i < 200_000; i++) console.warn(i % 10); return "done"; };`,
 		"long_log":       `export default () => { console.log("l".repeat(5_000_000)); return "done"; };`,

@@ -182,8 +182,8 @@ func corpusCases() []corpusCase {
 	}, []string{"review"}, 1, []string{`mail\u202egnp.exe`, "[manifest-schema]"}})
 
 	// 8. Every cap of the run record holds.
-	add(corpusCase{8, "thrown-20mb-string-run", page(`export default () => { throw "s".repeat(20_000_000); };`), nil, []string{"run"}, 1, []string{"…(20000000 bytes)"}})
-	add(corpusCase{8, "error-message-10mb-run", page(`export default () => { throw new Error("m".repeat(10_000_000)); };`), nil, []string{"run"}, 1, []string{"…(10000000 bytes)"}})
+	add(corpusCase{8, "thrown-2mb-string-run", page(`export default () => { throw "s".repeat(2_000_000); };`), nil, []string{"run"}, 1, []string{"…(2000000 bytes)"}})
+	add(corpusCase{8, "error-message-1mb-run", page(`export default () => { throw new Error("m".repeat(1_000_000)); };`), nil, []string{"run"}, 1, []string{"…(1000000 bytes)"}})
 	add(corpusCase{8, "error-stack-huge-run", page(`export default () => { const e = new Error("x"); e.stack = "at f (page.js:1:1)\n".repeat(300000); throw e; };`), nil, []string{"run"}, 1, []string{"bytes)"}})
 	add(corpusCase{8, "empty-log-flood-run", page(`export default () => { for (let i = 0; i < 200000; i++) console.log(); return "done"; };`), nil, []string{"run"}, 0, []string{"the log reached its cap"}})
 	add(corpusCase{8, "endless-log-loop-run", page(`export default () => { for (;;) console.log(); };`), nil, []string{"run", "--timeout", "1s"}, 1, []string{"the log reached its cap", `"name": "TimeoutError"`}})
