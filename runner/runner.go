@@ -479,6 +479,7 @@ func fetchMethod(b *broker.Broker, progress func(string)) sandbox.HostFunc {
 			headers[strings.ToLower(k)] = strings.Join(vs, ", ")
 		}
 		out, err := fetchResultJSON(resp.Status, headers, resp.URL, resp.Body)
+		resp.Body = nil // the encoded copy is all that is kept from here on
 		if err != nil {
 			return nil, err
 		}
