@@ -25,7 +25,16 @@ type File struct {
 	Text []byte
 	// lineStarts[i] is the byte offset of line i; built on first use.
 	lineStarts []int
+	// marks are UTF-16 counts at rune boundaries every markEvery bytes or
+	// so (nil for an ASCII file, whose columns are byte counts), so that a
+	// column on a long line (a minified manifest) costs O(markEvery), not
+	// O(line length).
+	marks []mark
 }
+
+type mark struct{ off, u16 int }
+
+const markEvery = 256
 
 // NewFile returns a File for path holding text.
 func NewFile(path string, text []byte) *File { return &File{Path: path, Text: text} }
@@ -33,14 +42,51 @@ func NewFile(path string, text []byte) *File { return &File{Path: path, Text: te
 func (f *File) lines() []int {
 	if f.lineStarts == nil {
 		starts := []int{0}
+		ascii := true
 		for i, b := range f.Text {
 			if b == '\n' {
 				starts = append(starts, i+1)
 			}
+			ascii = ascii && b < utf8.RuneSelf
+		}
+		if !ascii {
+			f.marks = utf16Marks(f.Text)
 		}
 		f.lineStarts = starts
 	}
 	return f.lineStarts
+}
+
+// utf16Marks walks text rune by rune (as utf16Len does) and records the
+// UTF-16 count so far every markEvery bytes.
+func utf16Marks(text []byte) []mark {
+	marks := make([]mark, 0, len(text)/markEvery+1)
+	n, next := 0, 0
+	for off := 0; off < len(text); {
+		if off >= next {
+			marks = append(marks, mark{off, n})
+			next = off + markEvery
+		}
+		r, size := utf8.DecodeRune(text[off:])
+		if r >= 0x10000 {
+			n += 2
+		} else {
+			n++
+		}
+		off += size
+	}
+	return marks
+}
+
+// u16At returns the UTF-16 count of Text[:off] (off on a rune boundary
+// of the walk, or inside a sequence, counted as utf16Len counts it).
+func (f *File) u16At(off int) int {
+	i := sort.Search(len(f.marks), func(i int) bool { return f.marks[i].off > off }) - 1
+	if i < 0 {
+		return utf16Len(f.Text[:off])
+	}
+	m := f.marks[i]
+	return m.u16 + utf16Len(f.Text[m.off:off])
 }
 
 // Position converts a byte offset to a line and UTF-16 column. Offsets
@@ -56,7 +102,11 @@ func (f *File) Position(off int) Position {
 	ls := f.lines()
 	line := sort.Search(len(ls), func(i int) bool { return ls[i] > off }) - 1
 	start := ls[line]
-	return Position{Line: line, Col: utf16Len(f.Text[start:off]), Col8: off - start}
+	col := off - start
+	if f.marks != nil {
+		col = f.u16At(off) - f.u16At(start)
+	}
+	return Position{Line: line, Col: col, Col8: off - start}
 }
 
 // Offset converts a line and UTF-16 column back to a byte offset, clamping

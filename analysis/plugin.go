@@ -20,8 +20,11 @@ const (
 )
 
 // FS is where a plugin's files are read from: the disk, or the disk under
-// an editor's unsaved buffers. Paths are absolute OS paths.
+// an editor's unsaved buffers. Paths are absolute OS paths. Read plugin
+// files with ReadPluginFile (or Plugin.ReadFile), never FS.ReadFile.
 type FS interface {
+	// ReadFile must never block on a FIFO or a device, nor read without
+	// bound (OSFS reads with ReadRegular).
 	ReadFile(name string) ([]byte, error)
 	Lstat(name string) (fs.FileInfo, error)
 	// EvalSymlinks resolves every symlink in name (filepath.EvalSymlinks).
@@ -31,7 +34,7 @@ type FS interface {
 // OSFS reads the real file system.
 type OSFS struct{}
 
-func (OSFS) ReadFile(name string) ([]byte, error)     { return os.ReadFile(name) }
+func (OSFS) ReadFile(name string) ([]byte, error)     { return ReadRegular(name, MaxFileSize) }
 func (OSFS) Lstat(name string) (fs.FileInfo, error)   { return os.Lstat(name) }
 func (OSFS) EvalSymlinks(name string) (string, error) { return filepath.EvalSymlinks(name) }
 
@@ -120,7 +123,9 @@ func Clean(rel string) (string, error) {
 }
 
 // Abs returns the OS path of a plugin-relative slash path.
-func (p *Plugin) Abs(rel string) string { return filepath.Join(p.Dir, filepath.FromSlash(rel)) }
+func (p *Plugin) Abs(rel string) string { return joinRel(p.Dir, rel) }
+
+func joinRel(dir, rel string) string { return filepath.Join(dir, filepath.FromSlash(rel)) }
 
 // Rel returns the plugin-relative slash path of an OS path, and false when
 // the path is not inside the plugin directory.
@@ -143,10 +148,7 @@ func (p *Plugin) ReadFile(rel string) (*File, error) {
 	if f, ok := p.files[c]; ok {
 		return f, nil
 	}
-	if err := p.CheckInside(c); err != nil {
-		return nil, err
-	}
-	b, err := p.FS.ReadFile(p.Abs(c))
+	b, err := ReadPluginFile(p.FS, p.Dir, c)
 	if err != nil {
 		return nil, err
 	}
@@ -194,14 +196,16 @@ func (p *Plugin) exists1(c string) bool {
 // CheckInside resolves symlinks along rel and fails with ErrOutside when
 // the target is not inside the plugin directory. A path that does not
 // exist is inside (nothing to follow).
-func (p *Plugin) CheckInside(rel string) error {
-	real, err := p.FS.EvalSymlinks(p.Abs(rel))
+func (p *Plugin) CheckInside(rel string) error { return checkInside(p.FS, p.Dir, rel) }
+
+func checkInside(fsys FS, pluginDir, rel string) error {
+	real, err := fsys.EvalSymlinks(joinRel(pluginDir, rel))
 	if err != nil {
 		return nil
 	}
-	dir, err := p.FS.EvalSymlinks(p.Dir)
+	dir, err := fsys.EvalSymlinks(pluginDir)
 	if err != nil {
-		dir = p.Dir
+		dir = pluginDir
 	}
 	r, err := filepath.Rel(dir, real)
 	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
@@ -252,7 +256,7 @@ func FindPlugins(root string) ([]string, error) {
 		if p != root && (strings.HasPrefix(name, ".") || name == "node_modules") {
 			return filepath.SkipDir
 		}
-		if fi, err := os.Stat(filepath.Join(p, ManifestName)); err == nil && fi.Mode().IsRegular() {
+		if fi, err := os.Stat(filepath.Join(p, ManifestName)); err == nil && !fi.IsDir() { // a FIFO is a plugin whose load fails clearly
 			out = append(out, p)
 			return filepath.SkipDir
 		}

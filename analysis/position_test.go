@@ -1,6 +1,8 @@
 package analysis
 
 import (
+	"bytes"
+	"fmt"
 	"testing"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -87,5 +89,42 @@ func TestPositionEmptyFile(t *testing.T) {
 	}
 	if f.Offset(0, 5) != 0 {
 		t.Error("offset in empty file")
+	}
+}
+
+// FuzzPositionLongLines: the marks that make columns on long lines cheap
+// give the same columns as counting from the line start.
+func FuzzPositionLongLines(f *testing.F) {
+	f.Add([]byte("aé😀中x\n"), uint16(300))
+	f.Add([]byte("\xf0\x9f😀\xe4"), uint16(1000))
+	f.Fuzz(func(t *testing.T, unit []byte, reps uint16) {
+		text := bytes.Repeat(unit, int(reps)%2000+1)
+		file := NewFile("x", text)
+		step := max(1, len(text)/500)
+		for off := 0; off <= len(text); off += step {
+			p := file.Position(off)
+			start := bytes.LastIndexByte(text[:off], '\n') + 1
+			if want := utf16Len(text[start:off]); p.Col != want || p.Col8 != off-start {
+				t.Fatalf("Position(%d) = %+v, want col %d", off, p, want)
+			}
+		}
+	})
+}
+
+// A one-line manifest of 40,000 domains, every domain's column asked
+// once: linear, not quadratic, in the line length.
+func BenchmarkPositionLongLine(b *testing.B) {
+	var buf bytes.Buffer
+	buf.WriteString(`{"é":[`)
+	for i := range 40_000 {
+		fmt.Fprintf(&buf, `"api%d.example.com",`, i)
+	}
+	buf.WriteString(`""]}`)
+	text := buf.Bytes()
+	for b.Loop() {
+		f := NewFile("plugin.json", text)
+		for off := 0; off < len(text); off += 20 {
+			f.Position(off)
+		}
 	}
 }

@@ -68,6 +68,7 @@ func Run(p *Plugin, rules []*Rule, cfg *Config, cache *Cache) []Diagnostic {
 		pass := &Pass{Plugin: p, Config: cfg, Cache: cache, rule: r, diags: &diags}
 		runRule(pass, r)
 	}
+	redactSecrets(p, diags)
 	SortDiagnostics(diags)
 	return diags
 }

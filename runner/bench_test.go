@@ -22,6 +22,9 @@ func TestMain(m *testing.M) {
 	if cache := os.Getenv("PLUGIN_LSP_CHILD_RUN"); cache != "" {
 		os.Exit(childRun(cache))
 	}
+	if os.Getenv("PLUGIN_LSP_CHILD_BIGRESP") != "" {
+		os.Exit(bigRespChild())
+	}
 	os.Exit(m.Run())
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/analysis/js"
+	"github.com/plugin-lsp/plugin-lsp/analysis/jslex"
 )
 
 // ScriptName is the name the compiled page carries in QuickJS stack traces.
@@ -59,40 +60,48 @@ func Compile(p *analysis.Plugin, page string) (*Program, error) {
 	if err != nil {
 		return nil, &CompileError{File: page, Message: fmt.Sprintf("cannot read the page: %v", err)}
 	}
+	switch path.Ext(entryPath) {
+	case ".ts", ".mts", ".js", ".mjs":
+	default: // a JSON file (fixtures.json!) bound as a page would be its data
+		return nil, &CompileError{File: entryPath, Message: "not compiled: a page is a .ts, .mts, .js or .mjs file"}
+	}
 	files := map[string][32]byte{}
 	var mu sync.Mutex
+	var limitErr *CompileError // a file over a size or nesting limit
 	resolver := api.Plugin{Name: "plugin-dir", Setup: func(b api.PluginBuild) {
 		b.OnResolve(api.OnResolveOptions{Filter: ".*"}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 			if a.Kind == api.ResolveEntryPoint {
 				return api.OnResolveResult{Path: entryPath, Namespace: pluginNS}, nil
 			}
-			if !strings.HasPrefix(a.Path, "./") && !strings.HasPrefix(a.Path, "../") {
-				return api.OnResolveResult{}, fmt.Errorf("import %q refused: a page may import only relative files inside the plugin (the sandbox has no packages and no qjs:, node: or URL modules)", a.Path)
-			}
-			rel := path.Join(path.Dir(a.Importer), a.Path)
-			c, err := analysis.Clean(rel)
+			// What a page may import is analysis's one definition (check
+			// reports the same refusals).
+			rel, err := analysis.ResolvePageImport(p.FS, p.Dir, a.Importer, a.Path)
 			if err != nil {
-				return api.OnResolveResult{}, fmt.Errorf("import %q refused: it leaves the plugin directory", a.Path)
+				return api.OnResolveResult{}, err
 			}
-			for _, cand := range candidates(c) {
-				if existsInside(p, cand) {
-					if err := p.CheckInside(cand); err != nil {
-						return api.OnResolveResult{}, fmt.Errorf("import %q refused: it resolves outside the plugin directory", a.Path)
-					}
-					return api.OnResolveResult{Path: cand, Namespace: pluginNS}, nil
-				}
-			}
-			return api.OnResolveResult{}, fmt.Errorf("import %q: no file %s in the plugin", a.Path, strings.Join(candidates(c), ", "))
+			return api.OnResolveResult{Path: rel, Namespace: pluginNS}, nil
 		})
 		b.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: pluginNS}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
 			b, err := readInside(p, a.Path)
 			if err != nil {
 				return api.OnLoadResult{}, fmt.Errorf("cannot read %s: %v", a.Path, err)
 			}
+			s := string(b)
+			// esbuild's parser recurses per nesting level, and a Go stack
+			// overflow is fatal: measure first.
+			if e := jslex.CheckLimits(s); e != nil {
+				pos := analysis.NewFile(a.Path, b).Position(e.Offset)
+				ce := &CompileError{File: a.Path, Line: pos.Line + 1, Column: pos.Col + 1, Message: e.Message}
+				mu.Lock()
+				if limitErr == nil {
+					limitErr = ce
+				}
+				mu.Unlock()
+				return api.OnLoadResult{}, ce
+			}
 			mu.Lock()
 			files[a.Path] = sha256.Sum256(b)
 			mu.Unlock()
-			s := string(b)
 			return api.OnLoadResult{Contents: &s, Loader: loaderFor(a.Path)}, nil
 		})
 	}}
@@ -104,16 +113,22 @@ func Compile(p *analysis.Plugin, page string) (*Program, error) {
 		GlobalName:  "__page",
 		Platform:    api.PlatformNeutral,
 		Target:      api.ES2022,
-		Sourcemap:   api.SourceMapExternal,
-		Outdir:      "/out",
-		LogLevel:    api.LogLevelSilent,
-		Charset:     api.CharsetUTF8,
-		Plugins:     []api.Plugin{resolver},
+		// One line, no indentation: indented output grows with the
+		// square of the nesting depth. Stack positions go through the map.
+		MinifyWhitespace: true,
+		Sourcemap:        api.SourceMapExternal,
+		Outdir:           "/out",
+		LogLevel:         api.LogLevelSilent,
+		Charset:          api.CharsetUTF8,
+		Plugins:          []api.Plugin{resolver},
 		Supported: map[string]bool{
 			"dynamic-import": false, // import(x) becomes a throwing require(x)
 		},
 		AbsWorkingDir: os.TempDir(),
 	})
+	if limitErr != nil {
+		return nil, limitErr
+	}
 	if len(res.Errors) > 0 {
 		return nil, compileError(res.Errors[0], entryPath)
 	}
@@ -241,20 +256,15 @@ func (p *Program) fresh(pl *analysis.Plugin) bool {
 
 // readInside reads a plugin file without touching the Plugin's own file
 // cache (esbuild calls loaders concurrently, and the LSP may share the
-// Plugin): Clean, symlink check, then the plugin's FS.
+// Plugin).
 func readInside(p *analysis.Plugin, rel string) ([]byte, error) {
-	c, err := analysis.Clean(rel)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.CheckInside(c); err != nil {
-		return nil, err
-	}
-	return p.FS.ReadFile(p.Abs(c))
+	return analysis.ReadPluginFile(p.FS, p.Dir, rel)
 }
 
-// existsInside reports whether a regular file (or a symlink staying
-// inside) is at rel.
+// existsInside reports whether a file that is not a directory (or a
+// symlink staying inside) is at rel. A FIFO or a device counts: reading it
+// then fails with a clear error (analysis.ReadPluginFile refuses it)
+// rather than "no such file".
 func existsInside(p *analysis.Plugin, rel string) bool {
 	c, err := analysis.Clean(rel)
 	if err != nil {
@@ -267,5 +277,5 @@ func existsInside(p *analysis.Plugin, rel string) bool {
 	if fi.Mode()&os.ModeSymlink != 0 {
 		return p.CheckInside(c) == nil
 	}
-	return fi.Mode().IsRegular()
+	return !fi.IsDir()
 }

@@ -11,11 +11,11 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/analysis/capability"
@@ -158,6 +158,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 	}
 	fail := func(name, msg, file string, line, col int) (*Record, error) {
 		rec.Error = &RunError{Name: name, Message: msg, File: file, Line: line, Column: col}
+		capRecord(rec)
 		rec.DurationMs = ms(time.Since(start))
 		return rec, nil
 	}
@@ -271,6 +272,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 	rec.Usage.FetchBytes = st.Bytes
 	rec.Usage.LogBytes = out.LogBytes
 	rec.Usage.MemoryPeakBytes = out.MemoryPeakBytes
+	capRecord(rec)
 	rec.DurationMs = ms(time.Since(start))
 	if out.OK {
 		progress("returned")
@@ -356,11 +358,81 @@ type fetchInit struct {
 	Body    *string           `json:"body"`
 }
 
-type fetchResult struct {
-	Status  int               `json:"status"`
-	Headers map[string]string `json:"headers"`
-	Body    string            `json:"body"`
-	URL     string            `json:"url"`
+// fetchResultJSON is {status, headers, body, url} as JSON, written into
+// one buffer sized for the body: a 16 MiB response is copied once here,
+// not three times (string conversion, encoder growth, final copy).
+func fetchResultJSON(status int, headers map[string]string, url string, body []byte) (json.RawMessage, error) {
+	h, err := json.Marshal(headers) // sorted keys
+	if err != nil {
+		return nil, err
+	}
+	u, err := json.Marshal(url)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, 0, len(body)+len(body)/8+len(h)+len(u)+64)
+	out = append(out, `{"status":`...)
+	out = strconv.AppendInt(out, int64(status), 10)
+	out = append(out, `,"headers":`...)
+	out = append(out, h...)
+	out = append(out, `,"body":`...)
+	out = appendJSONString(out, body)
+	out = append(out, `,"url":`...)
+	out = append(out, u...)
+	return append(out, '}'), nil
+}
+
+// appendJSONString appends b as a JSON string, as encoding/json writes a
+// string: invalid UTF-8 becomes U+FFFD, control characters and the line
+// separators U+2028/U+2029 are escaped (HTML characters are not: the
+// value goes to JSON.parse, not into a page).
+func appendJSONString(dst, b []byte) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			dst = append(dst, b[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, b[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i++
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			dst = append(dst, b[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, b[start:]...)
+	return append(dst, '"')
 }
 
 func fetchMethod(b *broker.Broker, progress func(string)) sandbox.HostFunc {
@@ -387,16 +459,24 @@ func fetchMethod(b *broker.Broker, progress func(string)) sandbox.HostFunc {
 		if err != nil {
 			return nil, err
 		}
-		res := fetchResult{Status: resp.Status, Headers: map[string]string{}, Body: string(resp.Body), URL: resp.URL}
-		keys := make([]string, 0, len(resp.Header))
-		for k := range resp.Header {
-			keys = append(keys, k)
+		defer resp.Release() // the body's share of the run's in-flight budget
+		if err := ctx.Err(); err != nil {
+			return nil, err // the run ended: no copy of a body nobody takes
 		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			res.Headers[strings.ToLower(k)] = strings.Join(resp.Header[k], ", ")
+		headers := map[string]string{}
+		for k, vs := range resp.Header {
+			headers[strings.ToLower(k)] = strings.Join(vs, ", ")
 		}
-		return json.Marshal(res)
+		out, err := fetchResultJSON(resp.Status, headers, resp.URL, resp.Body)
+		resp.Body = nil // the encoded copy is all that is kept from here on
+		if err != nil {
+			return nil, err
+		}
+		// Keep the budget until the page can take the response.
+		if err := sandbox.WaitForRoom(ctx, len(out)); err != nil {
+			return nil, err
+		}
+		return out, nil
 	}
 }
 
@@ -424,12 +504,12 @@ func loadFixtures(p *analysis.Plugin, override string) (*broker.Fixtures, error)
 	if override != "" {
 		return broker.LoadFixtures(override)
 	}
-	data, err := p.FS.ReadFile(p.Abs(analysis.FixturesName))
+	data, err := analysis.ReadPluginFile(p.FS, p.Dir, analysis.FixturesName)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &broker.Fixtures{}, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", analysis.FixturesName, err)
+		return nil, err
 	}
 	if len(data) > broker.MaxFixturesBytes {
 		return nil, fmt.Errorf("%s: %d bytes, more than %d", analysis.FixturesName, len(data), broker.MaxFixturesBytes)

@@ -160,6 +160,8 @@ type Export struct {
 type SyntaxError struct {
 	Offset  int
 	Message string
+	// Limit: the module is over a size or nesting limit and was not parsed.
+	Limit bool
 }
 
 // Unknown is a place that makes the tools map (or a property) unknowable,

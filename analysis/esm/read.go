@@ -27,6 +27,12 @@ func ReadExports(src []byte) (m *Module) {
 			m.Errors = append(m.Errors, SyntaxError{Offset: 0, Message: fmt.Sprintf("cannot read module: %v", e)})
 		}
 	}()
+	// Deep nesting would overflow goja's or esbuild's stack (fatal in Go):
+	// measured first, with a tokenizer that keeps no stack.
+	if e := jslex.CheckLimits(string(src)); e != nil {
+		m.Errors = []SyntaxError{{Offset: e.Offset, Message: e.Message, Limit: true}}
+		return m
+	}
 	prog, perr := jsfront.Parse(string(src), jslex.Options{DefaultVar: defaultVar, KeepNamedDefault: true, DynamicImport: true})
 	p := prepare(src, prog.Lex)
 	m.Imports = p.imports
@@ -76,6 +82,7 @@ func ReadExports(src []byte) (m *Module) {
 func esbuildErrors(src []byte) []SyntaxError {
 	res := api.Transform(string(src), api.TransformOptions{
 		Loader: api.LoaderJS, Target: api.ESNext, LogLevel: api.LogLevelSilent,
+		MinifyWhitespace: true, // output unused; indenting it is quadratic in depth
 	})
 	var out []SyntaxError
 	lines := lineStarts(src)

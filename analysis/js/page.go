@@ -164,7 +164,7 @@ type Page struct {
 }
 
 // MaxSize is the largest page analysed; a bigger one yields an error.
-const MaxSize = 4 << 20
+const MaxSize = jslex.MaxSource
 
 // FileHash is one file an analysis read, with the hash of its content,
 // or a file it looked for and did not find (Missing): creating it
@@ -260,6 +260,19 @@ type loader struct {
 	order  []string // the files read, in order
 	misses []miss
 	total  int
+	deep   []SyntaxError // files refused for their nesting, at the offending token
+}
+
+// nestingErrors are the nesting refusals of the build, File "" for entry.
+func (l *loader) nestingErrors(entry string) []SyntaxError {
+	out := make([]SyntaxError, 0, len(l.deep))
+	for _, e := range l.deep {
+		if e.File == entry {
+			e.File = ""
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 // miss is a file an import of importer looked for and did not find.
@@ -281,6 +294,12 @@ func (l *loader) load(importer, rel string) (string, error) {
 	l.total += len(b)
 	if len(b) > MaxSize || l.total > l.limit {
 		return "", fmt.Errorf("%s makes the page and its imports %d bytes; pages over %d bytes are not analysed", rel, l.total, MaxSize)
+	}
+	// Deep nesting would overflow esbuild's or goja's stack (fatal in Go):
+	// measured first, with a tokenizer that keeps no stack.
+	if e := jslex.CheckNesting(string(b), jslex.MaxNesting); e != nil {
+		l.deep = append(l.deep, SyntaxError{File: rel, Span: Span{e.Offset, jslex.TokenEnd(string(b), e.Offset)}, Message: e.Message})
+		return "", fmt.Errorf("%s: %s", rel, e.Message)
 	}
 	l.texts[rel] = string(b)
 	l.hashes[rel] = sha256.Sum256(b)
@@ -327,7 +346,11 @@ func analyzeAll(entries []string, read ReadFunc, follow bool) (pages []*Page) {
 	if !batch {
 		if _, err := l.load("", entries[0]); err != nil {
 			pages[0].Files = l.files(entries[0], nil)
-			pages[0].Errors = append(pages[0].Errors, SyntaxError{Message: err.Error(), Unsupported: true})
+			if deep := l.nestingErrors(entries[0]); len(deep) > 0 {
+				pages[0].Errors = append(pages[0].Errors, deep...)
+			} else {
+				pages[0].Errors = append(pages[0].Errors, SyntaxError{Message: err.Error(), Unsupported: true})
+			}
 			return pages
 		}
 	}
@@ -347,7 +370,9 @@ func analyzeAll(entries []string, read ReadFunc, follow bool) (pages []*Page) {
 			}
 			rel, ok := cleanRel(args.Importer, args.Path)
 			if !ok {
-				return api.OnResolveResult{}, fmt.Errorf("import %q leaves the plugin directory: the runner refuses it", args.Path)
+				// Unknown here; the page-import-refused rule reports it
+				// (analysis.ResolvePageImport, the compiler's own check).
+				return api.OnResolveResult{Path: args.Path, External: true}, nil
 			}
 			for _, c := range ImportCandidates(rel) {
 				if _, err := l.load(args.Importer, c); err == nil {
@@ -376,14 +401,17 @@ func analyzeAll(entries []string, read ReadFunc, follow bool) (pages []*Page) {
 		// Without the texts in the map: esbuild v0.28.2 loops forever
 		// quoting a text that ends inside a UTF-8 sequence ("//\xd0").
 		SourcesContent: api.SourcesContentExclude,
-		Outdir:         "/out",
-		Target:         api.ESNext,
-		Charset:        api.CharsetUTF8,
-		LegalComments:  api.LegalCommentsNone,
-		LogLevel:       api.LogLevelSilent,
-		TreeShaking:    api.TreeShakingFalse,
-		Metafile:       true,
-		Plugins:        []api.Plugin{resolver},
+		// One line, no indentation: indented output grows with the
+		// square of the nesting depth.
+		MinifyWhitespace: true,
+		Outdir:           "/out",
+		Target:           api.ESNext,
+		Charset:          api.CharsetUTF8,
+		LegalComments:    api.LegalCommentsNone,
+		LogLevel:         api.LogLevelSilent,
+		TreeShaking:      api.TreeShakingFalse,
+		Metafile:         true,
+		Plugins:          []api.Plugin{resolver},
 		Supported: map[string]bool{
 			"for-await": false, "async-generator": false, "dynamic-import": false,
 			"decorators": false, "using": false,
@@ -414,6 +442,7 @@ func analyzeAll(entries []string, read ReadFunc, follow bool) (pages []*Page) {
 			}
 			page.Errors = append(page.Errors, e)
 		}
+		page.Errors = append(page.Errors, l.nestingErrors(entries[0])...)
 		return pages
 	}
 	meta := readMetafile(res.Metafile)

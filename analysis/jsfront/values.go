@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/dop251/goja/ast"
 	gtoken "github.com/dop251/goja/token"
@@ -28,8 +29,8 @@ import (
 // Bounds: a set holds at most maxSet alternatives (beyond, URLs collapse
 // to their scheme and host, then to unknown), a string at most maxStr
 // bytes, recursion at most maxEvalDepth levels, and one URL at most
-// maxSteps evaluation steps; past any bound the answer is unknown, never
-// a wrong single value.
+// maxSteps evaluation steps; past any bound the answer is unknown (a
+// string over maxStr keeps its start), never a wrong single value.
 
 const (
 	maxSet   = 32
@@ -87,7 +88,12 @@ func (s vset) add(more ...av) vset {
 			v = widen(v)
 		}
 		if (v.k == vStr || v.k == vPre) && len(v.s) > maxStr {
-			v = av{k: vUnk, reason: "the string is longer than 64 KiB", lit: -1}
+			// Keep the start: the host of a URL stays known (and checked).
+			cut := maxStr
+			for cut > 0 && !utf8.RuneStart(v.s[cut]) {
+				cut--
+			}
+			v = av{k: vPre, s: v.s[:cut], reason: "the string is longer than 64 KiB: only its start is checked", lit: v.lit}
 		}
 		dup := false
 		for _, w := range s {

@@ -103,10 +103,10 @@ func RemoveElement(f *analysis.File, n *jsonpos.Node) (analysis.Edit, error) {
 		// Up to the next sibling: takes the comma and the whitespace. On a
 		// multiline layout, take the whole line instead.
 		next := startOf(sibs[i+1])
-		ls := lineStart(t, start)
+		ls := lineStart(f, start)
 		if onlySpace(t[ls:start]) && bytes.ContainsRune(t[end:next], '\n') {
 			start = ls
-			end = lineStart(t, next)
+			end = lineStart(f, next)
 		} else {
 			end = next
 		}
@@ -343,7 +343,7 @@ func startOf(n *jsonpos.Node) int {
 // lineIndent returns the leading whitespace of the line holding off.
 func lineIndent(f *analysis.File, off int) string {
 	t := f.Text
-	ls := lineStart(t, off)
+	ls := lineStart(f, off)
 	e := ls
 	for e < len(t) && (t[e] == ' ' || t[e] == '\t') {
 		e++
@@ -351,11 +351,11 @@ func lineIndent(f *analysis.File, off int) string {
 	return string(t[ls:e])
 }
 
-func lineStart(t []byte, off int) int {
-	if off > len(t) {
-		off = len(t)
-	}
-	return bytes.LastIndexByte(t[:off], '\n') + 1
+// lineStart returns the offset of the line holding off, from the file's
+// line index (a search back from off is quadratic over a one-line file).
+func lineStart(f *analysis.File, off int) int {
+	off = min(max(off, 0), len(f.Text))
+	return off - f.Position(off).Col8
 }
 
 func onlySpace(b []byte) bool { return len(bytes.TrimLeft(b, " \t")) == 0 }

@@ -40,12 +40,12 @@ func unboundPages(p *analysis.Plugin) []UnboundPage {
 
 func writeNativeDetails(b *bytes.Buffer, n NativeTool) {
 	if n.Description != "" {
-		fmt.Fprintf(b, "    description: %s\n", untrusted(n.Description))
+		fmt.Fprintf(b, "    description: %s\n", n.Description)
 	}
 	if len(n.Requires) == 0 {
 		b.WriteString("    requires: nothing\n")
 	} else {
-		fmt.Fprintf(b, "    requires: %s\n", untrusted(strings.Join(n.Requires, ", ")))
+		fmt.Fprintf(b, "    requires: %s\n", strings.Join(n.Requires, ", "))
 	}
 	fmt.Fprintf(b, "    needsApproval: %s\n", n.NeedsApproval)
 	if n.ModuleHash != "" {
@@ -57,7 +57,7 @@ func writeUnboundAndPinned(b *bytes.Buffer, c *Card) {
 	if len(c.UnboundPages) > 0 {
 		fmt.Fprintf(b, "\nPages no tool binds (%d): run alone, each keeps the minimal grant (no host method, no network):\n", len(c.UnboundPages))
 		for _, pg := range c.UnboundPages {
-			fmt.Fprintf(b, "  %s\n", untrusted(pg.Page))
+			fmt.Fprintf(b, "  %s\n", pg.Page)
 		}
 	}
 	sp := c.SincePinned
@@ -77,31 +77,9 @@ func writeUnboundAndPinned(b *bytes.Buffer, c *Card) {
 		b.WriteString("  the reach is unchanged\n")
 	}
 	for _, l := range sp.Changes {
-		fmt.Fprintf(b, "  %s\n", untrusted(l))
+		fmt.Fprintf(b, "  %s\n", l)
 	}
 	if len(sp.Files) > 0 {
 		fmt.Fprintf(b, "  files: %s\n", strings.Join(sp.Files, ", "))
 	}
-}
-
-// untrusted makes text from the plugin (a module's description, a file
-// name) safe for one line of the card: control characters are escaped
-// (a newline or an ANSI sequence could forge lines of the card) and the
-// length is capped.
-func untrusted(s string) string {
-	const max = 300
-	var b strings.Builder
-	for i, r := range s {
-		if i >= max {
-			b.WriteString("…")
-			break
-		}
-		switch {
-		case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || r == 0x2028 || r == 0x2029 || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069:
-			fmt.Fprintf(&b, "\\u%04x", r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }

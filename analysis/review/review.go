@@ -124,7 +124,9 @@ func HashLines(lines []string) string {
 }
 
 func fileSum(p string) (string, error) {
-	f, err := os.Open(p)
+	// A file swapped for a FIFO or a device after the walk is refused
+	// here, not waited on.
+	f, _, err := analysis.OpenRegular(p, analysis.MaxFileSize)
 	if err != nil {
 		return "", err
 	}
@@ -285,8 +287,10 @@ func FromPlugin(p *analysis.Plugin) *Card {
 	return c
 }
 
-// Text renders the card for a terminal.
+// Text renders the card for a terminal (its Safe copy: no plugin text can
+// add a line, move the cursor or hide what follows).
 func (c *Card) Text() string {
+	c = c.Safe()
 	var b bytes.Buffer
 	name := c.Plugin
 	if name == "" {

@@ -176,16 +176,24 @@ func TestCardOfBrokenManifest(t *testing.T) {
 	}
 }
 
+// The sections added for native tools, unbound pages and the pinned
+// snapshot are rendered from the card's Safe copy like the rest: plugin
+// text cannot add a line to them.
 func TestUntrustedCardText(t *testing.T) {
-	for in, want := range map[string]string{
-		"Send a message":          "Send a message",
-		"line\nnative tool x (y)": `line\u000anative tool x (y)`,
-		"\x1b[2Jclear":            `\u001b[2Jclear`,
-		"rtl \u202eoverride":      `rtl \u202eoverride`,
-		strings.Repeat("a", 400):  strings.Repeat("a", 300) + "…",
-	} {
-		if got := untrusted(in); got != want {
-			t.Errorf("untrusted(%q) = %q, want %q", in, got, want)
+	c := &Card{Plugin: "p", Version: "1.0.0",
+		NativeTools:  []NativeTool{{Name: "x.y", Module: "native/m.js", Description: "line\nnative tool x (y)", Requires: []string{"\x1b[2Jclear"}, NeedsApproval: "always"}},
+		UnboundPages: []UnboundPage{{Page: "code/a\nb.ts", Grant: "minimal"}},
+		SincePinned:  &SincePinned{Snapshot: "sha256:0", Changes: []string{"+ rtl \u202eoverride"}, Files: []string{"f\rg"}},
+	}
+	text := c.Text()
+	for _, bad := range []string{"\nnative tool x (y)", "\x1b", "\u202e", "a\nb", "f\rg"} {
+		if strings.Contains(text, bad) {
+			t.Errorf("the card prints %q raw:\n%s", bad, text)
+		}
+	}
+	for _, want := range []string{`line\nnative tool x (y)`, `\x1b[2Jclear`, `code/a\nb.ts`, `rtl \u202eoverride`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the card lacks the escaped %q:\n%s", want, text)
 		}
 	}
 }

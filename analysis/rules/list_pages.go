@@ -6,6 +6,7 @@ import "github.com/plugin-lsp/plugin-lsp/analysis"
 func pageRules() []*analysis.Rule {
 	return []*analysis.Rule{
 		PageSyntax,
+		PageImportRefused,
 		ToolPageNoDefaultExport,
 		HostUnknownMethod,
 		HostUndeclaredMethod,

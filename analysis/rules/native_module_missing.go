@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"errors"
 	"fmt"
 	"path"
 	"strings"
@@ -14,7 +15,7 @@ var NativeModuleMissing = &analysis.Rule{
 	Severity: analysis.Error,
 	Title:    "native module not found",
 	Doc: "`nativeTools[].module` must name a compiled ESM file (`.js`/`.mjs`) inside the plugin directory. " +
-		"The installer refuses a plugin whose module is missing. Build your module into that path (native " +
+		"The installer refuses a plugin whose module is missing. A module that is there but cannot be read (a FIFO, a device, a file over 64 MiB) is reported here too. Build your module into that path (native " +
 		"modules are compiled; the source itself is not loaded).",
 	Lang:   "json",
 	Before: "\"nativeTools\": [{ \"module\": \"native/telegram.js\", \"names\": [\"tg.sendMessage\"] }]   // no native/telegram.js",
@@ -30,6 +31,10 @@ var NativeModuleMissing = &analysis.Rule{
 			c, err := analysis.Clean(mod)
 			if err != nil || p.CheckInside(c) != nil {
 				continue // native-module-outside
+			}
+			if err := unreadable(p, c); err != nil {
+				pass.Reportf(analysis.ManifestName, analysis.SpanOf(nt.Module), "native module %q cannot be read: %v", mod, err)
+				continue
 			}
 			if p.Exists(c) {
 				continue
@@ -53,6 +58,16 @@ var NativeModuleMissing = &analysis.Rule{
 			pass.Report(d)
 		}
 	},
+}
+
+// unreadable returns why a plugin file that is there cannot be read (not
+// a regular file, too large), nil when it reads or does not exist.
+func unreadable(p *analysis.Plugin, rel string) error {
+	_, err := p.ReadFile(rel)
+	if errors.Is(err, analysis.ErrNotRegular) || errors.Is(err, analysis.ErrTooLarge) {
+		return err
+	}
+	return nil
 }
 
 // moduleStub is the text of a new native module exporting names.

@@ -38,9 +38,13 @@ var NativeModuleNotESM = &analysis.Rule{
 			mod := m.Mod
 			if len(mod.Errors) > 0 {
 				e := mod.Errors[0]
+				msg := fmt.Sprintf("%s is not valid JavaScript: %s (a native module must be compiled ESM)", m.Rel, e.Message)
+				if e.Limit {
+					msg = fmt.Sprintf("%s is not read: %s", m.Rel, e.Message)
+				}
 				pass.Report(analysis.Diagnostic{
 					File: m.Rel, Span: analysis.Span{Start: e.Offset, End: e.Offset},
-					Message: fmt.Sprintf("%s is not valid JavaScript: %s (a native module must be compiled ESM)", m.Rel, e.Message),
+					Message: msg,
 					Related: []analysis.Related{m.declaredHere()},
 				})
 				continue

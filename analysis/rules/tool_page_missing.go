@@ -18,7 +18,8 @@ var ToolPageMissing = &analysis.Rule{
 		"`code/lookup-book` resolves to `code/lookup-book.ts`, then `code/lookup-book.js` (a page written " +
 		"with its extension is taken as is). The page must exist inside the plugin directory, or the tool " +
 		"fails at install. A page path that leaves the directory (`..`, absolute, a symlink leading out) is " +
-		"reported here too.",
+		"reported here too, and so is a page that is there but cannot be read (a FIFO, a device, a file over " +
+		"64 MiB).",
 	Lang:   "json",
 	Before: "\"tools\": [{ \"name\": \"lookupBook\", \"page\": \"code/lookup-bok\" }]",
 	After:  "\"tools\": [{ \"name\": \"lookupBook\", \"page\": \"code/lookup-book\" }]",
@@ -37,6 +38,10 @@ var ToolPageMissing = &analysis.Rule{
 				continue
 			}
 			rel, found := p.ResolvePage(page)
+			if err := unreadable(p, rel); err != nil {
+				pass.Reportf(analysis.ManifestName, span, "page %q cannot be read: %v", page, err)
+				continue
+			}
 			if found {
 				continue
 			}

@@ -64,7 +64,7 @@ func TestCapabilityAgreement(t *testing.T) {
 		name := strings.TrimSuffix(filepath.Base(f), ".json")
 		t.Run(name, func(t *testing.T) {
 			dir := filepath.Join(root, name)
-			writePlugin(t, f, dir)
+			writeAgreementPlugin(t, f, dir)
 			text, _ := os.ReadFile(filepath.Join(dir, analysis.ManifestName))
 			p, err := analysis.Load(nil, dir)
 			if err != nil {
@@ -80,7 +80,7 @@ func TestCapabilityAgreement(t *testing.T) {
 	}
 }
 
-func writePlugin(t *testing.T, manifest, dir string) {
+func writeAgreementPlugin(t *testing.T, manifest, dir string) {
 	t.Helper()
 	b, err := os.ReadFile(manifest)
 	if err != nil {

@@ -80,6 +80,9 @@ type Request struct {
 	Method, URL string
 	Header      http.Header
 	Body        []byte
+	// budget is the run's in-flight budget a provider reads the body
+	// into (nil: none).
+	budget *budget
 }
 
 // Response is what comes back to the tool. URL is the URL that answered
@@ -89,6 +92,16 @@ type Response struct {
 	Header http.Header
 	Body   []byte
 	URL    string
+	// hold is the body's share of the run's in-flight budget.
+	hold *hold
+}
+
+// Release returns the body's bytes to the run's budget of responses in
+// flight: call it once the body has been handed on (nil-safe, idempotent).
+func (r *Response) Release() {
+	if r != nil {
+		r.hold.release()
+	}
 }
 
 // Source says where a response came from.
@@ -119,6 +132,9 @@ type Config struct {
 	Secrets     Secrets
 	Provider    Provider
 	MaxFetches  int // default 64
+	// MaxInflightBytes is the run's budget of response bytes held at once
+	// (default DefaultMaxInflightBytes).
+	MaxInflightBytes int64
 }
 
 // Entry is one http.fetch call as the audit log saw it. It has exactly the
@@ -196,6 +212,7 @@ type Broker struct {
 	maxFetches int
 	redactor   *strings.Replacer // nil when there is no secret to hide
 	secretList []string          // secret values, longest first
+	inflight   *budget
 
 	mu      sync.Mutex
 	audit   []Entry
@@ -229,6 +246,7 @@ func New(cfg Config) *Broker {
 		caps:       make(map[string]Capability, len(reach.Fetch)),
 		provider:   cfg.Provider,
 		maxFetches: cfg.MaxFetches,
+		inflight:   newBudget(cfg.MaxInflightBytes),
 	}
 	if b.maxFetches <= 0 {
 		b.maxFetches = DefaultMaxFetches
@@ -447,7 +465,7 @@ func (b *Broker) Fetch(ctx context.Context, req Request) (*Response, error) {
 		return finish(nil, &Error{Reason: ReasonNoProvider, Message: "fetch failed: no provider is configured for this run"})
 	}
 	e.RequestHeaders = b.headerPreview(header, sentBy, e.Credentials)
-	out := &Request{Method: method, URL: req.URL, Header: header, Body: req.Body}
+	out := &Request{Method: method, URL: req.URL, Header: header, Body: req.Body, budget: b.inflight}
 	b.mu.Lock()
 	b.sent++
 	b.mu.Unlock()
@@ -479,7 +497,18 @@ func (b *Broker) Fetch(ctx context.Context, req Request) (*Response, error) {
 		return finish(nil, &Error{Reason: ReasonNetwork, Message: fmt.Sprintf("fetch %s failed: %v", t.URL.Redacted(), err)})
 	}
 	if resp == nil || resp.Status < 100 || resp.Status > 999 {
+		resp.Release()
 		return finish(nil, &Error{Reason: ReasonInvalidResp, Message: fmt.Sprintf("fetch %s failed: the provider returned no valid response", t.URL.Redacted())})
+	}
+	if resp.hold == nil { // a provider that does not read into the budget (fixtures)
+		if err := b.inflight.reserve(ctx, int64(len(resp.Body))); err != nil {
+			return finish(nil, &Error{Reason: ReasonCancelled, Message: fmt.Sprintf("fetch %s stopped: %v", t.URL.Redacted(), err)})
+		}
+		resp.hold = &hold{b: b.inflight, n: int64(len(resp.Body))}
+	}
+	if ctx.Err() != nil { // the run ended while the body was read
+		resp.Release()
+		return finish(nil, &Error{Reason: ReasonCancelled, Message: fmt.Sprintf("fetch %s stopped: the run ended (%v)", t.URL.Redacted(), context.Cause(ctx))})
 	}
 	e.Status = resp.Status
 	e.Bytes = int64(len(resp.Body))
@@ -487,17 +516,20 @@ func (b *Broker) Fetch(ctx context.Context, req Request) (*Response, error) {
 	b.bytes += e.Bytes
 	b.mu.Unlock()
 	if e.Bytes > limits.MaxBytes {
+		resp.Release()
 		return finish(nil, tooLarge(t.URL.Redacted(), t.Host, limits.MaxBytes))
 	}
-	// The tool must never see a secret, even one the server echoes back.
 	e.ResponseHeaders = b.headerPreview(resp.Header, nil, nil)
-	clean := &Response{Status: resp.Status, Header: make(http.Header, len(resp.Header)), Body: b.redactBytes(resp.Body), URL: b.Redact(req.URL)}
+	// The tool must never see a secret, even one the server echoes back,
+	// in a header's value or in its name.
+	clean := &Response{Status: resp.Status, Header: make(http.Header, len(resp.Header)), Body: b.redactBytes(resp.Body), URL: b.Redact(req.URL), hold: resp.hold}
 	for k, vs := range resp.Header {
 		cvs := make([]string, len(vs))
 		for i, v := range vs {
 			cvs[i] = b.Redact(v)
 		}
-		clean.Header[k] = cvs
+		name := b.Redact(k)
+		clean.Header[name] = append(clean.Header[name], cvs...)
 	}
 	return finish(clean, nil)
 }

@@ -8,12 +8,12 @@ import (
 	"fmt"
 	"io/fs"
 	"net/http"
-	"os"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/analysis/fixtures"
 )
 
@@ -24,27 +24,18 @@ type Fixtures = fixtures.File
 // Fixture is one canned response (see fixtures.Fixture).
 type Fixture = fixtures.Fixture
 
-// MaxFixturesBytes bounds fixtures.json.
-const MaxFixturesBytes = 64 << 20
+// MaxFixturesBytes bounds fixtures.json (as every plugin file).
+const MaxFixturesBytes = analysis.MaxFileSize
 
 // LoadFixtures reads a fixtures file. A missing file gives empty fixtures.
 func LoadFixtures(path string) (*Fixtures, error) {
-	st, err := os.Stat(path)
+	// Never blocks on a FIFO or reads a device without end.
+	data, err := analysis.ReadRegular(path, MaxFixturesBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &Fixtures{}, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("fixtures %s: %w", path, err)
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("fixtures %s: not a regular file", path)
-	}
-	if st.Size() > MaxFixturesBytes {
-		return nil, fmt.Errorf("fixtures %s: %d bytes, more than %d", path, st.Size(), MaxFixturesBytes)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("fixtures %s: %w", path, err)
+		return nil, fmt.Errorf("fixtures: %w", err)
 	}
 	f, err := ParseFixtures(data)
 	if err != nil {

@@ -48,6 +48,10 @@ func NewNetworkProvider(opts NetworkOptions) Provider {
 		DisableKeepAlives:      true,
 		TLSHandshakeTimeout:    10 * time.Second,
 		MaxResponseHeaderBytes: MaxResponseHeaderBytes,
+		// HTTP/2 buffers a stream's data before anyone reads it, up to its
+		// window (4 MiB by default): 32 parallel fetches waiting for the
+		// run's budget would hold 128 MiB. 1 MiB each.
+		HTTP2: &http.HTTP2Config{MaxReceiveBufferPerStream: 1 << 20, MaxReceiveBufferPerConnection: 1 << 20},
 	}
 	return &networkProvider{client: &http.Client{
 		Transport: tr,
@@ -87,14 +91,81 @@ func (p *networkProvider) RoundTrip(ctx context.Context, req *Request, limits Ca
 	if max <= 0 {
 		max = DefaultMaxBytes
 	}
-	data, err := io.ReadAll(io.LimitReader(resp.Body, max+1))
+	if resp.ContentLength > max {
+		return nil, SourceNetwork, tooLarge(hreq.URL.Redacted(), hreq.URL.Host, max)
+	}
+	// Take the body's share of the run's budget before reading it: the
+	// announced length, or the cap when none is announced.
+	want, size := max, int64(-1)
+	if resp.ContentLength >= 0 {
+		want, size = resp.ContentLength, resp.ContentLength
+	}
+	var h *hold
+	if req.budget != nil {
+		if err := req.budget.reserve(ctx, want); err != nil {
+			return nil, SourceNetwork, err
+		}
+		h = &hold{b: req.budget, n: want}
+	}
+	data, err := readBody(ctx, resp.Body, size, max)
 	if err != nil {
+		h.release()
 		return nil, SourceNetwork, fmt.Errorf("reading the response body: %w", unwrapClientError(err))
 	}
 	if int64(len(data)) > max {
+		h.release()
 		return nil, SourceNetwork, tooLarge(hreq.URL.Redacted(), hreq.URL.Host, max)
 	}
-	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: data, URL: req.URL}, SourceNetwork, nil
+	h.resize(int64(len(data)))
+	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: data, URL: req.URL, hold: h}, SourceNetwork, nil
+}
+
+// readBody reads at most max+1 bytes, stopping when ctx ends: into one
+// buffer when the length is announced, else in 256 KiB chunks joined once
+// at the end (doubling a buffer would allocate twice the body and more).
+func readBody(ctx context.Context, r io.Reader, size, max int64) ([]byte, error) {
+	if size >= 0 {
+		buf := make([]byte, 0, min(size, max)+1)
+		for int64(len(buf)) <= max {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			if len(buf) == cap(buf) {
+				buf = append(buf, 0)[:len(buf)] // longer than announced
+			}
+			n, err := r.Read(buf[len(buf):min(cap(buf), len(buf)+256<<10)])
+			buf = buf[:len(buf)+n]
+			if err == io.EOF {
+				return buf, nil
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+		return buf, nil
+	}
+	var chunks [][]byte
+	total := int64(0)
+	for total <= max {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		c := make([]byte, min(256<<10, max+1-total))
+		n, err := io.ReadFull(r, c)
+		chunks = append(chunks, c[:n])
+		total += int64(n)
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	out := make([]byte, 0, total)
+	for _, c := range chunks {
+		out = append(out, c...)
+	}
+	return out, nil
 }
 
 // unwrapClientError drops net/http's `Get "url": ` wrapper (the broker

@@ -40,7 +40,8 @@ func (b *Broker) headerPreview(h http.Header, creds map[string]int, names []stri
 		} else {
 			v = b.Redact(v)
 		}
-		out[strings.ToLower(k)] = clipUTF8(v, PreviewHeaderBytes)
+		// a name can carry a secret too (a server echoing it as a header)
+		out[b.Redact(strings.ToLower(k))] = clipUTF8(v, PreviewHeaderBytes)
 	}
 	return out
 }

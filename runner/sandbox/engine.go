@@ -53,6 +53,14 @@ const (
 	DefaultMemoryCapBytes = 128 << 20
 	DefaultLogCapBytes    = 64 << 10
 	DefaultResultCapBytes = 4 << 20
+	// LogEntryOverhead is what each console call costs against the log cap
+	// besides its message (an empty message is not free).
+	LogEntryOverhead = 32
+	// MaxLogEntries caps the number of console calls kept per run.
+	MaxLogEntries = 1024
+	// MaxQueuedBytes bounds the host results (fetch responses) finished
+	// but not yet taken by the page; a host goroutine waits for room.
+	MaxQueuedBytes = 16 << 20
 )
 
 // Options configure an Engine.

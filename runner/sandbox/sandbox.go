@@ -118,8 +118,11 @@ type runState struct {
 	nextID    int
 	inflight  int
 	completed []string // JSON {id, v|e}
-	wake      chan struct{}
-	cancels   map[int]context.CancelCauseFunc // async calls in flight (AbortSignal)
+	// queued is the bytes of completed; taken signals a take.
+	queued  int
+	taken   chan struct{}
+	wake    chan struct{}
+	cancels map[int]context.CancelCauseFunc // async calls in flight (AbortSignal)
 
 	timers timerHeap
 	seq    int
@@ -218,7 +221,7 @@ func (e *Engine) Run(ctx context.Context, job Job) Outcome {
 	rs := &runState{
 		job: &job, ctx: runCtx, methods: map[string]Method{},
 		logCap: e.opts.LogCapBytes, resCap: e.opts.ResultCapBytes,
-		wake: make(chan struct{}, 1),
+		wake: make(chan struct{}, 1), taken: make(chan struct{}, 1),
 	}
 	for _, m := range job.Methods {
 		rs.methods[m.Name] = m
@@ -306,6 +309,9 @@ func (sb *sandbox) drive(ctx context.Context, rs *runState, cc *codeCache) (out 
 		case <-rs.wake:
 			if tm != nil {
 				tm.Stop()
+			}
+			if ctx.Err() != nil { // select picks at random when both are ready
+				return Outcome{Err: rs.ctxError()}
 			}
 			if err := sb.eval("<deliver>", "__sb.deliver()"); err != nil {
 				return Outcome{Err: rs.evalError(err, KindThrown)}
@@ -459,6 +465,11 @@ func (sb *sandbox) bridge(this *qjs.This) (v *qjs.Value, err error) {
 		}
 		s := rs.completed[0]
 		rs.completed = rs.completed[1:]
+		rs.queued -= len(s)
+		select {
+		case rs.taken <- struct{}{}:
+		default:
+		}
 		return c.NewString(s), nil
 	case "timer":
 		id, _ := strconv.Atoi(arg(1))
@@ -495,18 +506,20 @@ func (rs *runState) log(level, msg string) string {
 	default:
 		level = "log"
 	}
-	room := int64(rs.logCap) - rs.logBytes
+	// Every entry costs its overhead too: for(;;) console.log() fills
+	// the log as surely as long lines do.
+	room := int64(rs.logCap) - rs.logBytes - LogEntryOverhead
 	if int64(len(msg)) > room {
-		msg = truncateUTF8(msg, int(room))
+		msg = truncateUTF8(msg, int(max(room, 0)))
 		rs.logTruncated = true
 	}
-	rs.logBytes += int64(len(msg))
+	rs.logBytes += int64(len(msg)) + LogEntryOverhead
 	rs.logs = append(rs.logs, Log{Level: level, Message: msg})
-	if rs.logBytes >= int64(rs.logCap) {
+	if rs.logBytes >= int64(rs.logCap) || len(rs.logs) >= MaxLogEntries {
 		rs.logTruncated = true
 	}
 	if rs.logTruncated {
-		rs.logs = append(rs.logs, Log{Level: "warn", Message: fmt.Sprintf("[sandbox] the log reached its %d-byte cap; later output is dropped", rs.logCap)})
+		rs.logs = append(rs.logs, Log{Level: "warn", Message: fmt.Sprintf("[sandbox] the log reached its cap (%d bytes, %d entries); later output is dropped", rs.logCap, MaxLogEntries)})
 		return "full"
 	}
 	return ""
@@ -574,13 +587,21 @@ func (rs *runState) call(name, argsJSON string) string {
 	rs.cancels[id] = ccancel
 	rs.mu.Unlock()
 	go func() {
-		v, err := safeCall(cctx, m.Fn, args)
+		v, err := safeCall(context.WithValue(cctx, roomKey{}, rs), m.Fn, args)
 		ccancel(nil)
+		if err == nil {
+			err = rs.waitRoom(len(v))
+		}
 		s := resultJSON(id, v, err)
+		v = nil
 		rs.mu.Lock()
 		delete(rs.cancels, id)
+		if rs.ctx.Err() != nil {
+			s = resultJSON(id, nil, rs.ctx.Err())
+		}
 		rs.inflight--
 		rs.completed = append(rs.completed, s)
+		rs.queued += len(s)
 		rs.mu.Unlock()
 		select {
 		case rs.wake <- struct{}{}:
@@ -588,6 +609,39 @@ func (rs *runState) call(name, argsJSON string) string {
 		}
 	}()
 	return `{"p":` + strconv.Itoa(id) + `}`
+}
+
+type roomKey struct{}
+
+// waitRoom waits until the results the page has not taken yet leave room
+// for n more bytes (at most MaxQueuedBytes are held, or one result), or
+// the run ends.
+func (rs *runState) waitRoom(n int) error {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	for rs.queued > 0 && rs.queued+n > MaxQueuedBytes {
+		if err := rs.ctx.Err(); err != nil {
+			return err
+		}
+		rs.mu.Unlock()
+		select {
+		case <-rs.taken:
+		case <-rs.ctx.Done():
+		}
+		rs.mu.Lock()
+	}
+	return rs.ctx.Err()
+}
+
+// WaitForRoom lets an async host method wait, before it returns a result
+// of n bytes, until the page has taken enough of the earlier ones: a
+// method holding a share of a budget (a fetch's response bytes) keeps it
+// until its result can be queued. Outside a run it returns at once.
+func WaitForRoom(ctx context.Context, n int) error {
+	if rs, ok := ctx.Value(roomKey{}).(*runState); ok {
+		return rs.waitRoom(n)
+	}
+	return ctx.Err()
 }
 
 func safeCall(ctx context.Context, fn HostFunc, args []json.RawMessage) (v json.RawMessage, err error) {
@@ -605,6 +659,17 @@ func errJSON(msg string) string {
 }
 
 func resultJSON(id int, v json.RawMessage, err error) string {
+	if err == nil && id >= 0 && len(v) > 0 && json.Valid(v) {
+		// One copy of a (possibly 16 MiB) value, not three.
+		var b strings.Builder
+		b.Grow(len(v) + 24)
+		b.WriteString(`{"id":`)
+		b.WriteString(strconv.Itoa(id))
+		b.WriteString(`,"v":`)
+		b.Write(v)
+		b.WriteString("}")
+		return b.String()
+	}
 	var b []byte
 	switch {
 	case err != nil && id >= 0:

@@ -173,7 +173,7 @@ func TestFailuresAreDiffsPerPath(t *testing.T) {
 			`error.name: differs "RangeError" "TypeError"`,
 			`error.message: does not contain the expected text "worse" "bad input"`,
 		},
-		"threw unexpectedly": {`error: the tool threw TypeError: oops (code/echo.ts:7:29)`},
+		"threw unexpectedly": {`error: the tool threw TypeError: oops (code/echo.ts:7:25)`},
 		"fetches pass":       nil,
 		"fetches differ": {
 			`fetches[0].method: differs "POST" "GET"`,

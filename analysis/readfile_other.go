@@ -1,0 +1,5 @@
+//go:build !unix
+
+package analysis
+
+const openNonBlock = 0

@@ -1,0 +1,17 @@
+package analysis
+
+import "fmt"
+
+// Elide returns s when it is at most max bytes, else its first bytes (cut
+// on a UTF-8 boundary) followed by "…(N bytes)", N being len(s): the one
+// way run records and the review card shorten untrusted text.
+func Elide(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	n := max
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n] + fmt.Sprintf("…(%d bytes)", len(s))
+}

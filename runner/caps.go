@@ -1,0 +1,60 @@
+package runner
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/runner/broker"
+	"github.com/plugin-lsp/plugin-lsp/runner/sandbox"
+)
+
+// Caps of the run record (docs/limits.md). Every string a page controls is
+// bounded, and so is the whole record: result (sandbox.DefaultResultCapBytes),
+// logs (sandbox.DefaultLogCapBytes, entries counted with their overhead),
+// error and audit entries (below), all under MaxRecordBytes.
+const (
+	MaxErrorNameBytes    = 256
+	MaxErrorMessageBytes = 16 << 10
+	MaxErrorStackBytes   = 16 << 10
+	// MaxAuditFieldBytes bounds each string of a fetch audit entry (the URL
+	// is already cut at broker.MaxURLBytes).
+	MaxAuditFieldBytes = broker.MaxURLBytes + 64
+	// MaxRecordBytes is the ceiling of a whole record as JSON.
+	MaxRecordBytes = 8 << 20
+)
+
+// capRecord applies the caps to a finished record. A record still over
+// MaxRecordBytes (a result that redaction made longer) loses its result.
+func capRecord(rec *Record) {
+	if e := rec.Error; e != nil {
+		e.Name = analysis.Elide(e.Name, MaxErrorNameBytes)
+		e.Message = analysis.Elide(e.Message, MaxErrorMessageBytes)
+		e.Stack = analysis.Elide(e.Stack, MaxErrorStackBytes)
+		e.File = analysis.Elide(e.File, MaxErrorNameBytes)
+	}
+	for i := range rec.Fetches {
+		f := &rec.Fetches[i]
+		f.URL = analysis.Elide(f.URL, MaxAuditFieldBytes)
+		f.Error = analysis.Elide(f.Error, MaxAuditFieldBytes)
+		f.Host = analysis.Elide(f.Host, MaxAuditFieldBytes)
+		f.Method = analysis.Elide(f.Method, 64)
+	}
+	size := len(rec.Result)
+	for _, l := range rec.Logs {
+		size += len(l.Message) + sandbox.LogEntryOverhead
+	}
+	for _, f := range rec.Fetches {
+		size += len(f.URL) + len(f.Error) + len(f.Host) + 256
+	}
+	if rec.Error != nil {
+		size += len(rec.Error.Message) + len(rec.Error.Stack) + 512
+	}
+	if size+4096 <= MaxRecordBytes {
+		return
+	}
+	n := len(rec.Result)
+	rec.OK = false
+	rec.Result = json.RawMessage("null")
+	rec.Error = &RunError{Name: "ResultTooLarge", Message: fmt.Sprintf("the result is %d bytes after redaction: the run record is capped at %d bytes", n, MaxRecordBytes)}
+}

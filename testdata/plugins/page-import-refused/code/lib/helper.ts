@@ -1,0 +1,2 @@
+import leaked from "../../fixtures.json";
+export const helper = () => leaked;
