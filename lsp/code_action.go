@@ -127,7 +127,10 @@ func (s *Server) fixAllCapabilities(sn *snapshot, dir, rel string) (int, string)
 	diags := sn.diags
 	s.mu.Lock()
 	cfg := s.analysisConfig()
-	cache := s.cache
+	cache := analysis.NewCache()
+	if ps := s.plugins[dir]; ps != nil {
+		cache = ps.cache
+	}
 	s.mu.Unlock()
 	n := 0
 	for round := 0; round < 64; round++ {

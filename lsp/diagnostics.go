@@ -81,12 +81,12 @@ func (s *Server) checkAndPublish(ctx context.Context, ps *pluginState, gen uint6
 	}
 }
 
-// maxCacheEntries bounds the per-file analysis cache.
-const maxCacheEntries = 4096
-
 // check returns an up-to-date snapshot of the plugin, running the rules
 // when the files changed since the last one. Checks of one plugin are
-// serialized; analysis results per file are memoized in s.cache.
+// serialized; analysis results per file are memoized in ps.cache, which
+// is swept after each check: a superseded version of a file, or the
+// buffer of a closed one, leaves the cache with the check that no longer
+// reads it.
 func (s *Server) check(ps *pluginState) *snapshot {
 	ps.checkMu.Lock()
 	defer ps.checkMu.Unlock()
@@ -106,21 +106,16 @@ func (s *Server) check(ps *pluginState) *snapshot {
 	}
 	cfg := s.analysisConfig()
 	runs := maps.Clone(ps.runs)
-	if s.cache.Len() > maxCacheEntries {
-		// Every keystroke in a page is a new content hash: start over
-		// rather than keep every version of every file of the session.
-		s.cache = analysis.NewCache()
-	}
-	cache := s.cache
 	s.mu.Unlock()
 
 	sn := &snapshot{gen: gen, docs: docs, runs: runs}
 	if p, err := analysis.Load(newOverlayFS(files), ps.dir); err == nil {
 		sn.plugin = p
-		sn.diags = analysis.Run(p, s.rules(), cfg, cache)
+		sn.diags = analysis.Run(p, s.rules(), cfg, ps.cache)
 		sn.diags = append(sn.diags, learntDiagnostics(p, runs, sn.diags)...)
 		analysis.SortDiagnostics(sn.diags)
 	}
+	ps.cache.Sweep()
 	s.mu.Lock()
 	if ps.snap == nil || ps.snap.gen <= gen {
 		ps.snap = sn

@@ -83,9 +83,6 @@ type Server struct {
 
 	progressCancel map[string]func() // (mu) run cancel by progress token
 
-	// cache memoizes per-file analyses across checks (content-hashed).
-	cache *analysis.Cache
-
 	exitOnce sync.Once
 	exited   chan struct{}
 	exitCode int
@@ -118,7 +115,6 @@ func New(opts Options) *Server {
 		opts:    opts,
 		docs:    map[string]*document{},
 		plugins: map[string]*pluginState{},
-		cache:   analysis.NewCache(),
 		exited:  make(chan struct{}),
 		config:  defaultSettings(),
 	}

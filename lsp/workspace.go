@@ -19,11 +19,14 @@ type pluginState struct {
 
 	checkMu sync.Mutex
 
-	gen       uint64              // (s.mu) bumped by every change to the plugin's files
-	timer     *time.Timer         // (s.mu) pending debounced check
-	cancel    context.CancelFunc  // (s.mu) cancels the pending/running check
-	snap      *snapshot           // (s.mu) last check
-	runs      map[string]*toolRun // (s.mu) last run of each tool
+	gen    uint64              // (s.mu) bumped by every change to the plugin's files
+	timer  *time.Timer         // (s.mu) pending debounced check
+	cancel context.CancelFunc  // (s.mu) cancels the pending/running check
+	snap   *snapshot           // (s.mu) last check
+	runs   map[string]*toolRun // (s.mu) last run of each tool
+	// cache memoizes the plugin's per-file analyses; check sweeps it, so
+	// it holds what the latest check used and nothing else.
+	cache     *analysis.Cache
 	pubMu     sync.Mutex
 	published map[string]string // (pubMu) URI → hash of what was last pushed
 	pulled    map[string]string // (pubMu) URI → resultId last pulled
@@ -94,7 +97,10 @@ func (s *Server) ensurePlugin(dir string) *pluginState {
 	if ps, ok := s.plugins[dir]; ok {
 		return ps
 	}
-	ps := &pluginState{dir: dir, runs: map[string]*toolRun{}, published: map[string]string{}, pulled: map[string]string{}}
+	ps := &pluginState{
+		dir: dir, runs: map[string]*toolRun{}, cache: analysis.NewCache(),
+		published: map[string]string{}, pulled: map[string]string{},
+	}
 	s.plugins[dir] = ps
 	return ps
 }
