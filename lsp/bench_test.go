@@ -90,7 +90,7 @@ func BenchmarkDidChangeToPublish(b *testing.B) {
 }
 
 // buildBinary builds cmd/plugin-lsp once per benchmark.
-func buildBinary(b *testing.B) string {
+func buildBinary(b testing.TB) string {
 	b.Helper()
 	bin := filepath.Join(b.TempDir(), "plugin-lsp")
 	cmd := exec.Command("go", "build", "-o", bin, "./cmd/plugin-lsp")
@@ -115,7 +115,7 @@ type pipeRWC struct {
 	io.WriteCloser
 }
 
-func startBinary(b *testing.B, bin, root string) *procClient {
+func startBinary(b testing.TB, bin, root string) *procClient {
 	b.Helper()
 	cmd := exec.Command(bin, "serve") // default debounce: the first check does not wait for it
 	stdin, _ := cmd.StdinPipe()
@@ -148,7 +148,7 @@ func (pc *procClient) stop() {
 	pc.conn.Close()
 }
 
-func (pc *procClient) waitAny(b *testing.B, u string) {
+func (pc *procClient) waitAny(b testing.TB, u string) {
 	deadline := time.After(10 * time.Second)
 	for {
 		pc.client.mu.Lock()
@@ -206,7 +206,7 @@ func BenchmarkIdleRSS(b *testing.B) {
 }
 
 // vmRSS reads VmRSS (bytes) from /proc.
-func vmRSS(b *testing.B, pid int) float64 {
+func vmRSS(b testing.TB, pid int) float64 {
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		b.Skipf("no /proc: %v", err)

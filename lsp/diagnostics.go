@@ -116,6 +116,7 @@ func (s *Server) check(ps *pluginState) *snapshot {
 		analysis.SortDiagnostics(sn.diags)
 	}
 	ps.cache.Sweep()
+	s.trimWhenIdle()
 	s.mu.Lock()
 	if ps.snap == nil || ps.snap.gen <= gen {
 		ps.snap = sn

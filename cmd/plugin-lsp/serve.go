@@ -6,9 +6,16 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 
 	"github.com/plugin-lsp/plugin-lsp/lsp"
 )
+
+// serveMemoryLimit is the server's soft memory limit unless GOMEMLIMIT
+// sets one: the garbage collector works harder as the heap nears it, which
+// keeps an editor session's peak RSS near what the analysis of its largest
+// page needs (docs/lsp.md, "Memory").
+const serveMemoryLimit = 100 << 20
 
 // cmdServe runs the language server over stdin/stdout.
 func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -24,6 +31,9 @@ func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		exe, _ := os.Executable()
 		wd, _ := os.Getwd()
 		*docsURL = lsp.FindRulesDoc(exe, wd)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(serveMemoryLimit)
 	}
 	if *debounce == 0 {
 		*debounce = -1 // no delay
