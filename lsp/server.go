@@ -130,6 +130,7 @@ func New(opts Options) *Server {
 func (s *Server) Serve(ctx context.Context, stream jsonrpc2.Stream) int {
 	s.ctx, s.cancel = context.WithCancel(ctx)
 	defer s.cancel()
+	stream = guardStream(stream, s.logf)
 	conn := jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(codec{}))
 	s.conn = conn
 	s.client = protocol.ClientDispatcher(conn)
@@ -137,6 +138,18 @@ func (s *Server) Serve(ctx context.Context, stream jsonrpc2.Stream) int {
 	select {
 	case <-conn.Done():
 		s.exitOnce.Do(func() { s.exitCode = 1; close(s.exited) })
+		var end error
+		if g, ok := stream.(*guardedStream); ok {
+			end = g.ended()
+		}
+		s.mu.Lock()
+		shut := s.state == stateShutdown
+		s.mu.Unlock()
+		missing := "shutdown and exit"
+		if shut {
+			missing = "exit"
+		}
+		s.logf("%s, without %s: stopping (exit code 1)", endReason(end), missing)
 	case <-s.exited:
 		// jsonrpc2's Close waits for the read loop, which may sit in a
 		// blocking read of stdin: after exit the process is done either

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"flag"
-	"fmt"
 	"io"
 	"os"
 	"runtime/debug"
@@ -46,9 +45,6 @@ func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Version:  version,
 		Review:   reviewCard,
 	})
-	code := srv.ServeStdio(context.Background(), stdin, stdout)
-	if code != 0 {
-		fmt.Fprintln(stderr, "plugin-lsp: connection closed without shutdown")
-	}
-	return code
+	// The server logs why a session ended without shutdown and exit.
+	return srv.ServeStdio(context.Background(), stdin, stdout)
 }
