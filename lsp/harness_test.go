@@ -53,6 +53,8 @@ type testClient struct {
 	logs     []string
 	progress []string // kinds: begin/report/end
 	settings json.RawMessage
+	// refreshes counts workspace/diagnostic/refresh requests.
+	refreshes int
 	changed  chan struct{}
 }
 
@@ -116,6 +118,14 @@ func (c *testClient) Progress(ctx context.Context, p *protocol.ProgressParams) e
 func (c *testClient) RegisterCapability(ctx context.Context, p *protocol.RegistrationParams) error {
 	return nil
 }
+func (c *testClient) DiagnosticRefresh(ctx context.Context) error {
+	c.mu.Lock()
+	c.refreshes++
+	c.mu.Unlock()
+	c.poke()
+	return nil
+}
+
 func (c *testClient) CodeLensRefresh(ctx context.Context) error  { return nil }
 func (c *testClient) InlayHintRefresh(ctx context.Context) error { return nil }
 

@@ -23,6 +23,14 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 		return nil, errInvalidRequest("initialize was already called")
 	}
 	s.caps = readCaps(&params.Capabilities)
+	// Pull mode only for a client the server can ask to pull again: a
+	// check caused by another file (the quick fix edits plugin.json, the
+	// page's diagnostics change) must reach the client, and a client
+	// without refresh support would keep the page's old report until the
+	// page itself is edited. Such a client is pushed to instead, and not
+	// offered diagnosticProvider, so that it shows one set (Neovim 0.10
+	// would show the pulled and the pushed lists side by side).
+	s.caps.pullDiagnostics = s.caps.pullDiagnostics && s.caps.diagnosticRefresh
 	if folders, ok := params.WorkspaceFolders.Get(); ok && len(folders) > 0 {
 		for _, f := range folders {
 			if p := pathOf(f.URI); p != "" {
@@ -60,10 +68,12 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 		ExecuteCommandProvider: protocol.ExecuteCommandOptions{Commands: commands},
 		CompletionProvider:     &protocol.CompletionOptions{TriggerCharacters: []string{"\"", ".", "/"}},
 		InlayHintProvider:      protocol.Boolean(true),
-		DiagnosticProvider:     &protocol.DiagnosticOptions{Identifier: ptr("plugin-lsp"), InterFileDependencies: true},
 		Workspace: &protocol.WorkspaceOptions{WorkspaceFolders: &protocol.WorkspaceFoldersServerCapabilities{
 			Supported: b(true), ChangeNotifications: protocol.Boolean(true),
 		}},
+	}
+	if s.caps.pullDiagnostics {
+		caps.DiagnosticProvider = &protocol.DiagnosticOptions{Identifier: ptr("plugin-lsp"), InterFileDependencies: true}
 	}
 	return &protocol.InitializeResult{
 		Capabilities: caps,

@@ -125,7 +125,7 @@ func TestRequestsBeforeInitializeAreRefused(t *testing.T) {
 
 func TestInitializeCapabilities(t *testing.T) {
 	h := newHarness(t, Options{})
-	res := h.initialize("", protocol.ClientCapabilities{})
+	res := h.initialize("", pullCaps())
 	raw := dump(res)
 	for _, want := range []string{`"textDocumentSync":{"openClose":true,"change":1`, `"codeActionProvider"`, `"codeLensProvider"`, `"hoverProvider":true`,
 		`"completionProvider"`, `"definitionProvider":true`, `"documentSymbolProvider":true`, `"inlayHintProvider":true`,
@@ -304,10 +304,20 @@ func TestDebounceKeepsOnlyTheLastEdit(t *testing.T) {
 	}
 }
 
+// pullCaps declares pull diagnostics with refresh support.
+func pullCaps() protocol.ClientCapabilities {
+	return protocol.ClientCapabilities{
+		TextDocument: &protocol.TextDocumentClientCapabilities{Diagnostic: &protocol.DiagnosticClientCapabilities{}},
+		Workspace:    &protocol.WorkspaceClientCapabilities{Diagnostics: &protocol.DiagnosticWorkspaceClientCapabilities{RefreshSupport: ptr(true)}},
+	}
+}
+
 func TestPullDiagnostics(t *testing.T) {
 	dir := copyExample(t)
 	h := newHarness(t, Options{})
-	h.initialize(dir, protocol.ClientCapabilities{TextDocument: &protocol.TextDocumentClientCapabilities{Diagnostic: &protocol.DiagnosticClientCapabilities{}}})
+	if res := h.initialize(dir, pullCaps()); res.Capabilities.DiagnosticProvider == nil {
+		t.Fatal("a pull client with refresh support is not offered diagnosticProvider")
+	}
 	manifest := filepath.Join(dir, "plugin.json")
 	h.openText(manifest, `{"name": "books",`)
 	rep, err := h.server.Diagnostic(h.ctx, &protocol.DocumentDiagnosticParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(manifest)}})
