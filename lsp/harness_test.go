@@ -55,7 +55,7 @@ type testClient struct {
 	settings json.RawMessage
 	// refreshes counts workspace/diagnostic/refresh requests.
 	refreshes int
-	changed  chan struct{}
+	changed   chan struct{}
 }
 
 func newTestClient() *testClient {
