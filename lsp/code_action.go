@@ -41,7 +41,7 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 	if f == nil {
 		return out, nil
 	}
-	want := fromRange(f, params.Range)
+	want := sn.enc.fromRange(f, params.Range)
 	allow := func(k protocol.CodeActionKind) bool {
 		if len(params.Context.Only) == 0 {
 			return true

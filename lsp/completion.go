@@ -25,7 +25,7 @@ func (s *Server) Completion(ctx context.Context, params *protocol.CompletionPara
 		return list, nil
 	}
 	f := sn.file(rel)
-	off := fromPosition(f, params.Position)
+	off := sn.enc.fromPosition(f, params.Position)
 	sn.mu.Lock()
 	defer sn.mu.Unlock()
 	p := sn.plugin
@@ -115,6 +115,9 @@ func (s *Server) Completion(ctx context.Context, params *protocol.CompletionPara
 	}
 	for _, l := range labels {
 		item := protocol.CompletionItem{Label: l, Kind: kind, Detail: protocol.NewOptional(detail)}
+		if doc, ok := hostMethods[l]; ok && detail == "host method" {
+			item.Documentation = markup(doc, sn.caps.completionDocMD)
+		}
 		if str != nil {
 			// replace the string's content, quotes kept
 			sp := analysis.Span{Start: str.Span.Start + 1, End: str.Span.End - 1}
@@ -124,7 +127,7 @@ func (s *Server) Completion(ctx context.Context, params *protocol.CompletionPara
 			if sp.End < sp.Start {
 				sp.End = sp.Start
 			}
-			item.TextEdit = &protocol.TextEdit{Range: toRange(f, sp), NewText: l}
+			item.TextEdit = &protocol.TextEdit{Range: sn.enc.toRange(f, sp), NewText: l}
 			item.FilterText = protocol.NewOptional(l)
 		} else {
 			item.InsertText = protocol.NewOptional(`"` + l + `"`)

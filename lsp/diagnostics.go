@@ -4,8 +4,10 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"maps"
 	"sort"
+	"strings"
 	"time"
 
 	"go.lsp.dev/protocol"
@@ -106,9 +108,10 @@ func (s *Server) check(ps *pluginState) *snapshot {
 	}
 	cfg := s.analysisConfig()
 	runs := maps.Clone(ps.runs)
+	caps := s.caps
 	s.mu.Unlock()
 
-	sn := &snapshot{gen: gen, docs: docs, runs: runs}
+	sn := &snapshot{gen: gen, docs: docs, runs: runs, enc: caps.enc, caps: caps}
 	if p, err := analysis.Load(newOverlayFS(files), ps.dir); err == nil {
 		sn.plugin = p
 		sn.diags = analysis.Run(p, s.rules(), cfg, ps.cache)
@@ -162,14 +165,15 @@ func (s *Server) fileDiagnostics(sn *snapshot, rel string) []protocol.Diagnostic
 func (s *Server) toDiagnostic(sn *snapshot, d *analysis.Diagnostic) protocol.Diagnostic {
 	f := sn.file(d.File)
 	pd := protocol.Diagnostic{
-		Range:    toRange(f, d.Span),
+		Range:    sn.enc.toRange(f, d.Span),
 		Severity: severity(d.Severity),
 		Source:   protocol.NewOptional("plugin-lsp"),
 		Message:  protocol.String(d.Message),
 	}
+	dc := sn.caps.diag
 	if d.Code != "" {
 		pd.Code = protocol.String(d.Code)
-		if s.opts.DocsURL != "" {
+		if s.opts.DocsURL != "" && dc.codeDescription {
 			if h, err := uri.Parse(s.opts.DocsURL + "#" + d.Code); err == nil {
 				pd.CodeDescription = protocol.CodeDescription{Href: h}
 			}
@@ -177,22 +181,33 @@ func (s *Server) toDiagnostic(sn *snapshot, d *analysis.Diagnostic) protocol.Dia
 	}
 	var tags []protocol.DiagnosticTag
 	for _, t := range d.Tags {
-		switch t {
-		case analysis.Unnecessary:
+		switch {
+		case t == analysis.Unnecessary && dc.unnecessary:
 			tags = append(tags, protocol.DiagnosticTagUnnecessary)
-		case analysis.Deprecated:
+		case t == analysis.Deprecated && dc.deprecated:
 			tags = append(tags, protocol.DiagnosticTagDeprecated)
 		}
 	}
 	if len(tags) > 0 {
 		pd.Tags = protocol.NewDiagnosticTags(tags...)
 	}
+	var inline []string
 	for _, r := range d.Related {
 		rf := sn.file(r.File)
+		rng := sn.enc.toRange(rf, r.Span)
+		if !dc.related {
+			// A client without relatedInformation gets it in the message,
+			// with a 1-based line and column as editors show them.
+			inline = append(inline, fmt.Sprintf("%s:%d:%d: %s", r.File, rng.Start.Line+1, rng.Start.Character+1, r.Message))
+			continue
+		}
 		pd.RelatedInformation = append(pd.RelatedInformation, protocol.DiagnosticRelatedInformation{
-			Location: protocol.Location{URI: uriFor(sn.docs, sn.plugin.Abs(r.File)), Range: toRange(rf, r.Span)},
+			Location: protocol.Location{URI: uriFor(sn.docs, sn.plugin.Abs(r.File)), Range: rng},
 			Message:  r.Message,
 		})
+	}
+	if len(inline) > 0 {
+		pd.Message = protocol.String(string(d.Message) + "\n(" + strings.Join(inline, "; ") + ")")
 	}
 	return pd
 }

@@ -353,7 +353,7 @@ func applyTextEdits(t testing.TB, text string, edits []protocol.TextEdit) string
 	f := analysis.NewFile("", []byte(text))
 	var es []analysis.Edit
 	for _, e := range edits {
-		es = append(es, analysis.Edit{Span: fromRange(f, e.Range), NewText: e.NewText})
+		es = append(es, analysis.Edit{Span: utf16.fromRange(f, e.Range), NewText: e.NewText})
 	}
 	out, ok := applyEdits([]byte(text), es)
 	if !ok {
@@ -387,4 +387,21 @@ func mustRead(t testing.TB, p string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// richCaps declares what a full client (VS Code) reads: Markdown hover and
+// completion docs, relatedInformation, codeDescription and both tags. The
+// tests of those features start from it; the degraded forms are tested
+// against the client profiles (profile_test.go).
+func richCaps() protocol.ClientCapabilities {
+	diag := protocol.DiagnosticsCapabilities{
+		RelatedInformation: ptr(true), CodeDescriptionSupport: ptr(true),
+		TagSupport: protocol.ClientDiagnosticsTagOptions{ValueSet: []protocol.DiagnosticTag{protocol.DiagnosticTagUnnecessary, protocol.DiagnosticTagDeprecated}},
+	}
+	md := []protocol.MarkupKind{protocol.MarkupKindMarkdown, protocol.MarkupKindPlainText}
+	return protocol.ClientCapabilities{TextDocument: &protocol.TextDocumentClientCapabilities{
+		Hover:              &protocol.HoverClientCapabilities{ContentFormat: md},
+		Completion:         &protocol.CompletionClientCapabilities{CompletionItem: &protocol.ClientCompletionItemOptions{DocumentationFormat: md}},
+		PublishDiagnostics: &protocol.PublishDiagnosticsClientCapabilities{DiagnosticsCapabilities: diag},
+	}}
 }

@@ -31,6 +31,7 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 	// offered diagnosticProvider, so that it shows one set (Neovim 0.10
 	// would show the pulled and the pushed lists side by side).
 	s.caps.pullDiagnostics = s.caps.pullDiagnostics && s.caps.diagnosticRefresh
+	s.caps.diag = readDiagCaps(&params.Capabilities, s.caps.pullDiagnostics)
 	if folders, ok := params.WorkspaceFolders.Get(); ok && len(folders) > 0 {
 		for _, f := range folders {
 			if p := pathOf(f.URI); p != "" {
@@ -55,6 +56,7 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 	}
 	change := protocol.TextDocumentSyncKindFull
 	caps := protocol.ServerCapabilities{
+		PositionEncoding: s.caps.enc.kind(),
 		TextDocumentSync: &protocol.TextDocumentSyncOptions{
 			OpenClose: b(true), Change: &change, Save: protocol.Boolean(false),
 		},
@@ -116,14 +118,16 @@ func readCaps(c *protocol.ClientCapabilities) clientCaps {
 	if w := c.Window; w != nil && w.WorkDoneProgress != nil {
 		cc.workDoneProgress = *w.WorkDoneProgress
 	}
+	if g := c.General; g != nil {
+		cc.enc = negotiateEncoding(g.PositionEncodings)
+	}
 	if t := c.TextDocument; t != nil {
 		cc.pullDiagnostics = t.Diagnostic != nil
 		if t.Hover != nil {
-			for _, k := range t.Hover.ContentFormat {
-				if k == protocol.MarkupKindMarkdown {
-					cc.markdown = true
-				}
-			}
+			cc.hoverMarkdown = hasMarkdown(t.Hover.ContentFormat)
+		}
+		if t.Completion != nil && t.Completion.CompletionItem != nil {
+			cc.completionDocMD = hasMarkdown(t.Completion.CompletionItem.DocumentationFormat)
 		}
 	}
 	return cc

@@ -104,8 +104,12 @@ type clientCaps struct {
 	inlayHintRefresh  bool
 	documentChanges   bool
 	resourceCreate    bool
-	markdown          bool
 	watchRegistration bool
+
+	enc             encoding // positionEncoding negotiated
+	hoverMarkdown   bool     // textDocument.hover.contentFormat has markdown
+	completionDocMD bool     // completionItem.documentationFormat has markdown
+	diag            diagCaps // what a diagnostic may carry
 }
 
 // New returns a server with opts.

@@ -208,7 +208,7 @@ func TestExitWithoutShutdown(t *testing.T) {
 func TestDiagnosticsFollowTheBuffer(t *testing.T) {
 	dir := copyExample(t)
 	h := newHarness(t, Options{DocsURL: "file:///repo/docs/rules.md"})
-	h.initialize(dir, protocol.ClientCapabilities{})
+	h.initialize(dir, richCaps())
 	manifest := filepath.Join(dir, "plugin.json")
 	h.open(manifest)
 	p := h.waitDiags(manifest, func(p *protocol.PublishDiagnosticsParams) bool { return true })
@@ -386,7 +386,9 @@ func TestWorkspaceFoldersWithSeveralPlugins(t *testing.T) {
 func TestQuickFixInManifestForPageDiagnostic(t *testing.T) {
 	dir := copyExample(t)
 	h := newHarness(t, Options{Rules: testRules()})
-	h.initialize(dir, protocol.ClientCapabilities{Workspace: &protocol.WorkspaceClientCapabilities{WorkspaceEdit: &protocol.WorkspaceEditClientCapabilities{DocumentChanges: b(true)}}})
+	caps := richCaps()
+	caps.Workspace = &protocol.WorkspaceClientCapabilities{WorkspaceEdit: &protocol.WorkspaceEditClientCapabilities{DocumentChanges: b(true)}}
+	h.initialize(dir, caps)
 	page := filepath.Join(dir, "code", "lookup-book.ts")
 	manifest := filepath.Join(dir, "plugin.json")
 	text := mustRead(t, page) + "// needs: fetch example.org\n"
@@ -512,7 +514,9 @@ func TestRunToolAndInlinePreview(t *testing.T) {
 	}}
 	h := newHarness(t, Options{Runner: fr})
 	h.client.settings = json.RawMessage(`{"providers": "real", "timeout": "5s"}`)
-	h.initialize(dir, protocol.ClientCapabilities{Window: &protocol.WindowClientCapabilities{WorkDoneProgress: b(true)}, Workspace: &protocol.WorkspaceClientCapabilities{Configuration: b(true)}})
+	caps := richCaps()
+	caps.Window, caps.Workspace = &protocol.WindowClientCapabilities{WorkDoneProgress: b(true)}, &protocol.WorkspaceClientCapabilities{Configuration: b(true)}
+	h.initialize(dir, caps)
 	h.waitSettings(func(st Settings) bool { return st.Providers == "real" })
 	manifest := filepath.Join(dir, "plugin.json")
 	page := filepath.Join(dir, "code", "lookup-book.ts")

@@ -46,7 +46,7 @@ func (s *Server) DidChange(ctx context.Context, params *protocol.DidChangeTextDo
 			text = []byte(c.Text)
 		case *protocol.TextDocumentContentChangePartial:
 			f := analysis.NewFile("", text)
-			sp := fromRange(f, c.Range)
+			sp := s.caps.enc.fromRange(f, c.Range)
 			nt := make([]byte, 0, len(text)-(sp.End-sp.Start)+len(c.Text))
 			nt = append(nt, text[:sp.Start]...)
 			nt = append(nt, c.Text...)

@@ -45,6 +45,8 @@ type toolRun struct {
 // (overlay included) and every diagnostic.
 type snapshot struct {
 	gen    uint64
+	enc    encoding         // the session's position encoding
+	caps   clientCaps       // the client's capabilities, for what is sent
 	plugin *analysis.Plugin // nil when plugin.json is gone
 	docs   map[string]*document
 	diags  []analysis.Diagnostic
