@@ -22,30 +22,33 @@ type diagCaps struct {
 	deprecated      bool // tags: Deprecated
 }
 
-// readDiagCaps reads the diagnostic capabilities of the mode in use.
+// readDiagCaps reads the diagnostic capabilities: those of
+// publishDiagnostics, which LSP 3.17 clients declare for diagnostics in
+// general, and for a pull client also those of textDocument.diagnostic
+// (where LSP 3.18 repeats them).
 func readDiagCaps(c *protocol.ClientCapabilities, pull bool) diagCaps {
 	var dc diagCaps
 	t := c.TextDocument
 	if t == nil {
 		return dc
 	}
-	var d *protocol.DiagnosticsCapabilities
-	switch {
-	case pull && t.Diagnostic != nil:
-		d = &t.Diagnostic.DiagnosticsCapabilities
-	case !pull && t.PublishDiagnostics != nil:
-		d = &t.PublishDiagnostics.DiagnosticsCapabilities
-	default:
-		return dc
+	var sets []*protocol.DiagnosticsCapabilities
+	if t.PublishDiagnostics != nil {
+		sets = append(sets, &t.PublishDiagnostics.DiagnosticsCapabilities)
 	}
-	dc.related = d.RelatedInformation != nil && *d.RelatedInformation
-	dc.codeDescription = d.CodeDescriptionSupport != nil && *d.CodeDescriptionSupport
-	for _, tag := range d.TagSupport.ValueSet {
-		switch tag {
-		case protocol.DiagnosticTagUnnecessary:
-			dc.unnecessary = true
-		case protocol.DiagnosticTagDeprecated:
-			dc.deprecated = true
+	if pull && t.Diagnostic != nil {
+		sets = append(sets, &t.Diagnostic.DiagnosticsCapabilities)
+	}
+	for _, d := range sets {
+		dc.related = dc.related || d.RelatedInformation != nil && *d.RelatedInformation
+		dc.codeDescription = dc.codeDescription || d.CodeDescriptionSupport != nil && *d.CodeDescriptionSupport
+		for _, tag := range d.TagSupport.ValueSet {
+			switch tag {
+			case protocol.DiagnosticTagUnnecessary:
+				dc.unnecessary = true
+			case protocol.DiagnosticTagDeprecated:
+				dc.deprecated = true
+			}
 		}
 	}
 	return dc

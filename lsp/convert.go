@@ -42,13 +42,13 @@ func uriFor(docs map[string]*document, path string) uri.URI {
 type encoding int
 
 const (
-	utf16 encoding = iota // the LSP default, and what every client supports
-	utf8                  // bytes; chosen when the client offers it
+	encUTF16 encoding = iota // the LSP default, and what every client supports
+	encUTF8                  // bytes; chosen when the client offers it
 )
 
 // kind is the encoding's name in the initialize result.
 func (e encoding) kind() protocol.PositionEncodingKind {
-	if e == utf8 {
+	if e == encUTF8 {
 		return protocol.PositionEncodingKindUTF8
 	}
 	return protocol.PositionEncodingKindUTF16
@@ -59,17 +59,17 @@ func (e encoding) kind() protocol.PositionEncodingKind {
 func negotiateEncoding(offered []protocol.PositionEncodingKind) encoding {
 	for _, k := range offered {
 		if k == protocol.PositionEncodingKindUTF8 {
-			return utf8
+			return encUTF8
 		}
 	}
-	return utf16
+	return encUTF16
 }
 
 // toPosition converts a byte offset in f to an LSP position.
 func (e encoding) toPosition(f *analysis.File, off int) protocol.Position {
 	p := f.Position(off)
 	col := p.Col
-	if e == utf8 {
+	if e == encUTF8 {
 		col = p.Col8
 	}
 	return protocol.Position{Line: uint32(p.Line), Character: uint32(col)}
@@ -91,7 +91,7 @@ func (e encoding) toRange(f *analysis.File, sp analysis.Span) protocol.Range {
 // past the end of its line means the line's end (as in the spec); a utf-8
 // column inside a character means the start of that character.
 func (e encoding) fromPosition(f *analysis.File, p protocol.Position) int {
-	if e == utf16 {
+	if e == encUTF16 {
 		return f.Offset(int(p.Line), int(p.Character))
 	}
 	start := f.Offset(int(p.Line), 0)
@@ -100,7 +100,7 @@ func (e encoding) fromPosition(f *analysis.File, p protocol.Position) int {
 	if off > end || off < start {
 		return end
 	}
-	for off > start && !utf8pkg.RuneStart(f.Text[off]) {
+	for off > start && off < len(f.Text) && !utf8pkg.RuneStart(f.Text[off]) {
 		off--
 	}
 	return off

@@ -19,7 +19,7 @@ func posOf(t testing.TB, text, needle string, delta int) protocol.Position {
 	if i < 0 {
 		t.Fatalf("%q not in text", needle)
 	}
-	return utf16.toPosition(analysis.NewFile("", []byte(text)), i+delta)
+	return encUTF16.toPosition(analysis.NewFile("", []byte(text)), i+delta)
 }
 
 func (h *harness) hover(path string, pos protocol.Position) string {
@@ -222,7 +222,7 @@ func TestMalformedManifestTypedCharByChar(t *testing.T) {
 	for i := 1; i <= len(text); i += step {
 		prefix := text[:i]
 		h.change(manifest, int32(i+1), prefix)
-		end := utf16.toPosition(analysis.NewFile("", []byte(prefix)), len(prefix))
+		end := encUTF16.toPosition(analysis.NewFile("", []byte(prefix)), len(prefix))
 		tdp := protocol.TextDocumentPositionParams{TextDocument: u, Position: end}
 		if _, err := h.server.Hover(h.ctx, &protocol.HoverParams{TextDocumentPositionParams: tdp}); err != nil {
 			t.Fatalf("hover at %d: %v", i, err)

@@ -55,7 +55,9 @@ type testClient struct {
 	settings json.RawMessage
 	// refreshes counts workspace/diagnostic/refresh requests.
 	refreshes int
-	changed   chan struct{}
+	// registrations counts client/registerCapability requests.
+	registrations int
+	changed       chan struct{}
 }
 
 func newTestClient() *testClient {
@@ -116,6 +118,9 @@ func (c *testClient) Progress(ctx context.Context, p *protocol.ProgressParams) e
 }
 
 func (c *testClient) RegisterCapability(ctx context.Context, p *protocol.RegistrationParams) error {
+	c.mu.Lock()
+	c.registrations++
+	c.mu.Unlock()
 	return nil
 }
 func (c *testClient) DiagnosticRefresh(ctx context.Context) error {
@@ -353,7 +358,7 @@ func applyTextEdits(t testing.TB, text string, edits []protocol.TextEdit) string
 	f := analysis.NewFile("", []byte(text))
 	var es []analysis.Edit
 	for _, e := range edits {
-		es = append(es, analysis.Edit{Span: utf16.fromRange(f, e.Range), NewText: e.NewText})
+		es = append(es, analysis.Edit{Span: encUTF16.fromRange(f, e.Range), NewText: e.NewText})
 	}
 	out, ok := applyEdits([]byte(text), es)
 	if !ok {
