@@ -161,11 +161,15 @@ func (s *Server) Initialized(ctx context.Context, params *protocol.InitializedPa
 	return nil
 }
 
-// Shutdown stops pending checks; the server then refuses requests until
-// exit.
+// Shutdown stops pending checks and cancels the tool runs in flight (a
+// busy loop would otherwise run to its deadline after the editor left);
+// the server then refuses requests until exit.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	s.state = stateShutdown
+	for _, cancel := range s.runCancels {
+		cancel()
+	}
 	s.mu.Unlock()
 	s.stopChecks()
 	return nil

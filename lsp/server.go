@@ -81,7 +81,9 @@ type Server struct {
 	docs    map[string]*document // open documents by OS path
 	plugins map[string]*pluginState
 
-	progressCancel map[string]func() // (mu) run cancel by progress token
+	progressCancel map[string]func()             // (mu) run cancel by progress token
+	runCancels     map[uint64]context.CancelFunc // (mu) runs in flight
+	runSeq         uint64                        // (mu) numbers the runs
 
 	trimTimer *time.Timer // (mu) returns memory to the OS once checks pause
 

@@ -33,6 +33,9 @@ func (s *Server) DidOpen(ctx context.Context, params *protocol.DidOpenTextDocume
 // send them anyway) and schedules a check.
 func (s *Server) DidChange(ctx context.Context, params *protocol.DidChangeTextDocumentParams) error {
 	path := pathOf(params.TextDocument.URI)
+	if path == "" {
+		return nil // untitled: and other schemes are not opened either (DidOpen)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	d, ok := s.docs[path]

@@ -1,0 +1,83 @@
+package lsp
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/plugin-lsp/plugin-lsp/runner"
+)
+
+// shutdown cancels a tool run in flight: the runner sees its context end
+// and the run's request is answered at once, not at the run's deadline.
+func TestShutdownCancelsRunsInFlight(t *testing.T) {
+	dir := copyExample(t)
+	started := make(chan struct{}, 1)
+	stopped := make(chan error, 1)
+	fr := &fakeRunner{run: func(ctx context.Context, req runner.Request) (*runner.Record, error) {
+		started <- struct{}{}
+		<-ctx.Done() // a busy loop that only cancellation ends
+		stopped <- ctx.Err()
+		return nil, ctx.Err()
+	}}
+	h := newHarness(t, Options{Runner: fr})
+	h.initialize(dir, protocol.ClientCapabilities{})
+	errc := make(chan error, 1)
+	go func() {
+		_, err := h.server.ExecuteCommand(h.ctx, runToolParams(t, map[string]any{"dir": string(uri.File(dir)), "tool": "lookupBook"}))
+		errc <- err
+	}()
+	<-started
+	if err := h.server.Shutdown(h.ctx); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-stopped:
+		if err == nil {
+			t.Error("the run's context ended without an error")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("shutdown did not cancel the run")
+	}
+	if err := <-errc; err == nil {
+		t.Error("the cancelled run was answered with a record")
+	}
+	// After shutdown a new run is refused.
+	if _, err := h.server.ExecuteCommand(h.ctx, runToolParams(t, map[string]any{"dir": string(uri.File(dir)), "tool": "lookupBook"})); err == nil {
+		t.Error("a run after shutdown was accepted")
+	}
+}
+
+// Documents of other schemes (untitled:, git:) are not the server's: their
+// changes are ignored without a word, keystroke after keystroke.
+func TestUntitledDocumentsMakeNoNoise(t *testing.T) {
+	dir := copyExample(t)
+	log := &syncBuffer{}
+	h := newHarness(t, Options{Log: log})
+	h.initialize(dir, protocol.ClientCapabilities{})
+	u := uri.URI("untitled:Untitled-1")
+	if err := h.server.DidOpen(h.ctx, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: u, LanguageID: "json", Version: 1, Text: "{"}}); err != nil {
+		t.Fatal(err)
+	}
+	for v := int32(2); v < 20; v++ {
+		err := h.server.DidChange(h.ctx, &protocol.DidChangeTextDocumentParams{
+			TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: v},
+			ContentChanges: []protocol.TextDocumentContentChangeEvent{&protocol.TextDocumentContentChangeWholeDocument{Text: strings.Repeat("{", int(v))}},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	_ = h.server.DidClose(h.ctx, &protocol.DidCloseTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}})
+	h.sync()
+	h.client.mu.Lock()
+	logs := append([]string(nil), h.client.logs...)
+	h.client.mu.Unlock()
+	if len(logs) > 0 || log.String() != "" {
+		t.Errorf("untitled: edits were logged: client %q, server %q", logs, log.String())
+	}
+}
