@@ -47,12 +47,13 @@ func (s *Server) Completion(ctx context.Context, params *protocol.CompletionPara
 	if str != nil && arr.Kind == jsonpos.Object {
 		where = pathOfNode(str)
 	}
+	whole := completionManifest(p.Manifest, f.Text, off)
 	var labels []string
 	var kind protocol.CompletionItemKind
 	var detail string
 	switch {
 	case matchPath(where, "capabilities", "host") && len(where) == 2:
-		have := setOf(p.Manifest.HostMethods())
+		have := setOf(whole.HostMethods())
 		for _, m := range sortedKeys(hostMethods) {
 			if !have[m] || str != nil && str.Str == m {
 				labels = append(labels, m)
@@ -62,7 +63,7 @@ func (s *Server) Completion(ctx context.Context, params *protocol.CompletionPara
 	case matchPath(where, "capabilities", "fetch") && len(where) == 2,
 		matchPath(where, "capabilities", "fetch", "[]", "domain") && len(where) == 4,
 		matchPath(where, "capabilities", "credentials", "[]", "domains") && len(where) == 4:
-		have := setOf(p.Manifest.FetchDomains())
+		have := setOf(whole.FetchDomains())
 		inFetch := where[1] == "fetch"
 		for _, d := range seenDomains(p, sn.runs) {
 			if !inFetch || !have[d] {
@@ -70,7 +71,7 @@ func (s *Server) Completion(ctx context.Context, params *protocol.CompletionPara
 			}
 		}
 		if !inFetch {
-			labels = p.Manifest.FetchDomains()
+			labels = whole.FetchDomains()
 		}
 		kind, detail = protocol.CompletionItemKindValue, "domain"
 	case matchPath(where, "tools", "[]", "page") && len(where) == 3:

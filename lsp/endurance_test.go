@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -79,5 +80,35 @@ func TestUntitledDocumentsMakeNoNoise(t *testing.T) {
 	h.client.mu.Unlock()
 	if len(logs) > 0 || log.String() != "" {
 		t.Errorf("untitled: edits were logged: client %q, server %q", logs, log.String())
+	}
+}
+
+// Completion in an entry being typed (the document does not parse yet)
+// knows the entries further down the array.
+func TestCompletionSeesTheWholeArray(t *testing.T) {
+	dir := copyExample(t)
+	h := newHarness(t, Options{})
+	h.initialize(dir, protocol.ClientCapabilities{})
+	manifest := filepath.Join(dir, "plugin.json")
+	page := filepath.Join(dir, "code", "lookup-book.ts")
+	// one more domain seen in a page, declared nowhere: the only offer
+	h.openText(page, mustRead(t, page)+"\nconst X = \"https://images.example.org/x\";\n")
+	base := mustRead(t, manifest)
+	const from = "\"fetch\": [\n      \"api.openlibrary.org\","
+	for _, c := range []struct{ name, to, cursor string }{
+		{"unterminated, empty", "\"fetch\": [\n      \"\n      \"api.openlibrary.org\",", "\"fetch\": [\n      \""},
+		{"unterminated, typed", "\"fetch\": [\n      \"ap\n      \"api.openlibrary.org\",", "\"fetch\": [\n      \"ap"},
+		{"closed, no comma", "\"fetch\": [\n      \"\"\n      \"api.openlibrary.org\",", "\"fetch\": [\n      \""},
+		{"nothing typed, no comma", "\"fetch\": [\n      \n      \"api.openlibrary.org\",", "\"fetch\": [\n      "},
+		{"parses", "\"fetch\": [\n      \"\",\n      \"api.openlibrary.org\",", "\"fetch\": [\n      \""},
+	} {
+		text := strings.Replace(base, from, c.to, 1)
+		if text == base {
+			t.Fatal("the example's fetch list changed")
+		}
+		h.openText(manifest, text)
+		if got := strings.Join(h.complete(manifest, posOf(t, text, c.cursor, len(c.cursor))), "|"); got != "images.example.org" {
+			t.Errorf("%s: offers %q, want only images.example.org", c.name, got)
+		}
 	}
 }
