@@ -25,6 +25,7 @@ func (s *Server) schedule(ps *pluginState) { s.scheduleIn(ps, false) }
 // nobody is typing). Callers hold s.mu.
 func (s *Server) scheduleIn(ps *pluginState, now bool) {
 	ps.gen++
+	ps.editsPending = false // this check reads every edit made so far
 	if ps.timer != nil {
 		ps.timer.Stop()
 	}

@@ -112,3 +112,54 @@ func TestCompletionSeesTheWholeArray(t *testing.T) {
 		}
 	}
 }
+
+// A manifest over the live limit is checked on open and on save, not per
+// edit, and the user is told once.
+func TestLargeManifestIsCheckedOnSave(t *testing.T) {
+	dir := copyExample(t)
+	h := newHarness(t, Options{MaxLiveManifest: 512})
+	h.initialize(dir, protocol.ClientCapabilities{})
+	manifest := filepath.Join(dir, "plugin.json")
+	base := mustRead(t, manifest)
+	h.openText(manifest, base)
+	h.waitDiags(manifest, func(p *protocol.PublishDiagnosticsParams) bool { return true })
+	h.waitChecked(dir)
+	gen := func() uint64 {
+		h.srv.mu.Lock()
+		defer h.srv.mu.Unlock()
+		return h.srv.plugins[dir].gen
+	}
+	before := gen()
+	bad := strings.Replace(base, `"version": "1.2.0"`, `"version": "1.2"`, 1)
+	h.change(manifest, 2, bad)
+	h.change(manifest, 3, bad+" ")
+	h.sync()
+	if gen() != before {
+		t.Fatal("an edit of a manifest over the limit started a check")
+	}
+	h.client.mu.Lock()
+	shown := append([]string(nil), h.client.shown...)
+	h.client.mu.Unlock()
+	for len(shown) == 0 {
+		<-h.client.changed
+		h.client.mu.Lock()
+		shown = append([]string(nil), h.client.shown...)
+		h.client.mu.Unlock()
+	}
+	if len(shown) != 1 || !strings.Contains(shown[0], "checked when a file is opened or saved") {
+		t.Errorf("notices %q, want one saying when the plugin is checked", shown)
+	}
+	if err := h.server.DidSave(h.ctx, &protocol.DidSaveTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(manifest)}}); err != nil {
+		t.Fatal(err)
+	}
+	p := h.waitDiags(manifest, func(p *protocol.PublishDiagnosticsParams) bool { v, _ := p.Version.Get(); return v == 3 })
+	if len(p.Diagnostics) == 0 {
+		t.Error("the save's check lost the edits made before it")
+	}
+	h.sync()
+	h.client.mu.Lock()
+	defer h.client.mu.Unlock()
+	if len(h.client.shown) != 1 {
+		t.Errorf("told %d times, want once", len(h.client.shown))
+	}
+}

@@ -51,6 +51,7 @@ type testClient struct {
 	diags    map[string]*protocol.PublishDiagnosticsParams
 	pubs     []*protocol.PublishDiagnosticsParams
 	logs     []string
+	shown    []string // window/showMessage
 	progress []string // kinds: begin/report/end
 	settings json.RawMessage
 	// refreshes counts workspace/diagnostic/refresh requests.
@@ -75,6 +76,14 @@ func (c *testClient) PublishDiagnostics(ctx context.Context, p *protocol.Publish
 	c.mu.Lock()
 	c.diags[string(p.URI)] = p
 	c.pubs = append(c.pubs, p)
+	c.mu.Unlock()
+	c.poke()
+	return nil
+}
+
+func (c *testClient) ShowMessage(ctx context.Context, p *protocol.ShowMessageParams) error {
+	c.mu.Lock()
+	c.shown = append(c.shown, p.Message)
 	c.mu.Unlock()
 	c.poke()
 	return nil

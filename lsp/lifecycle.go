@@ -58,7 +58,7 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 	caps := protocol.ServerCapabilities{
 		PositionEncoding: s.caps.enc.kind(),
 		TextDocumentSync: &protocol.TextDocumentSyncOptions{
-			OpenClose: b(true), Change: &change, Save: protocol.Boolean(false),
+			OpenClose: b(true), Change: &change, Save: protocol.Boolean(true),
 		},
 		HoverProvider:          protocol.Boolean(true),
 		DefinitionProvider:     protocol.Boolean(true),

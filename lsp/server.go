@@ -47,6 +47,8 @@ type Options struct {
 	Rules []*analysis.Rule
 	// Version is reported in serverInfo.
 	Version string
+	// MaxLiveManifest replaces MaxLiveManifestBytes (tests).
+	MaxLiveManifest int64
 }
 
 // DefaultDebounce is the delay between an edit and the check it triggers.

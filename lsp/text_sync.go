@@ -58,6 +58,9 @@ func (s *Server) DidChange(ctx context.Context, params *protocol.DidChangeTextDo
 		}
 	}
 	s.docs[path] = &document{uri: d.uri, path: path, version: params.TextDocument.Version, text: text}
+	if s.deferLargeEdit(path) {
+		return nil
+	}
 	s.touch(path, false)
 	return nil
 }
@@ -76,8 +79,20 @@ func (s *Server) DidClose(ctx context.Context, params *protocol.DidCloseTextDocu
 	return nil
 }
 
-// DidSave needs nothing: the overlay already holds the saved text.
+// DidSave checks a plugin whose edits waited for the save (a manifest
+// over MaxLiveManifestBytes); otherwise the overlay already holds the
+// saved text and its check ran.
 func (s *Server) DidSave(ctx context.Context, params *protocol.DidSaveTextDocumentParams) error {
+	path := pathOf(params.TextDocument.URI)
+	if path == "" {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ps := s.pluginFor(path); ps != nil && ps.editsPending {
+		ps.editsPending = false
+		s.scheduleIn(ps, true)
+	}
 	return nil
 }
 

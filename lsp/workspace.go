@@ -26,10 +26,13 @@ type pluginState struct {
 	runs   map[string]*toolRun // (s.mu) last run of each tool
 	// cache memoizes the plugin's per-file analyses; check sweeps it, so
 	// it holds what the latest check used and nothing else.
-	cache     *analysis.Cache
-	pubMu     sync.Mutex
-	published map[string]string // (pubMu) URI → hash of what was last pushed
-	pulled    map[string]string // (pubMu) URI → resultId last pulled
+	cache *analysis.Cache
+	// editsPending: edits wait for a save (a manifest over
+	// MaxLiveManifestBytes); largeNoticed: the user was told. (s.mu)
+	editsPending, largeNoticed bool
+	pubMu                      sync.Mutex
+	published                  map[string]string // (pubMu) URI → hash of what was last pushed
+	pulled                     map[string]string // (pubMu) URI → resultId last pulled
 }
 
 // toolRun is the outcome of the last run of a tool, shown by lenses,
