@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/runner"
 )
 
 // The client-capability matrix: the initialize capabilities of real
@@ -27,15 +29,16 @@ type profile struct {
 	codeDesc  bool
 	tagUnused bool
 	watch     bool // didChangeWatchedFiles registered dynamically
+	progress  bool // a run reports $/progress under a token the server creates
 }
 
 var profiles = []profile{
-	{file: "vscode.json", enc: "utf-16", pull: true, hoverMD: true, complMD: true, related: true, codeDesc: true, tagUnused: true, watch: true},
-	{file: "neovim-0.7.json", enc: "utf-16", hoverMD: true, complMD: true, related: true, tagUnused: true},
-	{file: "neovim-0.9.json", enc: "utf-16", hoverMD: true, complMD: true, related: true, tagUnused: true},
-	{file: "neovim-0.10.json", enc: "utf-8", hoverMD: true, complMD: true, related: true, tagUnused: true},
+	{file: "vscode.json", enc: "utf-16", pull: true, hoverMD: true, complMD: true, related: true, codeDesc: true, tagUnused: true, watch: true, progress: true},
+	{file: "neovim-0.7.json", enc: "utf-16", hoverMD: true, complMD: true, related: true, tagUnused: true, progress: true},
+	{file: "neovim-0.9.json", enc: "utf-16", hoverMD: true, complMD: true, related: true, tagUnused: true, progress: true},
+	{file: "neovim-0.10.json", enc: "utf-8", hoverMD: true, complMD: true, related: true, tagUnused: true, progress: true},
 	{file: "eglot.json", enc: "utf-16", tagUnused: true, watch: true},
-	{file: "helix.json", enc: "utf-8", hoverMD: true, tagUnused: true, watch: true},
+	{file: "helix.json", enc: "utf-8", hoverMD: true, tagUnused: true, watch: true, progress: true},
 }
 
 // registrations counts client/registerCapability requests.
@@ -73,7 +76,8 @@ func testProfile(t *testing.T, pr profile) {
 		t.Fatal("the example changed: the profile fixture no longer applies")
 	}
 
-	h := newHarness(t, Options{DocsURL: "https://example.org/rules.md"})
+	fr := &fakeRunner{run: func(ctx context.Context, req runner.Request) (*runner.Record, error) { return hobbitRecord(req), nil }}
+	h := newHarness(t, Options{DocsURL: "https://example.org/rules.md", Runner: fr})
 	res := h.initialize(dir, caps)
 	if res.Capabilities.PositionEncoding != pr.enc {
 		t.Errorf("positionEncoding %q, want %q", res.Capabilities.PositionEncoding, pr.enc)
@@ -174,6 +178,17 @@ func testProfile(t *testing.T, pr profile) {
 	// Dynamic registration only when declared.
 	if got := h.client.registrationCount() > 0; got != pr.watch {
 		t.Errorf("file watching registered: %v, want %v", got, pr.watch)
+	}
+
+	// Progress for a run (no workDoneToken of its own) only when declared.
+	if _, err := h.server.ExecuteCommand(h.ctx, runToolParams(t, map[string]any{"dir": string(uri.File(dir)), "tool": "lookupBook"})); err != nil {
+		t.Fatal(err)
+	}
+	h.client.mu.Lock()
+	reported := len(h.client.progress) > 0
+	h.client.mu.Unlock()
+	if reported != pr.progress {
+		t.Errorf("run progress reported: %v, want %v", reported, pr.progress)
 	}
 
 	// Never stale: the manifest fix clears the page's diagnostic without
