@@ -98,21 +98,29 @@ func TestNeovimClient(t *testing.T) {
 	if err != nil {
 		t.Fatalf("nvim is not installed; %s", setup)
 	}
+	script := filepath.Join(repoRoot(t), "lsp", "e2e", "nvim", "test.lua")
+	runClientScript(t, "the Neovim script", nvim, "--headless", "--clean", "-c", "luafile "+script)
+}
+
+// runClientScript builds the server, copies the example and runs a client
+// script (argv) that reads PLUGIN_LSP_BIN, PLUGIN_DIR, REPO_DIR and
+// RESULTS from the environment, then checks the results it wrote.
+func runClientScript(t *testing.T, who string, argv ...string) {
+	t.Helper()
 	bin := buildServer(t)
 	plugin := copyExample(t)
 	results := filepath.Join(t.TempDir(), "results.txt")
-	script := filepath.Join(repoRoot(t), "lsp", "e2e", "nvim", "test.lua")
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, nvim, "--headless", "--clean", "-c", "luafile "+script)
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = repoRoot(t)
 	cmd.Env = append(os.Environ(), "PLUGIN_LSP_BIN="+bin, "PLUGIN_DIR="+plugin, "REPO_DIR="+repoRoot(t), "RESULTS="+results)
 	cmd.Stdin = nil
 	out, err := cmd.CombinedOutput()
 	if len(out) > 0 {
-		t.Logf("nvim output:\n%s", out)
+		t.Logf("%s output:\n%s", who, out)
 	}
-	checkResults(t, "the Neovim script", results, err)
+	checkResults(t, who, results, err)
 }
 
 // checkResults reads the RESULTS file a client script wrote: "ok <step>"
