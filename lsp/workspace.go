@@ -192,10 +192,14 @@ func (s *Server) touchAll() {
 	}
 }
 
-// stopChecks cancels every pending check (the connection is closing).
+// stopChecks cancels every pending check and the idle trim (the
+// connection is closing).
 func (s *Server) stopChecks() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.trimTimer != nil {
+		s.trimTimer.Stop()
+	}
 	for _, ps := range s.plugins {
 		if ps.timer != nil {
 			ps.timer.Stop()
