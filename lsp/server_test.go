@@ -127,7 +127,7 @@ func TestInitializeCapabilities(t *testing.T) {
 	h := newHarness(t, Options{})
 	res := h.initialize("", pullCaps())
 	raw := dump(res)
-	for _, want := range []string{`"textDocumentSync":{"openClose":true,"change":1`, `"codeActionProvider"`, `"codeLensProvider"`, `"hoverProvider":true`,
+	for _, want := range []string{`"textDocumentSync":{"openClose":true,"change":2`, `"codeActionProvider"`, `"codeLensProvider"`, `"hoverProvider":true`,
 		`"completionProvider"`, `"definitionProvider":true`, `"documentSymbolProvider":true`, `"inlayHintProvider":true`,
 		`"diagnosticProvider"`, `"commands":["plugin.runTool"]`, `"workspaceFolders":{"supported":true`} {
 		if !strings.Contains(raw, want) {
