@@ -8,6 +8,7 @@ import (
 	"maps"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"go.lsp.dev/protocol"
@@ -74,6 +75,7 @@ func (s *Server) checkAndPublish(ctx context.Context, ps *pluginState, gen uint6
 	s.mu.Lock()
 	pull := s.caps.pullDiagnostics
 	refresh := s.caps.diagnosticRefresh
+	sn = s.adopt(ps, sn)
 	s.mu.Unlock()
 	s.publish(ctx, ps, sn, pull)
 	if pull && refresh {
@@ -112,7 +114,7 @@ func (s *Server) check(ps *pluginState) *snapshot {
 	caps := s.caps
 	s.mu.Unlock()
 
-	sn := &snapshot{gen: gen, docs: docs, runs: runs, enc: caps.enc, caps: caps}
+	sn := &snapshot{gen: gen, docs: docs, runs: runs, enc: caps.enc, caps: caps, mu: new(sync.Mutex)}
 	if p, err := analysis.Load(newOverlayFS(files), ps.dir); err == nil {
 		sn.plugin = p
 		sn.diags = analysis.Run(p, s.rules(), cfg, ps.cache)

@@ -163,3 +163,35 @@ func TestLargeManifestIsCheckedOnSave(t *testing.T) {
 		t.Errorf("told %d times, want once", len(h.client.shown))
 	}
 }
+
+// Opening a file unchanged from the disk starts no second check of the
+// plugin (a 25 MB manifest would be checked twice at startup), and a push
+// client still gets the opened file's diagnostics, with its version.
+func TestOpeningAnUnchangedFileReusesTheCheck(t *testing.T) {
+	dir := copyExample(t)
+	h := newHarness(t, Options{})
+	h.initialize(dir, protocol.ClientCapabilities{})
+	h.waitChecked(dir)
+	gen := func() uint64 {
+		h.srv.mu.Lock()
+		defer h.srv.mu.Unlock()
+		return h.srv.plugins[dir].gen
+	}
+	before := gen()
+	manifest := filepath.Join(dir, "plugin.json")
+	page := filepath.Join(dir, "code", "lookup-book.ts")
+	h.open(manifest)
+	h.open(page)
+	for _, p := range []string{manifest, page} {
+		got := h.waitDiags(p, func(*protocol.PublishDiagnosticsParams) bool { return true })
+		if v, _ := got.Version.Get(); v != 1 || len(got.Diagnostics) != 0 {
+			t.Errorf("%s: published %s, want the clean example at version 1", p, dump(got))
+		}
+	}
+	if gen() != before {
+		t.Errorf("opening unchanged files started a check (generation %d → %d)", before, gen())
+	}
+	// An open file edited is checked as usual, and hover sees the buffer.
+	h.change(page, 2, strings.Replace(mustRead(t, page), "https://api.openlibrary.org", "https://books.example.org", 1))
+	h.waitDiags(page, func(p *protocol.PublishDiagnosticsParams) bool { return hasCode(p, "fetch-undeclared-domain") })
+}

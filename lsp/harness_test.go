@@ -257,8 +257,14 @@ func (h *harness) change(path string, version int32, text string) {
 // waitDiags waits until the last publish for path satisfies ok.
 func (h *harness) waitDiags(path string, ok func(p *protocol.PublishDiagnosticsParams) bool) *protocol.PublishDiagnosticsParams {
 	h.t.Helper()
+	return h.waitDiagsWithin(10*time.Second, path, ok)
+}
+
+// waitDiagsWithin is waitDiags with another deadline (large inputs).
+func (h *harness) waitDiagsWithin(limit time.Duration, path string, ok func(p *protocol.PublishDiagnosticsParams) bool) *protocol.PublishDiagnosticsParams {
+	h.t.Helper()
 	u := string(uri.File(path))
-	deadline := time.After(10 * time.Second)
+	deadline := time.After(limit)
 	for {
 		h.client.mu.Lock()
 		p := h.client.diags[u]

@@ -19,11 +19,32 @@ func (s *Server) DidOpen(ctx context.Context, params *protocol.DidOpenTextDocume
 	if path == "" {
 		return nil
 	}
+	text := []byte(params.TextDocument.Text)
+	same := sameAsDisk(path, text)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	_, wasOpen := s.docs[path]
 	s.docs[path] = &document{
 		uri: string(params.TextDocument.URI), path: path,
-		version: params.TextDocument.Version, text: []byte(params.TextDocument.Text),
+		version: params.TextDocument.Version, text: text, sameAsDisk: same && !wasOpen,
+	}
+	if ps := s.pluginFor(path); ps != nil && same && !wasOpen && ps.gen > 0 {
+		// The plugin's inputs did not change: no new check. A check in
+		// flight adopts the document when it publishes; a finished one
+		// is republished with it now.
+		if ps.snap != nil && ps.snap.gen == ps.gen {
+			sn := s.adopt(ps, ps.snap)
+			pull := s.caps.pullDiagnostics
+			s.safeGo("publish", func() {
+				s.mu.Lock()
+				current := ps.gen == sn.gen
+				s.mu.Unlock()
+				if current {
+					s.publish(s.ctx, ps, sn, pull)
+				}
+			})
+		}
+		return nil
 	}
 	s.touch(path, true)
 	return nil

@@ -55,7 +55,42 @@ type snapshot struct {
 	diags  []analysis.Diagnostic
 	runs   map[string]*toolRun
 
-	mu sync.Mutex // guards plugin's file cache (see file)
+	// mu guards plugin's file cache (see file); shared with the copies
+	// adopt makes, which share the plugin.
+	mu *sync.Mutex
+}
+
+// adopt returns sn with the documents opened since it was taken whose
+// text is the file on disk the check read (document.sameAsDisk): its
+// results stand for them, and a push client gets their diagnostics (an
+// empty list for a clean file) without a second check of the plugin.
+// Callers hold s.mu.
+func (s *Server) adopt(ps *pluginState, sn *snapshot) *snapshot {
+	var add []*document
+	for p, d := range s.docs {
+		if _, had := sn.docs[p]; had || !d.sameAsDisk {
+			continue
+		}
+		if _, in := relTo(ps.dir, p); in {
+			add = append(add, d)
+		}
+	}
+	if len(add) == 0 {
+		return sn
+	}
+	c := *sn
+	c.docs = make(map[string]*document, len(sn.docs)+len(add))
+	for p, d := range sn.docs {
+		c.docs[p] = d
+	}
+	for _, d := range add {
+		dc := *d
+		c.docs[d.path] = &dc
+	}
+	if ps.snap == sn {
+		ps.snap = &c
+	}
+	return &c
 }
 
 // pluginFor returns the plugin that owns path: the nearest directory at or
