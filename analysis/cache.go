@@ -23,9 +23,9 @@ const entryOverhead = 512
 // the content it was computed from (an analysis is roughly proportional to
 // its input) plus a small overhead, and the least recently used entries
 // go when the total exceeds the budget. A long-lived user (the language
-// server) also calls Sweep after each check, which drops what that check
-// did not use: superseded versions of an edited file and the buffers of
-// closed files.
+// server) also calls Sweep after each check, which drops what the last
+// checks did not use: superseded versions of an edited file and the
+// buffers of closed files.
 type Cache struct {
 	mu    sync.Mutex
 	m     map[cacheKey]*list.Element
@@ -96,16 +96,18 @@ func (c *Cache) remove(el *list.Element) {
 	c.bytes -= e.size
 }
 
-// Sweep drops every entry that no Memo returned since the previous Sweep
-// and reports how many went. A caller that sweeps after each complete
-// check keeps exactly what the latest check used.
-func (c *Cache) Sweep() int {
+// Sweep ends a pass: it drops every entry that no Memo returned during
+// the last keep passes (1: this one only) and reports how many went. A
+// caller that sweeps after each complete check with keep 1 keeps exactly
+// what the latest check used; with keep 2 it also keeps the version of
+// each file the check before used (an undo is then a hit).
+func (c *Cache) Sweep(keep int) int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	n := 0
 	for el := c.lru.Back(); el != nil; {
 		prev := el.Prev()
-		if el.Value.(*cacheEntry).used != c.epoch {
+		if c.epoch-el.Value.(*cacheEntry).used >= uint64(max(keep, 1)) {
 			c.remove(el)
 			n++
 		}

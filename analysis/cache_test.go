@@ -39,11 +39,11 @@ func TestCacheSweepKeepsWhatTheLastPassUsed(t *testing.T) {
 	v1, v2, other := []byte("version 1"), []byte("version 2"), []byte("other file")
 	c.Memo("page", v1, func() any { return 1 })
 	c.Memo("page", other, func() any { return 3 })
-	c.Sweep()
+	c.Sweep(1)
 	// The next pass sees the edited file and the unchanged one.
 	c.Memo("page", v2, func() any { return 2 })
 	c.Memo("page", other, func() any { t.Fatal("recomputed an unchanged file"); return nil })
-	if n := c.Sweep(); n != 1 {
+	if n := c.Sweep(1); n != 1 {
 		t.Fatalf("swept %d entries, want 1 (the superseded version)", n)
 	}
 	if c.Has("page", v1) || !c.Has("page", v2) || !c.Has("page", other) {
@@ -51,5 +51,17 @@ func TestCacheSweepKeepsWhatTheLastPassUsed(t *testing.T) {
 	}
 	if c.Bytes() != int64(len(v2)+len(other)+2*entryOverhead) {
 		t.Fatalf("bytes %d after sweep", c.Bytes())
+	}
+	// keep 2: the version before stays one more pass (an undo hits).
+	v3 := []byte("version 3")
+	c.Memo("page", v3, func() any { return 3 })
+	c.Memo("page", other, func() any { return 3 })
+	if n := c.Sweep(2); n != 0 || !c.Has("page", v2) {
+		t.Fatalf("keep 2 swept %d, kept the previous version: %v", n, c.Has("page", v2))
+	}
+	c.Memo("page", other, func() any { return 3 })
+	c.Memo("page", v3, func() any { return 3 })
+	if n := c.Sweep(2); n != 1 || c.Has("page", v2) || !c.Has("page", v3) {
+		t.Fatalf("keep 2, a pass later: swept %d; v2 kept %v", n, c.Has("page", v2))
 	}
 }

@@ -89,9 +89,9 @@ func (s *Server) checkAndPublish(ctx context.Context, ps *pluginState, gen uint6
 // check returns an up-to-date snapshot of the plugin, running the rules
 // when the files changed since the last one. Checks of one plugin are
 // serialized; analysis results per file are memoized in ps.cache, which
-// is swept after each check: a superseded version of a file, or the
-// buffer of a closed one, leaves the cache with the check that no longer
-// reads it.
+// is swept after each check: a version of a file two edits old leaves the
+// cache, and the buffer of a closed one with the check that follows the
+// close.
 func (s *Server) check(ps *pluginState) *snapshot {
 	ps.checkMu.Lock()
 	defer ps.checkMu.Unlock()
@@ -121,7 +121,16 @@ func (s *Server) check(ps *pluginState) *snapshot {
 		sn.diags = append(sn.diags, learntDiagnostics(p, runs, sn.diags)...)
 		analysis.SortDiagnostics(sn.diags)
 	}
-	ps.cache.Sweep()
+	// Keep the previous version of each file too (an undo, or two texts
+	// toggled, is then a cache hit), except after a file was closed: its
+	// buffer's analyses go with this check.
+	s.mu.Lock()
+	keep := 2
+	if ps.closedSince {
+		keep, ps.closedSince = 1, false
+	}
+	s.mu.Unlock()
+	ps.cache.Sweep(keep)
 	s.trimWhenIdle()
 	s.mu.Lock()
 	if ps.snap == nil || ps.snap.gen <= gen {

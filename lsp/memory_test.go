@@ -22,8 +22,8 @@ func (h *harness) cacheHas(dir, kind, text string) bool {
 }
 
 // A page typed in the editor is analysed once per version; the cache keeps
-// the version the last check read, never the ones typed before it, and
-// nothing of a buffer once it is closed.
+// the version the last check read and the one before it (undo), never the
+// older ones, and nothing of a buffer once it is closed.
 func TestClosedAndSupersededVersionsLeaveTheCache(t *testing.T) {
 	dir := copyExample(t)
 	page := filepath.Join(dir, "code", "lookup-book.ts")
@@ -48,7 +48,10 @@ func TestClosedAndSupersededVersionsLeaveTheCache(t *testing.T) {
 	if !h.cacheHas(dir, "page.ts", last) {
 		t.Fatal("the current version is not cached")
 	}
-	for i, v := range append([]string{disk}, versions[:len(versions)-1]...) {
+	if !h.cacheHas(dir, "page.ts", versions[len(versions)-2]) {
+		t.Error("the version before the current one is not kept (undo)")
+	}
+	for i, v := range append([]string{disk}, versions[:len(versions)-2]...) {
 		if h.cacheHas(dir, "page.ts", v) {
 			t.Errorf("superseded version %d is still cached", i)
 		}
@@ -57,8 +60,8 @@ func TestClosedAndSupersededVersionsLeaveTheCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.waitChecked(dir)
-	if h.cacheHas(dir, "page.ts", last) {
-		t.Error("the closed buffer's analysis is still cached")
+	if h.cacheHas(dir, "page.ts", last) || h.cacheHas(dir, "page.ts", versions[len(versions)-2]) {
+		t.Error("the closed buffer's analyses are still cached")
 	}
 	if !h.cacheHas(dir, "page.ts", disk) {
 		t.Error("after close the page on disk is checked again, through the cache")

@@ -96,6 +96,9 @@ func (s *Server) DidClose(ctx context.Context, params *protocol.DidCloseTextDocu
 		return nil
 	}
 	delete(s.docs, path)
+	if ps := s.pluginFor(path); ps != nil {
+		ps.closedSince = true
+	}
 	s.touch(path, false)
 	return nil
 }

@@ -30,6 +30,9 @@ type pluginState struct {
 	// editsPending: edits wait for a save (a manifest over
 	// MaxLiveManifestBytes); largeNoticed: the user was told. (s.mu)
 	editsPending, largeNoticed bool
+	// closedSince: a document of the plugin was closed since the last
+	// check, whose sweep then keeps only what it used. (s.mu)
+	closedSince bool
 	pubMu                      sync.Mutex
 	published                  map[string]string // (pubMu) URI → hash of what was last pushed
 	pulled                     map[string]string // (pubMu) URI → resultId last pulled
