@@ -33,9 +33,9 @@ type pluginState struct {
 	// closedSince: a document of the plugin was closed since the last
 	// check, whose sweep then keeps only what it used. (s.mu)
 	closedSince bool
-	pubMu                      sync.Mutex
-	published                  map[string]string // (pubMu) URI → hash of what was last pushed
-	pulled                     map[string]string // (pubMu) URI → resultId last pulled
+	pubMu       sync.Mutex
+	published   map[string]string // (pubMu) URI → hash of what was last pushed
+	pulled      map[string]string // (pubMu) URI → resultId last pulled
 }
 
 // toolRun is the outcome of the last run of a tool, shown by lenses,
