@@ -112,6 +112,7 @@ func (s *Server) check(ps *pluginState) *snapshot {
 	cfg := s.analysisConfig()
 	runs := maps.Clone(ps.runs)
 	caps := s.caps
+	s.fitMemoryLimit(s.manifestSize(ps))
 	s.mu.Unlock()
 
 	sn := &snapshot{gen: gen, docs: docs, runs: runs, enc: caps.enc, caps: caps, mu: new(sync.Mutex)}

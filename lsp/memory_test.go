@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -65,5 +66,30 @@ func TestClosedAndSupersededVersionsLeaveTheCache(t *testing.T) {
 	}
 	if !h.cacheHas(dir, "page.ts", disk) {
 		t.Error("after close the page on disk is checked again, through the cache")
+	}
+}
+
+// The soft memory limit starts at Options.MemoryLimit and rises with the
+// largest manifest checked, never falls; without the option it is not set.
+func TestMemoryLimitFollowsTheLargestManifest(t *testing.T) {
+	prev := debug.SetMemoryLimit(-1)
+	t.Cleanup(func() { debug.SetMemoryLimit(prev) })
+	s := New(Options{MemoryLimit: 100 << 20})
+	s.fitMemoryLimit(0)
+	if got := debug.SetMemoryLimit(-1); got != 100<<20 {
+		t.Fatalf("base limit %d", got)
+	}
+	s.fitMemoryLimit(25 << 20)
+	if got := debug.SetMemoryLimit(-1); got != manifestHeapFactor*(25<<20) {
+		t.Fatalf("limit for a 25 MB manifest: %d", got)
+	}
+	s.fitMemoryLimit(1 << 10)
+	if got := debug.SetMemoryLimit(-1); got != manifestHeapFactor*(25<<20) {
+		t.Fatalf("the limit fell to %d", got)
+	}
+	debug.SetMemoryLimit(prev)
+	New(Options{}).fitMemoryLimit(25 << 20)
+	if got := debug.SetMemoryLimit(-1); got != prev {
+		t.Fatalf("no MemoryLimit, yet the limit changed to %d", got)
 	}
 }

@@ -49,6 +49,10 @@ type Options struct {
 	Version string
 	// MaxLiveManifest replaces MaxLiveManifestBytes (tests).
 	MaxLiveManifest int64
+	// MemoryLimit, when set, is the process's base soft memory limit
+	// (runtime/debug.SetMemoryLimit); the server raises it for a large
+	// manifest (memory.go). Zero leaves the runtime's setting alone.
+	MemoryLimit int64
 }
 
 // DefaultDebounce is the delay between an edit and the check it triggers.
@@ -88,6 +92,7 @@ type Server struct {
 	runSeq         uint64                        // (mu) numbers the runs
 
 	trimTimer *time.Timer // (mu) returns memory to the OS once checks pause
+	memLimit  int64       // (mu) the soft memory limit set, 0: none
 
 	exitOnce sync.Once
 	exited   chan struct{}
@@ -139,6 +144,9 @@ func (s *Server) Serve(ctx context.Context, stream jsonrpc2.Stream) int {
 	s.ctx, s.cancel = context.WithCancel(ctx)
 	defer s.cancel()
 	stream = guardStream(stream, s.logf)
+	s.mu.Lock()
+	s.fitMemoryLimit(0) // the base limit, before anything is read
+	s.mu.Unlock()
 	conn := jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(codec{}))
 	s.conn = conn
 	s.client = protocol.ClientDispatcher(conn)
@@ -293,24 +301,6 @@ func (s *Server) handle(next jsonrpc2.Handler) jsonrpc2.Handler {
 		}
 		return result, err
 	}
-}
-
-// idleTrimDelay is how long checks must pause before the server hands
-// the memory they freed back to the OS.
-const idleTrimDelay = time.Second
-
-// trimWhenIdle (re)arms the idle trim. Analysing a large page allocates
-// many times its size; the Go runtime returns freed memory to the OS only
-// gradually, so without this a session's RSS stays near its peak for
-// minutes after the big file was closed. A forced collection once the
-// checks pause costs a few milliseconds of a live heap of tens of MB.
-func (s *Server) trimWhenIdle() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.trimTimer != nil {
-		s.trimTimer.Stop()
-	}
-	s.trimTimer = time.AfterFunc(idleTrimDelay, debug.FreeOSMemory)
 }
 
 // logf writes an internal message to Options.Log.

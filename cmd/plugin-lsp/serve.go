@@ -5,15 +5,12 @@ import (
 	"flag"
 	"io"
 	"os"
-	"runtime/debug"
 
 	"github.com/plugin-lsp/plugin-lsp/lsp"
 )
 
-// serveMemoryLimit is the server's soft memory limit unless GOMEMLIMIT
-// sets one: the garbage collector works harder as the heap nears it, which
-// keeps an editor session's peak RSS near what the analysis of its largest
-// page needs (docs/lsp.md, "Memory").
+// serveMemoryLimit is the server's base soft memory limit unless
+// GOMEMLIMIT sets one (docs/lsp.md, "Memory").
 const serveMemoryLimit = 100 << 20
 
 // cmdServe runs the language server over stdin/stdout.
@@ -31,8 +28,9 @@ func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		wd, _ := os.Getwd()
 		*docsURL = lsp.FindRulesDoc(exe, wd)
 	}
+	var memLimit int64
 	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(serveMemoryLimit)
+		memLimit = serveMemoryLimit
 	}
 	if *debounce == 0 {
 		*debounce = -1 // no delay
@@ -44,6 +42,8 @@ func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Log:      stderr,
 		Version:  version,
 		Review:   reviewCard,
+
+		MemoryLimit: memLimit,
 	})
 	// The server logs why a session ended without shutdown and exit.
 	return srv.ServeStdio(context.Background(), stdin, stdout)
