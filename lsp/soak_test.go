@@ -137,6 +137,12 @@ func TestSoakEdits(t *testing.T) {
 			})
 		}
 		pull(paths[i])
+		if done/1000 != (done-burst)/1000 {
+			mu.Lock()
+			pk := peak
+			mu.Unlock()
+			t.Logf("soak: %d edits, %v: RSS %.1f MB, peak so far %.1f MB", done, time.Since(began).Round(time.Second), vmRSS(t, pid)/(1<<20), pk/(1<<20))
+		}
 	}
 	elapsed := time.Since(began)
 	for i := range paths {

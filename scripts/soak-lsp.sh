@@ -7,5 +7,5 @@
 # Usage: scripts/soak-lsp.sh [EDITS]   (EDITS defaults to 10000)
 set -eu
 cd "$(dirname "$0")/.."
-PLUGIN_LSP_SOAK=${1:-10000} go test ./lsp -run '^TestSoakEdits$' -v -count 1 -timeout 60m |
-	grep -E 'soak|ok|FAIL'
+PLUGIN_LSP_SOAK=${1:-10000} go test ./lsp -run '^TestSoakEdits$' -v -count 1 -timeout 180m |
+	grep -E 'soak|ok|FAIL|panic|timed out'
