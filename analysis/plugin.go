@@ -157,6 +157,17 @@ func (p *Plugin) ReadFile(rel string) (*File, error) {
 	return f, nil
 }
 
+// Cached returns the file at rel if ReadFile has read it (nothing is read
+// here).
+func (p *Plugin) Cached(rel string) (*File, bool) {
+	c, err := Clean(rel)
+	if err != nil {
+		return nil, false
+	}
+	f, ok := p.files[c]
+	return f, ok
+}
+
 // Exists reports whether a regular file is at rel (inside the directory).
 func (p *Plugin) Exists(rel string) bool {
 	c, err := Clean(rel)

@@ -1,10 +1,8 @@
 package analysis
 
 import (
-	"crypto/sha256"
 	"fmt"
 	"runtime/debug"
-	"sync"
 )
 
 // Rule is one check: a stable code (DESIGN.md §4), its default severity, a
@@ -83,44 +81,4 @@ func runRule(pass *Pass, r *Rule) {
 		}
 	}()
 	r.Run(pass)
-}
-
-// Cache memoizes per-file analyses (page host calls, module exports) by
-// kind and content hash, so an edit to one file re-analyses only that
-// file. It is safe for concurrent use.
-type Cache struct {
-	mu sync.Mutex
-	m  map[cacheKey]any
-}
-
-type cacheKey struct {
-	kind string
-	hash [32]byte
-}
-
-// NewCache returns an empty cache.
-func NewCache() *Cache { return &Cache{m: map[cacheKey]any{}} }
-
-// Memo returns the cached result of compute for (kind, content), computing
-// it once. compute must depend on nothing but content.
-func (c *Cache) Memo(kind string, content []byte, compute func() any) any {
-	k := cacheKey{kind, sha256.Sum256(content)}
-	c.mu.Lock()
-	v, ok := c.m[k]
-	c.mu.Unlock()
-	if ok {
-		return v
-	}
-	v = compute()
-	c.mu.Lock()
-	c.m[k] = v
-	c.mu.Unlock()
-	return v
-}
-
-// Len returns the number of cached entries.
-func (c *Cache) Len() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.m)
 }

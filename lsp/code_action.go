@@ -43,7 +43,7 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 	if f == nil {
 		return out, nil
 	}
-	want := fromRange(f, params.Range)
+	want := sn.enc.fromRange(f, params.Range)
 	allow := func(k protocol.CodeActionKind) bool {
 		if len(params.Context.Only) == 0 {
 			return true
@@ -139,7 +139,10 @@ func (s *Server) fixAllCapabilities(sn *snapshot, dir, rel string) (int, string)
 	diags := sn.diags
 	s.mu.Lock()
 	cfg := s.analysisConfig()
-	cache := s.cache
+	cache := analysis.NewCache()
+	if ps := s.plugins[dir]; ps != nil {
+		cache = ps.cache
+	}
 	s.mu.Unlock()
 	n := 0
 	for round := 0; round < 64; round++ {

@@ -63,7 +63,7 @@ func (s *Server) CodeLens(ctx context.Context, params *protocol.CodeLensParams) 
 			title = summary(run) + " · ▶ Run again"
 		}
 		out = append(out, protocol.CodeLens{
-			Range:   toRange(f, a.span),
+			Range:   sn.enc.toRange(f, a.span),
 			Command: protocol.Command{Title: title, Command: CommandRunTool, Arguments: []protocol.LSPAny{arg}},
 		})
 	}

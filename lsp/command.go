@@ -148,13 +148,27 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 	if err != nil {
 		return nil, invalidParams("%v", err)
 	}
-	s.mu.Lock()
-	st := s.config
-	progressOK := s.caps.workDoneProgress
-	s.mu.Unlock()
-
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	s.mu.Lock()
+	if s.state == stateShutdown {
+		s.mu.Unlock()
+		return nil, errShutdown
+	}
+	st := s.config
+	progressOK := s.caps.workDoneProgress
+	s.runSeq++
+	id := s.runSeq
+	if s.runCancels == nil {
+		s.runCancels = map[uint64]context.CancelFunc{}
+	}
+	s.runCancels[id] = cancel // shutdown cancels the runs in flight
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.runCancels, id)
+		s.mu.Unlock()
+	}()
 	prog := s.startProgress(ctx, token, progressOK, "Running "+args.Tool, cancel)
 	defer prog.end("done")
 

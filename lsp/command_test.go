@@ -55,7 +55,7 @@ func TestSettingsChangeRechecks(t *testing.T) {
 func TestUnusedDomainIsTaggedAndLinked(t *testing.T) {
 	dir := copyExample(t)
 	h := newHarness(t, Options{})
-	h.initialize(dir, protocol.ClientCapabilities{})
+	h.initialize(dir, richCaps())
 	manifest := filepath.Join(dir, "plugin.json")
 	h.openText(manifest, strings.Replace(mustRead(t, manifest), `"api.openlibrary.org",`, `"api.openlibrary.org", "unused.example.org",`, 1))
 	p := h.waitDiags(manifest, func(p *protocol.PublishDiagnosticsParams) bool { return hasCode(p, "fetch-unused-domain") })

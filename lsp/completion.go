@@ -26,7 +26,7 @@ func (s *Server) Completion(ctx context.Context, params *protocol.CompletionPara
 		return list, nil
 	}
 	f := sn.file(rel)
-	off := fromPosition(f, params.Position)
+	off := sn.enc.fromPosition(f, params.Position)
 	sn.mu.Lock()
 	defer sn.mu.Unlock()
 	p := sn.plugin
@@ -48,12 +48,13 @@ func (s *Server) Completion(ctx context.Context, params *protocol.CompletionPara
 	if str != nil && arr.Kind == jsonpos.Object {
 		where = pathOfNode(str)
 	}
+	whole := completionManifest(p.Manifest, f.Text, off)
 	var labels []string
 	var kind protocol.CompletionItemKind
 	var detail string
 	switch {
 	case matchPath(where, "capabilities", "host") && len(where) == 2:
-		have := setOf(capability.FromManifest(p.Manifest).Host)
+		have := setOf(capability.FromManifest(whole).Host)
 		for _, m := range capability.HostMethodNames() {
 			if !have[m] || str != nil && str.Str == m {
 				labels = append(labels, m)
@@ -63,7 +64,7 @@ func (s *Server) Completion(ctx context.Context, params *protocol.CompletionPara
 	case matchPath(where, "capabilities", "fetch") && len(where) == 2,
 		matchPath(where, "capabilities", "fetch", "[]", "domain") && len(where) == 4,
 		matchPath(where, "capabilities", "credentials", "[]", "domains") && len(where) == 4:
-		reach := capability.FromManifest(p.Manifest)
+		reach := capability.FromManifest(whole)
 		have := setOf(reach.Domains())
 		inFetch := where[1] == "fetch"
 		for _, d := range seenDomains(p, sn.runs) {
@@ -117,6 +118,9 @@ func (s *Server) Completion(ctx context.Context, params *protocol.CompletionPara
 	}
 	for _, l := range labels {
 		item := protocol.CompletionItem{Label: l, Kind: kind, Detail: protocol.NewOptional(detail)}
+		if m, ok := capability.LookupHostMethod(l); ok && detail == "host method" {
+			item.Documentation = markup(m.Markdown(), sn.caps.completionDocMD)
+		}
 		if str != nil {
 			// replace the string's content, quotes kept
 			sp := analysis.Span{Start: str.Span.Start + 1, End: str.Span.End - 1}
@@ -126,7 +130,7 @@ func (s *Server) Completion(ctx context.Context, params *protocol.CompletionPara
 			if sp.End < sp.Start {
 				sp.End = sp.Start
 			}
-			item.TextEdit = &protocol.TextEdit{Range: toRange(f, sp), NewText: l}
+			item.TextEdit = &protocol.TextEdit{Range: sn.enc.toRange(f, sp), NewText: l}
 			item.FilterText = protocol.NewOptional(l)
 		} else {
 			item.InsertText = protocol.NewOptional(`"` + l + `"`)

@@ -1,8 +1,10 @@
 package lsp
 
 import (
+	"math"
 	"path/filepath"
 	"sort"
+	utf8pkg "unicode/utf8"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -35,36 +37,82 @@ func uriFor(docs map[string]*document, path string) uri.URI {
 	return uri.File(path)
 }
 
+// encoding is the position encoding negotiated with the client
+// (initialize: general.positionEncodings): what an LSP "character" counts.
+type encoding int
+
+const (
+	encUTF16 encoding = iota // the LSP default, and what every client supports
+	encUTF8                  // bytes; chosen when the client offers it
+)
+
+// kind is the encoding's name in the initialize result.
+func (e encoding) kind() protocol.PositionEncodingKind {
+	if e == encUTF8 {
+		return protocol.PositionEncodingKindUTF8
+	}
+	return protocol.PositionEncodingKindUTF16
+}
+
+// negotiateEncoding picks utf-8 when the client offers it (no conversion
+// at all), else utf-16, which every client must support.
+func negotiateEncoding(offered []protocol.PositionEncodingKind) encoding {
+	for _, k := range offered {
+		if k == protocol.PositionEncodingKindUTF8 {
+			return encUTF8
+		}
+	}
+	return encUTF16
+}
+
 // toPosition converts a byte offset in f to an LSP position.
-func toPosition(f *analysis.File, off int) protocol.Position {
+func (e encoding) toPosition(f *analysis.File, off int) protocol.Position {
 	p := f.Position(off)
-	return protocol.Position{Line: uint32(p.Line), Character: uint32(p.Col)}
+	col := p.Col
+	if e == encUTF8 {
+		col = p.Col8
+	}
+	return protocol.Position{Line: uint32(p.Line), Character: uint32(col)}
 }
 
 // toRange converts a byte span in f to an LSP range. A nil file (one that
 // could not be read) yields the empty range at the start.
-func toRange(f *analysis.File, sp analysis.Span) protocol.Range {
+func (e encoding) toRange(f *analysis.File, sp analysis.Span) protocol.Range {
 	if f == nil {
 		return protocol.Range{}
 	}
 	if sp.End < sp.Start {
 		sp.End = sp.Start
 	}
-	return protocol.Range{Start: toPosition(f, sp.Start), End: toPosition(f, sp.End)}
+	return protocol.Range{Start: e.toPosition(f, sp.Start), End: e.toPosition(f, sp.End)}
 }
 
-// fromPosition converts an LSP position in f to a byte offset.
-func fromPosition(f *analysis.File, p protocol.Position) int {
-	return f.Offset(int(p.Line), int(p.Character))
+// fromPosition converts an LSP position in f to a byte offset. A column
+// past the end of its line means the line's end (as in the spec); a utf-8
+// column inside a character means the start of that character.
+func (e encoding) fromPosition(f *analysis.File, p protocol.Position) int {
+	if e == encUTF16 {
+		return f.Offset(int(p.Line), int(p.Character))
+	}
+	start := f.Offset(int(p.Line), 0)
+	end := f.Offset(int(p.Line), math.MaxInt32)
+	off := start + int(p.Character)
+	if off > end || off < start {
+		return end
+	}
+	for off > start && off < len(f.Text) && !utf8pkg.RuneStart(f.Text[off]) {
+		off--
+	}
+	return off
 }
 
 // fromRange converts an LSP range in f to a byte span.
-func fromRange(f *analysis.File, r protocol.Range) analysis.Span {
-	s, e := fromPosition(f, r.Start), fromPosition(f, r.End)
-	if e < s {
-		e = s
+func (e encoding) fromRange(f *analysis.File, r protocol.Range) analysis.Span {
+	s, en := e.fromPosition(f, r.Start), e.fromPosition(f, r.End)
+	if en < s {
+		en = s
 	}
-	return analysis.Span{Start: s, End: e}
+	return analysis.Span{Start: s, End: en}
 }
 
 // file returns the plugin's file at rel as the check saw it, or nil.
@@ -147,7 +195,7 @@ func (sn *snapshot) workspaceEdit(edits []analysis.Edit, useDocChanges bool) *pr
 		for _, e := range es {
 			r := protocol.Range{}
 			if f != nil {
-				r = toRange(f, e.Span)
+				r = sn.enc.toRange(f, e.Span)
 			}
 			tes = append(tes, protocol.TextEdit{Range: r, NewText: e.NewText})
 		}

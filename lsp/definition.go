@@ -17,7 +17,7 @@ func (s *Server) Definition(ctx context.Context, params *protocol.DefinitionPara
 		return protocol.LocationSlice{}, nil
 	}
 	f := sn.file(rel)
-	off := fromPosition(f, params.Position)
+	off := sn.enc.fromPosition(f, params.Position)
 	sn.mu.Lock()
 	defer sn.mu.Unlock()
 	p := sn.plugin
@@ -31,7 +31,7 @@ func (s *Server) Definition(ctx context.Context, params *protocol.DefinitionPara
 		if err != nil {
 			return protocol.LocationSlice{}
 		}
-		return protocol.LocationSlice{{URI: uriFor(sn.docs, p.Abs(target)), Range: toRange(tf, sp)}}
+		return protocol.LocationSlice{{URI: uriFor(sn.docs, p.Abs(target)), Range: sn.enc.toRange(tf, sp)}}
 	}
 	switch {
 	case matchPath(where, "tools", "[]", "page") && len(where) == 3:

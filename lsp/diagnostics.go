@@ -4,8 +4,11 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"maps"
 	"sort"
+	"strings"
+	"sync"
 	"time"
 
 	"go.lsp.dev/protocol"
@@ -23,6 +26,7 @@ func (s *Server) schedule(ps *pluginState) { s.scheduleIn(ps, false) }
 // nobody is typing). Callers hold s.mu.
 func (s *Server) scheduleIn(ps *pluginState, now bool) {
 	ps.gen++
+	ps.editsPending = false // this check reads every edit made so far
 	if ps.timer != nil {
 		ps.timer.Stop()
 	}
@@ -71,6 +75,7 @@ func (s *Server) checkAndPublish(ctx context.Context, ps *pluginState, gen uint6
 	s.mu.Lock()
 	pull := s.caps.pullDiagnostics
 	refresh := s.caps.diagnosticRefresh
+	sn = s.adopt(ps, sn)
 	s.mu.Unlock()
 	s.publish(ctx, ps, sn, pull)
 	s.keepTypesFresh(sn)
@@ -82,12 +87,12 @@ func (s *Server) checkAndPublish(ctx context.Context, ps *pluginState, gen uint6
 	}
 }
 
-// maxCacheEntries bounds the per-file analysis cache.
-const maxCacheEntries = 4096
-
 // check returns an up-to-date snapshot of the plugin, running the rules
 // when the files changed since the last one. Checks of one plugin are
-// serialized; analysis results per file are memoized in s.cache.
+// serialized; analysis results per file are memoized in ps.cache, which
+// is swept after each check: a version of a file two edits old leaves the
+// cache, and the buffer of a closed one with the check that follows the
+// close.
 func (s *Server) check(ps *pluginState) *snapshot {
 	ps.checkMu.Lock()
 	defer ps.checkMu.Unlock()
@@ -108,22 +113,29 @@ func (s *Server) check(ps *pluginState) *snapshot {
 	cfg := s.analysisConfig()
 	runs := maps.Clone(ps.runs)
 	tests := maps.Clone(ps.tests)
-	if s.cache.Len() > maxCacheEntries {
-		// Every keystroke in a page is a new content hash: start over
-		// rather than keep every version of every file of the session.
-		s.cache = analysis.NewCache()
-	}
-	cache := s.cache
+	caps := s.caps
+	s.fitMemoryLimit(s.manifestSize(ps))
 	s.mu.Unlock()
 
-	sn := &snapshot{gen: gen, docs: docs, runs: runs, tests: tests}
+	sn := &snapshot{gen: gen, docs: docs, runs: runs, tests: tests, enc: caps.enc, caps: caps, mu: new(sync.Mutex)}
 	if p, err := analysis.Load(newOverlayFS(files), ps.dir); err == nil {
 		sn.plugin = p
-		sn.diags = analysis.Run(p, s.rules(), cfg, cache)
+		sn.diags = analysis.Run(p, s.rules(), cfg, ps.cache)
 		sn.diags = append(sn.diags, learntDiagnostics(p, runs, sn.diags)...)
 		sn.diags = append(sn.diags, testDiagnostics(sn)...)
 		analysis.SortDiagnostics(sn.diags)
 	}
+	// Keep the previous version of each file too (an undo, or two texts
+	// toggled, is then a cache hit), except after a file was closed: its
+	// buffer's analyses go with this check.
+	s.mu.Lock()
+	keep := 2
+	if ps.closedSince {
+		keep, ps.closedSince = 1, false
+	}
+	s.mu.Unlock()
+	ps.cache.Sweep(keep)
+	s.trimWhenIdle()
 	s.mu.Lock()
 	if ps.snap == nil || ps.snap.gen <= gen {
 		ps.snap = sn
@@ -169,14 +181,15 @@ func (s *Server) fileDiagnostics(sn *snapshot, rel string) []protocol.Diagnostic
 func (s *Server) toDiagnostic(sn *snapshot, d *analysis.Diagnostic) protocol.Diagnostic {
 	f := sn.file(d.File)
 	pd := protocol.Diagnostic{
-		Range:    toRange(f, d.Span),
+		Range:    sn.enc.toRange(f, d.Span),
 		Severity: severity(d.Severity),
 		Source:   protocol.NewOptional("plugin-lsp"),
 		Message:  protocol.String(d.Message),
 	}
+	dc := sn.caps.diag
 	if d.Code != "" {
 		pd.Code = protocol.String(d.Code)
-		if s.opts.DocsURL != "" {
+		if s.opts.DocsURL != "" && dc.codeDescription {
 			if h, err := uri.Parse(s.opts.DocsURL + "#" + d.Code); err == nil {
 				pd.CodeDescription = protocol.CodeDescription{Href: h}
 			}
@@ -184,22 +197,33 @@ func (s *Server) toDiagnostic(sn *snapshot, d *analysis.Diagnostic) protocol.Dia
 	}
 	var tags []protocol.DiagnosticTag
 	for _, t := range d.Tags {
-		switch t {
-		case analysis.Unnecessary:
+		switch {
+		case t == analysis.Unnecessary && dc.unnecessary:
 			tags = append(tags, protocol.DiagnosticTagUnnecessary)
-		case analysis.Deprecated:
+		case t == analysis.Deprecated && dc.deprecated:
 			tags = append(tags, protocol.DiagnosticTagDeprecated)
 		}
 	}
 	if len(tags) > 0 {
 		pd.Tags = protocol.NewDiagnosticTags(tags...)
 	}
+	var inline []string
 	for _, r := range d.Related {
 		rf := sn.file(r.File)
+		rng := sn.enc.toRange(rf, r.Span)
+		if !dc.related {
+			// A client without relatedInformation gets it in the message,
+			// with a 1-based line and column as editors show them.
+			inline = append(inline, fmt.Sprintf("%s:%d:%d: %s", r.File, rng.Start.Line+1, rng.Start.Character+1, r.Message))
+			continue
+		}
 		pd.RelatedInformation = append(pd.RelatedInformation, protocol.DiagnosticRelatedInformation{
-			Location: protocol.Location{URI: uriFor(sn.docs, sn.plugin.Abs(r.File)), Range: toRange(rf, r.Span)},
+			Location: protocol.Location{URI: uriFor(sn.docs, sn.plugin.Abs(r.File)), Range: rng},
 			Message:  r.Message,
 		})
+	}
+	if len(inline) > 0 {
+		pd.Message = protocol.String(string(d.Message) + "\n(" + strings.Join(inline, "; ") + ")")
 	}
 	return pd
 }

@@ -19,7 +19,7 @@ func posOf(t testing.TB, text, needle string, delta int) protocol.Position {
 	if i < 0 {
 		t.Fatalf("%q not in text", needle)
 	}
-	return toPosition(analysis.NewFile("", []byte(text)), i+delta)
+	return encUTF16.toPosition(analysis.NewFile("", []byte(text)), i+delta)
 }
 
 func (h *harness) hover(path string, pos protocol.Position) string {
@@ -37,7 +37,7 @@ func (h *harness) hover(path string, pos protocol.Position) string {
 func TestHover(t *testing.T) {
 	dir := copyExample(t)
 	h := newHarness(t, Options{})
-	h.initialize(dir, protocol.ClientCapabilities{})
+	h.initialize(dir, richCaps())
 	manifest := filepath.Join(dir, "plugin.json")
 	text := mustRead(t, manifest)
 	h.openText(manifest, text)
@@ -222,7 +222,7 @@ func TestMalformedManifestTypedCharByChar(t *testing.T) {
 	for i := 1; i <= len(text); i += step {
 		prefix := text[:i]
 		h.change(manifest, int32(i+1), prefix)
-		end := toPosition(analysis.NewFile("", []byte(prefix)), len(prefix))
+		end := encUTF16.toPosition(analysis.NewFile("", []byte(prefix)), len(prefix))
 		tdp := protocol.TextDocumentPositionParams{TextDocument: u, Position: end}
 		if _, err := h.server.Hover(h.ctx, &protocol.HoverParams{TextDocumentPositionParams: tdp}); err != nil {
 			t.Fatalf("hover at %d: %v", i, err)
@@ -269,7 +269,7 @@ func TestMalformedManifestTypedCharByChar(t *testing.T) {
 func TestHostileInput(t *testing.T) {
 	dir := copyExample(t)
 	h := newHarness(t, Options{})
-	h.initialize(dir, protocol.ClientCapabilities{})
+	h.initialize(dir, richCaps())
 	manifest := filepath.Join(dir, "plugin.json")
 	page := filepath.Join(dir, "code", "lookup-book.ts")
 	big := strings.Repeat("const x = http.fetch(\"https://a.example/\" + 1); // ünïcødé 😀\n", 10<<20/64)

@@ -36,7 +36,7 @@ func FuzzManifestRequests(f *testing.F) {
 		s.ensurePlugin(dir)
 		ctx := context.Background()
 		f := analysis.NewFile("", []byte(text))
-		pos := toPosition(f, int(at)%(len(text)+1))
+		pos := encUTF16.toPosition(f, int(at)%(len(text)+1))
 		u := protocol.TextDocumentIdentifier{URI: uri.File(manifest)}
 		tdp := protocol.TextDocumentPositionParams{TextDocument: u, Position: pos}
 		if _, err := s.Hover(ctx, &protocol.HoverParams{TextDocumentPositionParams: tdp}); err != nil {

@@ -51,9 +51,14 @@ type testClient struct {
 	diags    map[string]*protocol.PublishDiagnosticsParams
 	pubs     []*protocol.PublishDiagnosticsParams
 	logs     []string
+	shown    []string // window/showMessage
 	progress []string // kinds: begin/report/end
 	settings json.RawMessage
-	changed  chan struct{}
+	// refreshes counts workspace/diagnostic/refresh requests.
+	refreshes int
+	// registrations counts client/registerCapability requests.
+	registrations int
+	changed       chan struct{}
 }
 
 func newTestClient() *testClient {
@@ -71,6 +76,14 @@ func (c *testClient) PublishDiagnostics(ctx context.Context, p *protocol.Publish
 	c.mu.Lock()
 	c.diags[string(p.URI)] = p
 	c.pubs = append(c.pubs, p)
+	c.mu.Unlock()
+	c.poke()
+	return nil
+}
+
+func (c *testClient) ShowMessage(ctx context.Context, p *protocol.ShowMessageParams) error {
+	c.mu.Lock()
+	c.shown = append(c.shown, p.Message)
 	c.mu.Unlock()
 	c.poke()
 	return nil
@@ -114,8 +127,19 @@ func (c *testClient) Progress(ctx context.Context, p *protocol.ProgressParams) e
 }
 
 func (c *testClient) RegisterCapability(ctx context.Context, p *protocol.RegistrationParams) error {
+	c.mu.Lock()
+	c.registrations++
+	c.mu.Unlock()
 	return nil
 }
+func (c *testClient) DiagnosticRefresh(ctx context.Context) error {
+	c.mu.Lock()
+	c.refreshes++
+	c.mu.Unlock()
+	c.poke()
+	return nil
+}
+
 func (c *testClient) CodeLensRefresh(ctx context.Context) error  { return nil }
 func (c *testClient) InlayHintRefresh(ctx context.Context) error { return nil }
 
@@ -233,8 +257,14 @@ func (h *harness) change(path string, version int32, text string) {
 // waitDiags waits until the last publish for path satisfies ok.
 func (h *harness) waitDiags(path string, ok func(p *protocol.PublishDiagnosticsParams) bool) *protocol.PublishDiagnosticsParams {
 	h.t.Helper()
+	return h.waitDiagsWithin(10*time.Second, path, ok)
+}
+
+// waitDiagsWithin is waitDiags with another deadline (large inputs).
+func (h *harness) waitDiagsWithin(limit time.Duration, path string, ok func(p *protocol.PublishDiagnosticsParams) bool) *protocol.PublishDiagnosticsParams {
+	h.t.Helper()
 	u := string(uri.File(path))
-	deadline := time.After(10 * time.Second)
+	deadline := time.After(limit)
 	for {
 		h.client.mu.Lock()
 		p := h.client.diags[u]
@@ -343,7 +373,7 @@ func applyTextEdits(t testing.TB, text string, edits []protocol.TextEdit) string
 	f := analysis.NewFile("", []byte(text))
 	var es []analysis.Edit
 	for _, e := range edits {
-		es = append(es, analysis.Edit{Span: fromRange(f, e.Range), NewText: e.NewText})
+		es = append(es, analysis.Edit{Span: encUTF16.fromRange(f, e.Range), NewText: e.NewText})
 	}
 	out, ok := applyEdits([]byte(text), es)
 	if !ok {
@@ -377,4 +407,21 @@ func mustRead(t testing.TB, p string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// richCaps declares what a full client (VS Code) reads: Markdown hover and
+// completion docs, relatedInformation, codeDescription and both tags. The
+// tests of those features start from it; the degraded forms are tested
+// against the client profiles (profile_test.go).
+func richCaps() protocol.ClientCapabilities {
+	diag := protocol.DiagnosticsCapabilities{
+		RelatedInformation: ptr(true), CodeDescriptionSupport: ptr(true),
+		TagSupport: protocol.ClientDiagnosticsTagOptions{ValueSet: []protocol.DiagnosticTag{protocol.DiagnosticTagUnnecessary, protocol.DiagnosticTagDeprecated}},
+	}
+	md := []protocol.MarkupKind{protocol.MarkupKindMarkdown, protocol.MarkupKindPlainText}
+	return protocol.ClientCapabilities{TextDocument: &protocol.TextDocumentClientCapabilities{
+		Hover:              &protocol.HoverClientCapabilities{ContentFormat: md},
+		Completion:         &protocol.CompletionClientCapabilities{CompletionItem: &protocol.ClientCompletionItemOptions{DocumentationFormat: md}},
+		PublishDiagnostics: &protocol.PublishDiagnosticsClientCapabilities{DiagnosticsCapabilities: diag},
+	}}
 }

@@ -28,7 +28,7 @@ func (s *Server) Hover(ctx context.Context, params *protocol.HoverParams) (*prot
 	if f == nil {
 		return nil, nil
 	}
-	off := fromPosition(f, params.Position)
+	off := sn.enc.fromPosition(f, params.Position)
 	var md string
 	var span analysis.Span
 	if rel == analysis.ManifestName {
@@ -39,8 +39,8 @@ func (s *Server) Hover(ctx context.Context, params *protocol.HoverParams) (*prot
 	if md == "" {
 		return nil, nil
 	}
-	r := toRange(f, span)
-	return &protocol.Hover{Contents: &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: md}, Range: &r}, nil
+	r := sn.enc.toRange(f, span)
+	return &protocol.Hover{Contents: markup(md, sn.caps.hoverMarkdown), Range: &r}, nil
 }
 
 func (s *Server) hoverManifest(sn *snapshot, off int) (string, analysis.Span) {

@@ -29,7 +29,7 @@ func (s *Server) InlayHint(ctx context.Context, params *protocol.InlayHintParams
 		for end < len(f.Text) && f.Text[end] != '\n' {
 			end++
 		}
-		pos := toPosition(f, end)
+		pos := sn.enc.toPosition(f, end)
 		if pos.Line < params.Range.Start.Line || pos.Line > params.Range.End.Line {
 			continue
 		}
@@ -37,7 +37,7 @@ func (s *Server) InlayHint(ctx context.Context, params *protocol.InlayHintParams
 			Position:    pos,
 			Label:       protocol.String(summary(run)),
 			PaddingLeft: b(true),
-			Tooltip:     &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: renderRun(a.tool, run)},
+			Tooltip:     markup(renderRun(a.tool, run), sn.caps.hoverMarkdown),
 		})
 	}
 	return out, nil

@@ -23,6 +23,15 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 		return nil, errInvalidRequest("initialize was already called")
 	}
 	s.caps = readCaps(&params.Capabilities)
+	// Pull mode only for a client the server can ask to pull again: a
+	// check caused by another file (the quick fix edits plugin.json, the
+	// page's diagnostics change) must reach the client, and a client
+	// without refresh support would keep the page's old report until the
+	// page itself is edited. Such a client is pushed to instead, and not
+	// offered diagnosticProvider, so that it shows one set (Neovim 0.10
+	// would show the pulled and the pushed lists side by side).
+	s.caps.pullDiagnostics = s.caps.pullDiagnostics && s.caps.diagnosticRefresh
+	s.caps.diag = readDiagCaps(&params.Capabilities, s.caps.pullDiagnostics)
 	if folders, ok := params.WorkspaceFolders.Get(); ok && len(folders) > 0 {
 		for _, f := range folders {
 			if p := pathOf(f.URI); p != "" {
@@ -45,10 +54,15 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 	if s.opts.Review != nil {
 		commands = append(commands, CommandReviewCard)
 	}
-	change := protocol.TextDocumentSyncKindFull
+	// Incremental: an edit of a large file costs the client and the
+	// server the changed range, not a copy of the whole text in JSON (a
+	// full-text change of a 25 MB manifest takes the protocol decoder
+	// most of a second). Full-text changes are accepted too.
+	change := protocol.TextDocumentSyncKindIncremental
 	caps := protocol.ServerCapabilities{
+		PositionEncoding: s.caps.enc.kind(),
 		TextDocumentSync: &protocol.TextDocumentSyncOptions{
-			OpenClose: b(true), Change: &change, Save: protocol.Boolean(false),
+			OpenClose: b(true), Change: &change, Save: protocol.Boolean(true),
 		},
 		HoverProvider:          protocol.Boolean(true),
 		DefinitionProvider:     protocol.Boolean(true),
@@ -60,10 +74,12 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 		ExecuteCommandProvider: protocol.ExecuteCommandOptions{Commands: commands},
 		CompletionProvider:     &protocol.CompletionOptions{TriggerCharacters: []string{"\"", ".", "/"}},
 		InlayHintProvider:      protocol.Boolean(true),
-		DiagnosticProvider:     &protocol.DiagnosticOptions{Identifier: ptr("plugin-lsp"), InterFileDependencies: true},
 		Workspace: &protocol.WorkspaceOptions{WorkspaceFolders: &protocol.WorkspaceFoldersServerCapabilities{
 			Supported: b(true), ChangeNotifications: protocol.Boolean(true),
 		}},
+	}
+	if s.caps.pullDiagnostics {
+		caps.DiagnosticProvider = &protocol.DiagnosticOptions{Identifier: ptr("plugin-lsp"), InterFileDependencies: true}
 	}
 	return &protocol.InitializeResult{
 		Capabilities: caps,
@@ -106,14 +122,16 @@ func readCaps(c *protocol.ClientCapabilities) clientCaps {
 	if w := c.Window; w != nil && w.WorkDoneProgress != nil {
 		cc.workDoneProgress = *w.WorkDoneProgress
 	}
+	if g := c.General; g != nil {
+		cc.enc = negotiateEncoding(g.PositionEncodings)
+	}
 	if t := c.TextDocument; t != nil {
 		cc.pullDiagnostics = t.Diagnostic != nil
 		if t.Hover != nil {
-			for _, k := range t.Hover.ContentFormat {
-				if k == protocol.MarkupKindMarkdown {
-					cc.markdown = true
-				}
-			}
+			cc.hoverMarkdown = hasMarkdown(t.Hover.ContentFormat)
+		}
+		if t.Completion != nil && t.Completion.CompletionItem != nil {
+			cc.completionDocMD = hasMarkdown(t.Completion.CompletionItem.DocumentationFormat)
 		}
 	}
 	return cc
@@ -147,11 +165,15 @@ func (s *Server) Initialized(ctx context.Context, params *protocol.InitializedPa
 	return nil
 }
 
-// Shutdown stops pending checks; the server then refuses requests until
-// exit.
+// Shutdown stops pending checks and cancels the tool runs in flight (a
+// busy loop would otherwise run to its deadline after the editor left);
+// the server then refuses requests until exit.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	s.state = stateShutdown
+	for _, cancel := range s.runCancels {
+		cancel()
+	}
 	s.mu.Unlock()
 	s.stopChecks()
 	return nil

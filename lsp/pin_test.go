@@ -48,7 +48,7 @@ func TestPinCommandClearsWidened(t *testing.T) {
 		}
 	}
 	f := analysis.NewFile("plugin.json", []byte(widened))
-	if got := widened[fromPosition(f, d.Range.Start):fromPosition(f, d.Range.End)]; got != `"api.evil-cdn.example"` || !strings.Contains(dump(d.Message), "pinned: api.openlibrary.org, covers.openlibrary.org") {
+	if got := widened[encUTF16.fromPosition(f, d.Range.Start):encUTF16.fromPosition(f, d.Range.End)]; got != `"api.evil-cdn.example"` || !strings.Contains(dump(d.Message), "pinned: api.openlibrary.org, covers.openlibrary.org") {
 		t.Fatalf("snapshot-widened at %q: %s", got, d.Message)
 	}
 	acts, err := h.server.CodeAction(h.ctx, &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(manifest)}, Range: d.Range,

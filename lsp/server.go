@@ -47,6 +47,12 @@ type Options struct {
 	Rules []*analysis.Rule
 	// Version is reported in serverInfo.
 	Version string
+	// MaxLiveManifest replaces MaxLiveManifestBytes (tests).
+	MaxLiveManifest int64
+	// MemoryLimit, when set, is the process's base soft memory limit
+	// (runtime/debug.SetMemoryLimit); the server raises it for a large
+	// manifest (memory.go). Zero leaves the runtime's setting alone.
+	MemoryLimit int64
 }
 
 // DefaultDebounce is the delay between an edit and the check it triggers.
@@ -81,10 +87,12 @@ type Server struct {
 	docs    map[string]*document // open documents by OS path
 	plugins map[string]*pluginState
 
-	progressCancel map[string]func() // (mu) run cancel by progress token
+	progressCancel map[string]func()             // (mu) run cancel by progress token
+	runCancels     map[uint64]context.CancelFunc // (mu) runs in flight
+	runSeq         uint64                        // (mu) numbers the runs
 
-	// cache memoizes per-file analyses across checks (content-hashed).
-	cache *analysis.Cache
+	trimTimer *time.Timer // (mu) returns memory to the OS once checks pause
+	memLimit  int64       // (mu) the soft memory limit set, 0: none
 
 	exitOnce sync.Once
 	exited   chan struct{}
@@ -105,8 +113,12 @@ type clientCaps struct {
 	inlayHintRefresh  bool
 	documentChanges   bool
 	resourceCreate    bool
-	markdown          bool
 	watchRegistration bool
+
+	enc             encoding // positionEncoding negotiated
+	hoverMarkdown   bool     // textDocument.hover.contentFormat has markdown
+	completionDocMD bool     // completionItem.documentationFormat has markdown
+	diag            diagCaps // what a diagnostic may carry
 }
 
 // New returns a server with opts.
@@ -118,7 +130,6 @@ func New(opts Options) *Server {
 		opts:    opts,
 		docs:    map[string]*document{},
 		plugins: map[string]*pluginState{},
-		cache:   analysis.NewCache(),
 		exited:  make(chan struct{}),
 		config:  defaultSettings(),
 	}
@@ -132,6 +143,10 @@ func New(opts Options) *Server {
 func (s *Server) Serve(ctx context.Context, stream jsonrpc2.Stream) int {
 	s.ctx, s.cancel = context.WithCancel(ctx)
 	defer s.cancel()
+	stream = guardStream(stream, s.logf)
+	s.mu.Lock()
+	s.fitMemoryLimit(0) // the base limit, before anything is read
+	s.mu.Unlock()
 	conn := jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(codec{}))
 	s.conn = conn
 	s.client = protocol.ClientDispatcher(conn)
@@ -139,6 +154,18 @@ func (s *Server) Serve(ctx context.Context, stream jsonrpc2.Stream) int {
 	select {
 	case <-conn.Done():
 		s.exitOnce.Do(func() { s.exitCode = 1; close(s.exited) })
+		var end error
+		if g, ok := stream.(*guardedStream); ok {
+			end = g.ended()
+		}
+		s.mu.Lock()
+		shut := s.state == stateShutdown
+		s.mu.Unlock()
+		missing := "shutdown and exit"
+		if shut {
+			missing = "exit"
+		}
+		s.logf("%s, without %s: stopping (exit code 1)", endReason(end), missing)
 	case <-s.exited:
 		// jsonrpc2's Close waits for the read loop, which may sit in a
 		// blocking read of stdin: after exit the process is done either

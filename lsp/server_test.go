@@ -126,9 +126,9 @@ func TestRequestsBeforeInitializeAreRefused(t *testing.T) {
 
 func TestInitializeCapabilities(t *testing.T) {
 	h := newHarness(t, Options{})
-	res := h.initialize("", protocol.ClientCapabilities{})
+	res := h.initialize("", pullCaps())
 	raw := dump(res)
-	for _, want := range []string{`"textDocumentSync":{"openClose":true,"change":1`, `"codeActionProvider"`, `"codeLensProvider"`, `"hoverProvider":true`,
+	for _, want := range []string{`"textDocumentSync":{"openClose":true,"change":2`, `"codeActionProvider"`, `"codeLensProvider"`, `"hoverProvider":true`,
 		`"completionProvider"`, `"definitionProvider":true`, `"documentSymbolProvider":true`, `"inlayHintProvider":true`,
 		`"diagnosticProvider"`, `"commands":["plugin.runTool","plugin.pin","plugin.runTests","plugin.acceptSnapshot","plugin.generateTypes"]`, `"workspaceFolders":{"supported":true`} {
 		if !strings.Contains(raw, want) {
@@ -209,7 +209,7 @@ func TestExitWithoutShutdown(t *testing.T) {
 func TestDiagnosticsFollowTheBuffer(t *testing.T) {
 	dir := copyExample(t)
 	h := newHarness(t, Options{DocsURL: "file:///repo/docs/rules.md"})
-	h.initialize(dir, protocol.ClientCapabilities{})
+	h.initialize(dir, richCaps())
 	manifest := filepath.Join(dir, "plugin.json")
 	h.open(manifest)
 	p := h.waitDiags(manifest, func(p *protocol.PublishDiagnosticsParams) bool { return true })
@@ -305,10 +305,20 @@ func TestDebounceKeepsOnlyTheLastEdit(t *testing.T) {
 	}
 }
 
+// pullCaps declares pull diagnostics with refresh support.
+func pullCaps() protocol.ClientCapabilities {
+	return protocol.ClientCapabilities{
+		TextDocument: &protocol.TextDocumentClientCapabilities{Diagnostic: &protocol.DiagnosticClientCapabilities{}},
+		Workspace:    &protocol.WorkspaceClientCapabilities{Diagnostics: &protocol.DiagnosticWorkspaceClientCapabilities{RefreshSupport: ptr(true)}},
+	}
+}
+
 func TestPullDiagnostics(t *testing.T) {
 	dir := copyExample(t)
 	h := newHarness(t, Options{})
-	h.initialize(dir, protocol.ClientCapabilities{TextDocument: &protocol.TextDocumentClientCapabilities{Diagnostic: &protocol.DiagnosticClientCapabilities{}}})
+	if res := h.initialize(dir, pullCaps()); res.Capabilities.DiagnosticProvider == nil {
+		t.Fatal("a pull client with refresh support is not offered diagnosticProvider")
+	}
 	manifest := filepath.Join(dir, "plugin.json")
 	h.openText(manifest, `{"name": "books",`)
 	rep, err := h.server.Diagnostic(h.ctx, &protocol.DocumentDiagnosticParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(manifest)}})
@@ -377,7 +387,9 @@ func TestWorkspaceFoldersWithSeveralPlugins(t *testing.T) {
 func TestQuickFixInManifestForPageDiagnostic(t *testing.T) {
 	dir := copyExample(t)
 	h := newHarness(t, Options{Rules: testRules()})
-	h.initialize(dir, protocol.ClientCapabilities{Workspace: &protocol.WorkspaceClientCapabilities{WorkspaceEdit: &protocol.WorkspaceEditClientCapabilities{DocumentChanges: b(true)}}})
+	caps := richCaps()
+	caps.Workspace = &protocol.WorkspaceClientCapabilities{WorkspaceEdit: &protocol.WorkspaceEditClientCapabilities{DocumentChanges: b(true)}}
+	h.initialize(dir, caps)
 	page := filepath.Join(dir, "code", "lookup-book.ts")
 	manifest := filepath.Join(dir, "plugin.json")
 	text := mustRead(t, page) + "// needs: fetch example.org\n"
@@ -503,7 +515,9 @@ func TestRunToolAndInlinePreview(t *testing.T) {
 	}}
 	h := newHarness(t, Options{Runner: fr})
 	h.client.settings = json.RawMessage(`{"providers": "real", "timeout": "5s"}`)
-	h.initialize(dir, protocol.ClientCapabilities{Window: &protocol.WindowClientCapabilities{WorkDoneProgress: b(true)}, Workspace: &protocol.WorkspaceClientCapabilities{Configuration: b(true)}})
+	caps := richCaps()
+	caps.Window, caps.Workspace = &protocol.WindowClientCapabilities{WorkDoneProgress: b(true)}, &protocol.WorkspaceClientCapabilities{Configuration: b(true)}
+	h.initialize(dir, caps)
 	h.waitSettings(func(st Settings) bool { return st.Providers == "real" })
 	manifest := filepath.Join(dir, "plugin.json")
 	page := filepath.Join(dir, "code", "lookup-book.ts")

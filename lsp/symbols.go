@@ -34,7 +34,7 @@ func (s *Server) DocumentSymbol(ctx context.Context, params *protocol.DocumentSy
 		if sel == nil || selSpan.Start < full.Start || selSpan.End > full.End {
 			selSpan = full
 		}
-		d := protocol.DocumentSymbol{Name: name, Kind: kind, Range: toRange(f, full), SelectionRange: toRange(f, selSpan), Children: children}
+		d := protocol.DocumentSymbol{Name: name, Kind: kind, Range: sn.enc.toRange(f, full), SelectionRange: sn.enc.toRange(f, selSpan), Children: children}
 		if detail != "" {
 			d.Detail = &detail
 		}

@@ -124,7 +124,7 @@ func (s *Server) testLenses(sn *snapshot, rel string) []protocol.CodeLens {
 				title = fmt.Sprintf("✗ failed (%s) · ▶ Run again", plural(len(r.Failures), "difference", "differences"))
 			}
 		}
-		out = append(out, protocol.CodeLens{Range: toRange(f, c.NameSpan),
+		out = append(out, protocol.CodeLens{Range: sn.enc.toRange(f, c.NameSpan),
 			Command: protocol.Command{Title: title, Command: CommandRunTests, Arguments: []protocol.LSPAny{arg}}})
 	}
 	if len(file.Cases) > 0 {
@@ -141,7 +141,7 @@ func (s *Server) testLenses(sn *snapshot, rel string) []protocol.CodeLens {
 		if len(file.Cases) > 0 {
 			at = analysis.Span{Start: 0, End: 1}
 		}
-		out = append([]protocol.CodeLens{{Range: toRange(f, at),
+		out = append([]protocol.CodeLens{{Range: sn.enc.toRange(f, at),
 			Command: protocol.Command{Title: title, Command: CommandRunTests, Arguments: []protocol.LSPAny{arg}}}}, out...)
 	}
 	return out

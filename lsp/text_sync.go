@@ -19,11 +19,32 @@ func (s *Server) DidOpen(ctx context.Context, params *protocol.DidOpenTextDocume
 	if path == "" {
 		return nil
 	}
+	text := []byte(params.TextDocument.Text)
+	same := sameAsDisk(path, text)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	_, wasOpen := s.docs[path]
 	s.docs[path] = &document{
 		uri: string(params.TextDocument.URI), path: path,
-		version: params.TextDocument.Version, text: []byte(params.TextDocument.Text),
+		version: params.TextDocument.Version, text: text, sameAsDisk: same && !wasOpen,
+	}
+	if ps := s.pluginFor(path); ps != nil && same && !wasOpen && ps.gen > 0 && ps.snap != nil && ps.snap.gen == ps.gen && ps.snap.readAs(path, text) {
+		// The plugin's inputs did not change (the last check read this
+		// very text, or did not read the file): no new check; the last
+		// one is republished with the document.
+		{
+			sn := s.adopt(ps, ps.snap)
+			pull := s.caps.pullDiagnostics
+			s.safeGo("publish", func() {
+				s.mu.Lock()
+				current := ps.gen == sn.gen
+				s.mu.Unlock()
+				if current {
+					s.publish(s.ctx, ps, sn, pull)
+				}
+			})
+		}
+		return nil
 	}
 	s.touch(path, true)
 	return nil
@@ -33,6 +54,9 @@ func (s *Server) DidOpen(ctx context.Context, params *protocol.DidOpenTextDocume
 // send them anyway) and schedules a check.
 func (s *Server) DidChange(ctx context.Context, params *protocol.DidChangeTextDocumentParams) error {
 	path := pathOf(params.TextDocument.URI)
+	if path == "" {
+		return nil // untitled: and other schemes are not opened either (DidOpen)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	d, ok := s.docs[path]
@@ -46,7 +70,7 @@ func (s *Server) DidChange(ctx context.Context, params *protocol.DidChangeTextDo
 			text = []byte(c.Text)
 		case *protocol.TextDocumentContentChangePartial:
 			f := analysis.NewFile("", text)
-			sp := fromRange(f, c.Range)
+			sp := s.caps.enc.fromRange(f, c.Range)
 			nt := make([]byte, 0, len(text)-(sp.End-sp.Start)+len(c.Text))
 			nt = append(nt, text[:sp.Start]...)
 			nt = append(nt, c.Text...)
@@ -55,6 +79,9 @@ func (s *Server) DidChange(ctx context.Context, params *protocol.DidChangeTextDo
 		}
 	}
 	s.docs[path] = &document{uri: d.uri, path: path, version: params.TextDocument.Version, text: text}
+	if s.deferLargeEdit(path) {
+		return nil
+	}
 	s.touch(path, false)
 	return nil
 }
@@ -69,12 +96,27 @@ func (s *Server) DidClose(ctx context.Context, params *protocol.DidCloseTextDocu
 		return nil
 	}
 	delete(s.docs, path)
+	if ps := s.pluginFor(path); ps != nil {
+		ps.closedSince = true
+	}
 	s.touch(path, false)
 	return nil
 }
 
-// DidSave needs nothing: the overlay already holds the saved text.
+// DidSave checks a plugin whose edits waited for the save (a manifest
+// over MaxLiveManifestBytes); otherwise the overlay already holds the
+// saved text and its check ran.
 func (s *Server) DidSave(ctx context.Context, params *protocol.DidSaveTextDocumentParams) error {
+	path := pathOf(params.TextDocument.URI)
+	if path == "" {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ps := s.pluginFor(path); ps != nil && ps.editsPending {
+		ps.editsPending = false
+		s.scheduleIn(ps, true)
+	}
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"bytes"
 	"context"
 	"path/filepath"
 	"sort"
@@ -20,15 +21,24 @@ type pluginState struct {
 
 	checkMu sync.Mutex
 
-	gen       uint64                      // (s.mu) bumped by every change to the plugin's files
-	timer     *time.Timer                 // (s.mu) pending debounced check
-	cancel    context.CancelFunc          // (s.mu) cancels the pending/running check
-	snap      *snapshot                   // (s.mu) last check
-	runs      map[string]*toolRun         // (s.mu) last run of each tool
-	tests     map[string]*tooltest.Result // (s.mu) last result of each test case (testKey)
-	pubMu     sync.Mutex
-	published map[string]string // (pubMu) URI → hash of what was last pushed
-	pulled    map[string]string // (pubMu) URI → resultId last pulled
+	gen    uint64                      // (s.mu) bumped by every change to the plugin's files
+	timer  *time.Timer                 // (s.mu) pending debounced check
+	cancel context.CancelFunc          // (s.mu) cancels the pending/running check
+	snap   *snapshot                   // (s.mu) last check
+	runs   map[string]*toolRun         // (s.mu) last run of each tool
+	tests  map[string]*tooltest.Result // (s.mu) last result of each test case (testKey)
+	// cache memoizes the plugin's per-file analyses; check sweeps it, so
+	// it holds what the latest check used and nothing else.
+	cache *analysis.Cache
+	// editsPending: edits wait for a save (a manifest over
+	// MaxLiveManifestBytes); largeNoticed: the user was told. (s.mu)
+	editsPending, largeNoticed bool
+	// closedSince: a document of the plugin was closed since the last
+	// check, whose sweep then keeps only what it used. (s.mu)
+	closedSince bool
+	pubMu       sync.Mutex
+	published   map[string]string // (pubMu) URI → hash of what was last pushed
+	pulled      map[string]string // (pubMu) URI → resultId last pulled
 }
 
 // toolRun is the outcome of the last run of a tool, shown by lenses,
@@ -44,13 +54,67 @@ type toolRun struct {
 // (overlay included) and every diagnostic.
 type snapshot struct {
 	gen    uint64
+	enc    encoding         // the session's position encoding
+	caps   clientCaps       // the client's capabilities, for what is sent
 	plugin *analysis.Plugin // nil when plugin.json is gone
 	docs   map[string]*document
 	diags  []analysis.Diagnostic
 	runs   map[string]*toolRun
 	tests  map[string]*tooltest.Result
 
-	mu sync.Mutex // guards plugin's file cache (see file)
+	// mu guards plugin's file cache (see file); shared with the copies
+	// adopt makes, which share the plugin.
+	mu *sync.Mutex
+}
+
+// adopt returns sn with the documents opened since it was taken whose
+// text is the file on disk the check read (document.sameAsDisk): its
+// results stand for them, and a push client gets their diagnostics (an
+// empty list for a clean file) without a second check of the plugin.
+// Callers hold s.mu.
+func (s *Server) adopt(ps *pluginState, sn *snapshot) *snapshot {
+	var add []*document
+	for p, d := range s.docs {
+		if _, had := sn.docs[p]; had || !d.sameAsDisk || !sn.readAs(p, d.text) {
+			continue
+		}
+		if _, in := relTo(ps.dir, p); in {
+			add = append(add, d)
+		}
+	}
+	if len(add) == 0 {
+		return sn
+	}
+	c := *sn
+	c.docs = make(map[string]*document, len(sn.docs)+len(add))
+	for p, d := range sn.docs {
+		c.docs[p] = d
+	}
+	for _, d := range add {
+		dc := *d
+		c.docs[d.path] = &dc
+	}
+	if ps.snap == sn {
+		ps.snap = &c
+	}
+	return &c
+}
+
+// readAs reports whether the check of sn read the file at path with
+// this text, or did not read it at all (its result does not depend on
+// it). A file written on disk since the check differs.
+func (sn *snapshot) readAs(path string, text []byte) bool {
+	if sn.plugin == nil {
+		return false
+	}
+	rel, ok := sn.plugin.Rel(path)
+	if !ok {
+		return false
+	}
+	sn.mu.Lock()
+	defer sn.mu.Unlock()
+	f, read := sn.plugin.Cached(rel)
+	return !read || bytes.Equal(f.Text, text)
 }
 
 // pluginFor returns the plugin that owns path: the nearest directory at or
@@ -97,7 +161,10 @@ func (s *Server) ensurePlugin(dir string) *pluginState {
 	if ps, ok := s.plugins[dir]; ok {
 		return ps
 	}
-	ps := &pluginState{dir: dir, runs: map[string]*toolRun{}, published: map[string]string{}, pulled: map[string]string{}}
+	ps := &pluginState{
+		dir: dir, runs: map[string]*toolRun{}, cache: analysis.NewCache(),
+		published: map[string]string{}, pulled: map[string]string{},
+	}
 	s.plugins[dir] = ps
 	return ps
 }
@@ -184,10 +251,14 @@ func (s *Server) touchAll() {
 	}
 }
 
-// stopChecks cancels every pending check (the connection is closing).
+// stopChecks cancels every pending check and the idle trim (the
+// connection is closing).
 func (s *Server) stopChecks() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.trimTimer != nil {
+		s.trimTimer.Stop()
+	}
 	for _, ps := range s.plugins {
 		if ps.timer != nil {
 			ps.timer.Stop()

@@ -11,6 +11,8 @@ step() { printf '\n== %s\n' "$*"; }
 # Debian packages.
 missing=()
 command -v nvim >/dev/null 2>&1 || missing+=(neovim)
+command -v emacs >/dev/null 2>&1 || missing+=(emacs-nox) # the Emacs + eglot e2e test
+ls -d /usr/share/emacs/site-lisp/elpa/eglot-* >/dev/null 2>&1 || missing+=(elpa-eglot)
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 if ((${#missing[@]})); then
 	step "installing ${missing[*]} (apt-get)"

@@ -37,12 +37,14 @@ var ManifestSchema = &analysis.Rule{
 	After:  "{\n  \"name\": \"books\",\n  \"version\": \"1.2.0\",\n  \"tools\": [{ \"name\": \"lookupBook\", \"page\": \"code/lookup-book\" }]\n}",
 	Run: func(pass *analysis.Pass) {
 		p := pass.Plugin
+		// Asked on every check, so that a cache swept after each check
+		// (the language server's) keeps the compiled schema.
+		v, err := schemaValidator(pass.Cache)
 		if p.Manifest.Root == nil {
 			return
 		}
 		text := p.ManifestFile.Text
 		problems := pass.Cache.Memo("manifest-schema", text, func() any {
-			v, err := schemaValidator(pass.Cache)
 			if err != nil {
 				return err
 			}

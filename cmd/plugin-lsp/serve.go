@@ -3,12 +3,15 @@ package main
 import (
 	"context"
 	"flag"
-	"fmt"
 	"io"
 	"os"
 
 	"github.com/plugin-lsp/plugin-lsp/lsp"
 )
+
+// serveMemoryLimit is the server's base soft memory limit unless
+// GOMEMLIMIT sets one (docs/lsp.md, "Memory").
+const serveMemoryLimit = 100 << 20
 
 // cmdServe runs the language server over stdin/stdout.
 func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -25,6 +28,10 @@ func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		wd, _ := os.Getwd()
 		*docsURL = lsp.FindRulesDoc(exe, wd)
 	}
+	var memLimit int64
+	if os.Getenv("GOMEMLIMIT") == "" {
+		memLimit = serveMemoryLimit
+	}
 	if *debounce == 0 {
 		*debounce = -1 // no delay
 	}
@@ -35,10 +42,9 @@ func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Log:      stderr,
 		Version:  version,
 		Review:   reviewCard,
+
+		MemoryLimit: memLimit,
 	})
-	code := srv.ServeStdio(context.Background(), stdin, stdout)
-	if code != 0 {
-		fmt.Fprintln(stderr, "plugin-lsp: connection closed without shutdown")
-	}
-	return code
+	// The server logs why a session ended without shutdown and exit.
+	return srv.ServeStdio(context.Background(), stdin, stdout)
 }

@@ -197,7 +197,7 @@ test("plugin-lsp serve with a vscode-languageserver-protocol client", async (t) 
   const init = await ed.initialize();
   await t.test("initialize", () => {
     const caps = init.capabilities;
-    assert.equal(caps.textDocumentSync.change, 1);
+    assert.equal(caps.textDocumentSync.change, 2); // incremental; this client sends whole texts, accepted too
     assert.ok(caps.executeCommandProvider.commands.includes("plugin.runTool"));
     assert.ok(caps.codeActionProvider && caps.codeLensProvider && caps.hoverProvider && caps.completionProvider);
   });
