@@ -307,6 +307,9 @@ func WriteSARIF(w io.Writer, results []Result, version string) error {
 		})
 	}
 	for _, r := range rules.All() {
+		if !r.Reports() {
+			continue // a pass over the other rules' results
+		}
 		help := r.Doc
 		if r.Before != "" {
 			help += "\n\nTriggers the rule:\n\n```" + r.Lang + "\n" + r.Before + "\n```"

@@ -60,6 +60,7 @@ var FetchUndeclaredDomain = &analysis.Rule{
 				case fetchurl.NotAllowed, fetchurl.IPLiteral:
 					d.Message = fmt.Sprintf("%s is not in capabilities.fetch: the broker refuses this request", t.Host)
 					d.Fixes = addToCapabilityFix(p, "fetch", t.Host)
+					d.Subject = t.Host
 					if _, seen := calls[t.Host]; !seen {
 						hosts = append(hosts, t.Host)
 						calls[t.Host] = span(c.Span)
@@ -87,7 +88,7 @@ var FetchUndeclaredDomain = &analysis.Rule{
 				pass.Report(analysis.Diagnostic{
 					File: analysis.ManifestName, Span: toolSpan(tool),
 					Message: fmt.Sprintf("tool %s fetches %s not in capabilities.fetch (%s)", toolName(tool), what, pi.Rel),
-					Related: related, Fixes: fixes,
+					Related: related, Fixes: fixes, Subject: strings.Join(hosts, " "),
 				})
 			}
 		}

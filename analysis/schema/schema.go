@@ -282,25 +282,9 @@ func unknownKey(key string, obj *jsonpos.Node, props, sub map[string]any) string
 }
 
 // Suggest returns the candidate closest to word when it is close enough to
-// be a typo (same letters ignoring case, or an edit distance of at most 2,
-// 1 for short words), else "".
-func Suggest(word string, candidates []string) string {
-	best, bestD := "", 1<<30
-	for _, c := range candidates {
-		if strings.EqualFold(c, word) {
-			return c
-		}
-		d := suggest.Distance(strings.ToLower(word), strings.ToLower(c))
-		limit := 2
-		if len(c) <= 4 {
-			limit = 1
-		}
-		if d <= limit && d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
-}
+// be a typo (suggest.Closest: same letters ignoring case, an edit distance
+// of at most 2, 1 for short words, or a lookalike), else "".
+func Suggest(word string, candidates []string) string { return suggest.Closest(word, candidates) }
 
 func typeList(t any) string {
 	var names []string
