@@ -78,13 +78,17 @@ type Fix struct {
 	// Removes is set when the fix takes something away (a capability, an
 	// entry, code): check --fix never applies it.
 	Removes bool
+	// Ask is set when the fix is the author's call (a host that only looks
+	// like a declared one, an IP literal): it is never preferred, not even
+	// as a diagnostic's only fix, and check --fix leaves it.
+	Ask bool
 }
 
 // Safe reports whether a fix may be applied without asking: it removes
 // nothing (no capability, no code) and every edit inserts or replaces
 // text rather than deleting it.
 func (f Fix) Safe() bool {
-	if f.Removes || len(f.Edits) == 0 {
+	if f.Removes || f.Ask || len(f.Edits) == 0 {
 		return false
 	}
 	for _, e := range f.Edits {
@@ -96,15 +100,15 @@ func (f Fix) Safe() bool {
 }
 
 // PreferredFix returns the diagnostic's preferred fix: the one marked
-// Preferred, or its only fix; nil when there is none or the choice is the
-// author's.
+// Preferred, or its only fix unless that one is Ask; nil when there is
+// none or the choice is the author's.
 func (d *Diagnostic) PreferredFix() *Fix {
 	for i := range d.Fixes {
 		if d.Fixes[i].Preferred {
 			return &d.Fixes[i]
 		}
 	}
-	if len(d.Fixes) == 1 {
+	if len(d.Fixes) == 1 && !d.Fixes[0].Ask {
 		return &d.Fixes[0]
 	}
 	return nil

@@ -79,7 +79,7 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 					Diagnostics: []protocol.Diagnostic{pd},
 					Edit:        sn.workspaceEdit(fx.Edits, docChanges),
 				}
-				if j == 0 && len(d.Fixes) == 1 {
+				if d.PreferredFix() == &d.Fixes[j] {
 					ca.IsPreferred = b(true)
 				}
 				out = append(out, ca)

@@ -238,21 +238,22 @@ func next(diags []analysis.Diagnostic, tried map[string]bool) (*analysis.Diagnos
 	return nil, nil
 }
 
-// newError returns an error diagnostic of after that before did not have
-// (compared by file, code and message: positions move when text is
-// inserted above them).
+// newError returns an error of after in a file and code where after has
+// more errors than before: a fix may change an error's words (a tool's
+// message lists the hosts still missing) or its position, but must not
+// add one.
 func newError(before, after []analysis.Diagnostic) *analysis.Diagnostic {
 	had := map[string]int{}
 	for _, d := range before {
 		if d.Severity == analysis.Error {
-			had[d.File+"\x00"+d.Code+"\x00"+d.Message]++
+			had[d.File+"\x00"+d.Code]++
 		}
 	}
 	for i, d := range after {
 		if d.Severity != analysis.Error {
 			continue
 		}
-		k := d.File + "\x00" + d.Code + "\x00" + d.Message
+		k := d.File + "\x00" + d.Code
 		if had[k] == 0 {
 			return &after[i]
 		}

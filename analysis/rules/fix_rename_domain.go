@@ -59,7 +59,10 @@ var RenameDomainFix = &analysis.Rule{
 		for _, u := range undeclared {
 			var cands []string
 			for d := range unused {
-				if !taken[d] && sameShape(u, d) {
+				// A page host with more lookalike characters than the
+				// declared one (api.weather-exarnple.com) is the suspect:
+				// the declared entry is not renamed to it.
+				if !taken[d] && sameShape(u, d) && confusables(u) <= confusables(d) {
 					cands = append(cands, d)
 				}
 			}
@@ -79,11 +82,22 @@ var RenameDomainFix = &analysis.Rule{
 		for _, u := range undeclared {
 			fetched[u] = true
 		}
+		declared := reachOf(pass).Domains()
 		for i := range diags {
 			d := &diags[i]
 			switch {
 			case d.Code == FetchUndeclaredDomain.Code:
 				hosts := strings.Fields(d.Subject)
+				for _, h := range hosts {
+					if why := suspiciousHost(h, declared); why != "" {
+						for k := range d.Fixes {
+							if strings.Contains(d.Fixes[k].Title, "\""+h+"\"") {
+								d.Fixes[k].Ask = true
+								d.Fixes[k].Title += " (" + why + ": check it is meant)"
+							}
+						}
+					}
+				}
 				for j, h := range hosts {
 					if rn, ok := renames[h]; ok {
 						fx := rn.fix
@@ -118,6 +132,38 @@ var RenameDomainFix = &analysis.Rule{
 		}
 		return diags
 	},
+}
+
+// suspiciousHost says why adding host u to capabilities.fetch should be
+// the author's decision, not an automatic fix: an IP literal, a port, a
+// name that extends a declared host (api.x.org.evil.example), or one a
+// typo or lookalike away from a declared host (the page has the typo).
+func suspiciousHost(u string, declared []string) string {
+	name := u
+	if i := strings.LastIndexByte(u, ':'); i >= 0 && !strings.HasSuffix(u, "]") {
+		name = u[:i]
+	}
+	if strings.HasPrefix(u, "[") || strings.Trim(name, "0123456789.") == "" {
+		return "an IP address"
+	}
+	for _, d := range declared {
+		switch {
+		case strings.HasPrefix(u, d+"."):
+			return "it extends the declared " + d
+		case suggest.Lookalike(u, d):
+			return "it looks like the declared " + d
+		case name != u && name == d:
+			return "another port of the declared " + d
+		case suggest.Closest(u, []string{d}) != "" && sameShape(u, d):
+			return "one typo away from the declared " + d
+		}
+	}
+	return ""
+}
+
+// confusables counts the lookalike sequences in a host.
+func confusables(h string) int {
+	return len(h) - len(suggest.Skeleton(h))
 }
 
 // sameShape keeps the rename for hosts that differ by a typo inside one

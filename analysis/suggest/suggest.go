@@ -74,7 +74,9 @@ func Lookalike(a, b string) bool {
 	if a == b {
 		return false
 	}
-	sa := lookalikes.Replace(strings.ToLower(a))
-	sb := lookalikes.Replace(strings.ToLower(b))
-	return sa == sb
+	return Skeleton(a) == Skeleton(b)
 }
+
+// Skeleton is s lower-cased with its lookalike sequences replaced by the
+// letter they imitate: two strings with one skeleton read alike.
+func Skeleton(s string) string { return lookalikes.Replace(strings.ToLower(s)) }
