@@ -1,6 +1,6 @@
 // forecast: one call to the weather API; the key is injected by the broker.
 export default async function forecast(input: { city: string }) {
-  const res = await http.fetch(`https://api.weather.example/v1/forecast?city=${encodeURIComponent(input.city)}`);
+  const res = await http.fetch(`https://weather.example.com/v1/forecast?city=${encodeURIComponent(input.city)}`);
   if (!res.ok) {
     throw new Error(`forecast for ${input.city}: HTTP ${res.status}`);
   }
