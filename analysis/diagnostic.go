@@ -99,6 +99,18 @@ func (f Fix) Safe() bool {
 	return true
 }
 
+// ShownFix is the title of the fix the text format prints under d: its
+// preferred fix, else its first; "" when it has none.
+func (d *Diagnostic) ShownFix() string {
+	if fx := d.PreferredFix(); fx != nil {
+		return fx.Title
+	}
+	if len(d.Fixes) > 0 {
+		return d.Fixes[0].Title
+	}
+	return ""
+}
+
 // PreferredFix returns the diagnostic's preferred fix: the one marked
 // Preferred, or its only fix unless that one is Ask; nil when there is
 // none or the choice is the author's.

@@ -134,25 +134,13 @@ func WriteText(w io.Writer, results []Result) error {
 		for _, d := range r.Diags {
 			fmt.Fprintf(&b, "%s:%d:%d: %s: %s [%s]\n", filepath.Join(r.Dir, filepath.FromSlash(d.File)),
 				d.Start.Line+1, d.Start.Col+1, d.Severity, FirstLine(d.Message), d.Code)
-			if t := FixTitle(d.Diagnostic); t != "" {
+			if t := d.ShownFix(); t != "" {
 				fmt.Fprintf(&b, "  fix: %s\n", FirstLine(t))
 			}
 		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-// FixTitle is the title of the fix the text format shows under d: its
-// preferred fix, else its first; "" when it has none.
-func FixTitle(d analysis.Diagnostic) string {
-	if fx := d.PreferredFix(); fx != nil {
-		return fx.Title
-	}
-	if len(d.Fixes) > 0 {
-		return d.Fixes[0].Title
-	}
-	return ""
 }
 
 // jsonDiagnostic is DESIGN.md §5's shape plus "plugin" (the plugin
