@@ -276,7 +276,7 @@ func TestCheckBuiltinsFlag(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 	want := pluginsDir + "/good-native-tools/plugin.json:6:62: error: native tool \"feed.snapshot\" has the name of a built-in tool: built-ins win, so it can never be called [name-shadows-builtin]\n" +
-		"  fix: Rename to \"market-feed.snapshot\"\n" +
+		"  fix: Rename to \"market-feed.snapshot\" in plugin.json and native/zmq.js\n" +
 		pluginsDir + "/good-native-default/plugin.json:6:15: error: function tool \"topicHelp\" registers as \"fn.topicHelp\", which is a built-in tool: built-ins win, so this tool can never be called [name-shadows-builtin]\n" +
 		"  fix: Rename to \"topicHelp2\"\n"
 	if out != want {
