@@ -74,7 +74,7 @@ func line(p *analysis.Plugin, d analysis.Diagnostic) string {
 	msg, _, _ := strings.Cut(d.Message, "\n")
 	cons := ""
 	if d.Consequence && len(d.Related) > 0 {
-		cons = " (consequence of " + d.Related[0].Message + ")"
+		cons = " (" + d.Related[0].Message + ")"
 	}
 	return fmt.Sprintf("%s:%d:%d: %s: %s [%s]%s\n", d.File, pos.Line+1, pos.Col+1, d.Severity, msg, d.Code, cons)
 }
@@ -89,6 +89,8 @@ var goldenCases = []string{
 	"names-shadow-builtin",
 	"page-hosts",
 	"manifest-typos",
+	"root-key-typo",
+	"root-domain-url",
 }
 
 func TestGolden(t *testing.T) {

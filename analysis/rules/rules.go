@@ -26,7 +26,7 @@ func All() []*analysis.Rule {
 // refiners are the passes that run after every rule: they rank fixes
 // across rules and tie consequences to their cause.
 func refiners() []*analysis.Rule {
-	return []*analysis.Rule{RenameDomainFix}
+	return []*analysis.Rule{RenameDomainFix, RootCause}
 }
 
 // documented returns the rules that report diagnostics of their own.

@@ -52,6 +52,9 @@ type Problem struct {
 	Span    jsonpos.Span // the offending key or value
 	Pointer string       // JSON pointer of the instance it is about
 	Message string
+	// Key and Suggestion are set for an unknown key that is probably a
+	// typo of the known key Suggestion (not present in its object).
+	Key, Suggestion string
 }
 
 // Validator validates manifests. It is immutable and safe for concurrent
@@ -144,7 +147,11 @@ func (v *Validator) walk(root *jsonpos.Node, ve *jsonschema.ValidationError, out
 			if _, known := props[m.Key]; known {
 				continue
 			}
-			*out = append(*out, Problem{Span: m.KeySpan, Pointer: m.Pointer(), Message: unknownKey(m.Key, node, props, sub)})
+			pr := Problem{Span: m.KeySpan, Pointer: m.Pointer(), Message: unknownKey(m.Key, node, props, sub)}
+			if s := Suggest(m.Key, sortedKeys(props)); s != "" && node.Get(s) == nil {
+				pr.Key, pr.Suggestion = m.Key, s
+			}
+			*out = append(*out, pr)
 		}
 		return
 	case "required":
@@ -248,12 +255,17 @@ func describeProperty(sub map[string]any, key string) string {
 	return strings.TrimSuffix(d, ".")
 }
 
-func unknownKey(key string, obj *jsonpos.Node, props, sub map[string]any) string {
+func sortedKeys(props map[string]any) []string {
 	known := make([]string, 0, len(props))
 	for k := range props {
 		known = append(known, k)
 	}
 	sort.Strings(known)
+	return known
+}
+
+func unknownKey(key string, obj *jsonpos.Node, props, sub map[string]any) string {
+	known := sortedKeys(props)
 	if s := Suggest(key, known); s != "" {
 		return fmt.Sprintf("unknown key %q (did you mean %q?)", key, s)
 	}
