@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 )
@@ -143,5 +144,19 @@ func TestNativeRenameEditsModule(t *testing.T) {
 	})
 	if hasCode(after, "native-name-not-exported") {
 		t.Errorf("the renamed name is not exported: %s", dump(after.Diagnostics))
+	}
+}
+
+// plugin.runTool on a native tool says which lane it is in and where it
+// is previewed, instead of "no such tool".
+func TestRunToolNativeLane(t *testing.T) {
+	dir := copyExample(t)
+	h := newHarness(t, Options{})
+	h.initialize(dir, protocol.ClientCapabilities{})
+	_, err := h.server.ExecuteCommand(h.ctx, runToolParams(t, map[string]any{"dir": string(uri.File(dir)), "tool": "tg.sendMessage"}))
+	if rpcCode(err) != jsonrpc2.InvalidParams || err == nil ||
+		!strings.Contains(err.Error(), `"tg.sendMessage" is a native tool (native/telegram.js) in the full-trust lane`) ||
+		!strings.Contains(err.Error(), "plugin.reviewCard") {
+		t.Errorf("runTool on a native tool: %v", err)
 	}
 }

@@ -75,7 +75,7 @@ func TestRunCommandFailures(t *testing.T) {
 	}{
 		{[]string{books, "lookupBook", "--input", `{"isbn":"1"}`}, 1, `"refused": "no-fixture"`},
 		{[]string{"--timeout=5s", books, "lookupBook", "--input", `{}`}, 1, `"file": "code/lookup-book.ts"`},
-		{[]string{books, "nope"}, 2, `unknown tool "nope"`},
+		{[]string{books, "nope"}, 2, `no function tool "nope"`},
 		{[]string{books}, 2, "want exactly DIR and TOOL"},
 		{[]string{"--input", "{", books, "lookupBook"}, 2, "not JSON"},
 		{[]string{"--timeout", "soon", books, "lookupBook"}, 2, "not a positive duration"},
