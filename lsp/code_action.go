@@ -56,6 +56,7 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 		return false
 	}
 
+	created := map[string]bool{}
 	if allow(protocol.CodeActionKindQuickFix) {
 		var capDiags []protocol.Diagnostic
 		for i := range sn.diags {
@@ -72,6 +73,11 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 				continue // the rule's fix is this command (it shows the review card first)
 			}
 			for j, fx := range d.Fixes {
+				for _, e := range fx.Edits {
+					if e.Create {
+						created[e.File] = true
+					}
+				}
 				kind := protocol.CodeActionKindQuickFix
 				ca := &protocol.CodeAction{
 					Title:       fx.Title,
@@ -103,7 +109,7 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 		}
 	}
 	if allow(protocol.CodeActionKindSource) && rel == analysis.ManifestName {
-		out = append(out, s.createActions(sn, want, docChanges)...)
+		out = append(out, s.createActions(sn, want, docChanges, created)...)
 	}
 	return out, nil
 }
@@ -205,10 +211,13 @@ func applyEdits(text []byte, edits []analysis.Edit) ([]byte, bool) {
 // createActions offers to create each missing page and module named in
 // the manifest (near the requested range first: all of them are offered,
 // since the file list is short).
-func (s *Server) createActions(sn *snapshot, want analysis.Span, docChanges bool) []protocol.CommandOrCodeAction {
+// A file that a quick fix of the same answer creates (after the
+// did-you-mean that uses an existing file) is not offered twice.
+func (s *Server) createActions(sn *snapshot, want analysis.Span, docChanges bool, created map[string]bool) []protocol.CommandOrCodeAction {
 	var out []protocol.CommandOrCodeAction
 	m := sn.plugin.Manifest
 	kind := protocol.CodeActionKindSource
+
 	for _, t := range m.Tools {
 		page, ok := analysis.Str(t.Page)
 		if !ok || page == "" {
@@ -220,7 +229,7 @@ func (s *Server) createActions(sn *snapshot, want analysis.Span, docChanges bool
 		if exists {
 			continue
 		}
-		if _, err := analysis.Clean(rel); err != nil {
+		if _, err := analysis.Clean(rel); err != nil || created[rel] {
 			continue
 		}
 		name, _ := analysis.Str(t.Name)
@@ -237,7 +246,7 @@ func (s *Server) createActions(sn *snapshot, want analysis.Span, docChanges bool
 			continue
 		}
 		c, err := analysis.Clean(mod)
-		if err != nil {
+		if err != nil || created[c] {
 			continue
 		}
 		sn.mu.Lock()

@@ -85,6 +85,7 @@ var goldenCases = []string{
 	"fix-domain-typo",
 	"fix-domain-typo-fixtures",
 	"fix-domain-lookalike",
+	"fix-did-you-mean",
 	"creds-scope-typo",
 	"names-shadow-builtin",
 	"page-hosts",

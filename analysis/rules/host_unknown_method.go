@@ -27,11 +27,18 @@ var HostUnknownMethod = &analysis.Rule{
 				if c.Method == "" || isHostMethod(c.Object, c.Method) {
 					continue
 				}
-				pass.Report(analysis.Diagnostic{
+				d := analysis.Diagnostic{
 					File: pi.Rel, Span: span(c.Callee),
 					Message: fmt.Sprintf("%s.%s is not a host method: %s offers only %s%s", c.Object, c.Method, c.Object,
 						strings.Join(qualified(c.Object), ", "), hint(c.Object, c.Method)),
-				})
+				}
+				if fx, use, ok := methodFix(pi.File, span(c.Callee), c.Object, c.Method); ok {
+					d.Fixes = []analysis.Fix{fx}
+					if hint(c.Object, c.Method) == "" {
+						d.Message += fmt.Sprintf(" (did you mean %s.%s?)", c.Object, use)
+					}
+				}
+				pass.Report(d)
 			}
 		}
 		// capabilities.host entries the catalogue does not have (they grant
