@@ -115,3 +115,16 @@ func TestGolden(t *testing.T) {
 		})
 	}
 }
+
+// check --fix of the typo scenario: one fix found, applied in memory and
+// re-checked, then the fixed plugin checked again to find nothing left.
+func BenchmarkFixAllTypo(b *testing.B) {
+	dir := filepath.Join(plugins, "fix-domain-typo")
+	o := Options{Rules: rules.All(), Cache: analysis.NewCache()}
+	for b.Loop() {
+		res, err := FixAll(dir, o)
+		if err != nil || len(res.Applied) != 1 {
+			b.Fatal(err, res)
+		}
+	}
+}
