@@ -83,13 +83,28 @@ var RenameDomainFix = &analysis.Rule{
 			fetched[u] = true
 		}
 		declared := reachOf(pass).Domains()
+		// A call whose URL names a declared host where it is not the host
+		// ("https://evil.example#api.x.org") goes elsewhere than it reads.
+		misleading := map[string]string{}
+		for _, d := range diags {
+			if d.Code != FetchUndeclaredDomain.Code || d.File == analysis.ManifestName || d.Subject == "" {
+				continue
+			}
+			if why := namesDeclared(p, d, declared); why != "" {
+				misleading[d.Subject] = why
+			}
+		}
 		for i := range diags {
 			d := &diags[i]
 			switch {
 			case d.Code == FetchUndeclaredDomain.Code:
 				hosts := strings.Fields(d.Subject)
 				for _, h := range hosts {
-					if why := suspiciousHost(h, declared); why != "" {
+					why := suspiciousHost(h, declared)
+					if why == "" {
+						why = misleading[h]
+					}
+					if why != "" {
 						for k := range d.Fixes {
 							if strings.Contains(d.Fixes[k].Title, "\""+h+"\"") {
 								d.Fixes[k].Ask = true
@@ -164,6 +179,23 @@ func suspiciousHost(u string, declared []string) string {
 // confusables counts the lookalike sequences in a host.
 func confusables(h string) int {
 	return len(h) - len(suggest.Skeleton(h))
+}
+
+// namesDeclared says why the URL of a page's call reads as a declared
+// host while it goes to another: the call's text names the declared
+// host, not as its host.
+func namesDeclared(p *analysis.Plugin, d analysis.Diagnostic, declared []string) string {
+	f, err := p.ReadFile(d.File)
+	if err != nil || d.Span.End > len(f.Text) || d.Span.Start > d.Span.End {
+		return ""
+	}
+	call := strings.ToLower(string(f.Text[d.Span.Start:d.Span.End]))
+	for _, dom := range declared {
+		if dom != d.Subject && strings.Contains(call, dom) {
+			return "the URL names the declared " + dom + " but goes to " + d.Subject
+		}
+	}
+	return ""
 }
 
 // sameShape keeps the rename for hosts that differ by a typo inside one

@@ -88,7 +88,7 @@ func TestCheckFixLeavesSuspiciousHosts(t *testing.T) {
 		t.Errorf("exit %d, want 1 (errors remain)", code)
 	}
 	text, _ := os.ReadFile(filepath.Join(dir, "plugin.json"))
-	for _, h := range []string{"api.x.org.evil.example", "10.0.0.8", "[::1]", "api.x.org:9443"} {
+	for _, h := range []string{"api.x.org.evil.example", "evil.example", "10.0.0.8", "[::1]", "api.x.org:9443"} {
 		if strings.Contains(string(text), `"`+h+`"`) {
 			t.Errorf("--fix added %s:\n%s\n%s", h, text, errs)
 		}
