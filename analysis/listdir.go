@@ -75,3 +75,20 @@ func (p *Plugin) Siblings(rel string) []string {
 	}
 	return out
 }
+
+// File returns a file of the plugin by relative path: the manifest and
+// fixtures as loaded, any other through ReadFile; nil when it cannot be
+// read.
+func (p *Plugin) File(rel string) *File {
+	switch {
+	case rel == ManifestName:
+		return p.ManifestFile
+	case rel == FixturesName && p.FixturesFile != nil:
+		return p.FixturesFile
+	}
+	f, err := p.ReadFile(rel)
+	if err != nil {
+		return nil
+	}
+	return f
+}

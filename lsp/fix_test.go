@@ -15,8 +15,12 @@ import (
 // copyPlugin copies testdata/plugins/<name> into a temp dir.
 func copyPlugin(t testing.TB, name string) string {
 	t.Helper()
-	src := filepath.Join("..", "testdata", "plugins", name)
-	dst := filepath.Join(t.TempDir(), name)
+	return copyTree(t, filepath.Join("..", "testdata", "plugins", name), filepath.Join(t.TempDir(), name))
+}
+
+// copyTree copies the directory src to dst.
+func copyTree(t testing.TB, src, dst string) string {
+	t.Helper()
 	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err

@@ -74,19 +74,7 @@ func Apply(p *analysis.Plugin, edits []analysis.Edit) (map[string][]byte, error)
 	return out, nil
 }
 
-func fileOf(p *analysis.Plugin, rel string) *analysis.File {
-	switch {
-	case rel == analysis.ManifestName:
-		return p.ManifestFile
-	case rel == analysis.FixturesName && p.FixturesFile != nil:
-		return p.FixturesFile
-	}
-	f, err := p.ReadFile(rel)
-	if err != nil {
-		return nil
-	}
-	return f
-}
+func fileOf(p *analysis.Plugin, rel string) *analysis.File { return p.File(rel) }
 
 // Change is one fix that FixAll applied (or refused).
 type Change struct {

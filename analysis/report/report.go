@@ -103,19 +103,7 @@ func CheckOne(dir string, cfg *analysis.Config, cache *analysis.Cache, all []*an
 }
 
 // diagFile returns the file a diagnostic is in, nil when it cannot be read.
-func diagFile(p *analysis.Plugin, rel string) *analysis.File {
-	switch {
-	case rel == analysis.ManifestName:
-		return p.ManifestFile
-	case rel == analysis.FixturesName && p.FixturesFile != nil:
-		return p.FixturesFile
-	}
-	f, err := p.ReadFile(rel)
-	if err != nil {
-		return nil
-	}
-	return f
-}
+func diagFile(p *analysis.Plugin, rel string) *analysis.File { return p.File(rel) }
 
 // FirstLine keeps text output one line per diagnostic.
 func FirstLine(s string) string {
