@@ -11,6 +11,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/fixes"
 )
 
 // capabilityCodes are the diagnostics that "add all missing capabilities"
@@ -146,8 +147,10 @@ func (s *Server) fixAllCapabilities(sn *snapshot, dir, rel string) (int, string)
 		var fix *analysis.Fix
 		for i := range diags {
 			d := &diags[i]
-			if d.File == rel && capabilityCodes[d.Code] && len(d.Fixes) > 0 && manifestOnly(d.Fixes[0]) {
-				fix = &d.Fixes[0]
+			// The preferred fix (a rename of a typo rather than an add),
+			// never one that is the author's call (a lookalike host).
+			if fx := d.PreferredFix(); d.File == rel && capabilityCodes[d.Code] && fx != nil && manifestOnly(*fx) {
+				fix = fx
 				break
 			}
 		}
@@ -185,27 +188,8 @@ func manifestOnly(fx analysis.Fix) bool {
 
 // applyEdits applies non-overlapping edits of one file to text.
 func applyEdits(text []byte, edits []analysis.Edit) ([]byte, bool) {
-	es := append([]analysis.Edit(nil), edits...)
-	// from the end, so earlier offsets stay valid
-	for i := 1; i < len(es); i++ {
-		for j := i; j > 0 && es[j].Span.Start > es[j-1].Span.Start; j-- {
-			es[j], es[j-1] = es[j-1], es[j]
-		}
-	}
-	out := text
-	last := len(text) + 1
-	for _, e := range es {
-		if e.Span.Start < 0 || e.Span.End > len(out) || e.Span.Start > e.Span.End || e.Span.End > last {
-			return nil, false
-		}
-		nt := make([]byte, 0, len(out)+len(e.NewText))
-		nt = append(nt, out[:e.Span.Start]...)
-		nt = append(nt, e.NewText...)
-		nt = append(nt, out[e.Span.End:]...)
-		out = nt
-		last = e.Span.Start
-	}
-	return out, true
+	out, err := fixes.ApplyText(text, edits)
+	return out, err == nil
 }
 
 // createActions offers to create each missing page and module named in
