@@ -109,6 +109,11 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 			}
 		}
 	}
+	if explicitly(params.Context.Only, protocol.CodeActionKindSourceFixAll) {
+		if ca := s.fixAllAction(sn, ps.dir, docChanges); ca != nil {
+			out = append(out, ca)
+		}
+	}
 	if allow(protocol.CodeActionKindSource) && rel == analysis.ManifestName {
 		out = append(out, s.createActions(sn, want, docChanges, created)...)
 	}

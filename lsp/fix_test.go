@@ -199,3 +199,39 @@ func TestMissingPathDidYouMean(t *testing.T) {
 		t.Errorf("%d actions create code/lookup-bok.ts, want 1: %s", creates, dump(acts))
 	}
 }
+
+// source.fixAll is check --fix on the editor's text: the typo renamed,
+// in one edit; unsaved buffers are what it reads.
+func TestSourceFixAll(t *testing.T) {
+	dir := copyPlugin(t, "fix-domain-typo")
+	h := newHarness(t, Options{})
+	h.initialize(dir, protocol.ClientCapabilities{})
+	manifest := filepath.Join(dir, "plugin.json")
+	h.open(manifest)
+	h.waitDiags(manifest, func(p *protocol.PublishDiagnosticsParams) bool { return hasCode(p, "fetch-unused-domain") })
+	ask := func() []protocol.CommandOrCodeAction {
+		acts, err := h.server.CodeAction(h.ctx, &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(manifest)},
+			Context: protocol.CodeActionContext{Only: []protocol.CodeActionKind{protocol.CodeActionKindSourceFixAll}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return acts
+	}
+	acts := ask()
+	if len(acts) != 1 {
+		t.Fatalf("want one fix-all action, got %s", dump(acts))
+	}
+	ca := acts[0].(*protocol.CodeAction)
+	if *ca.Kind != protocol.CodeActionKindSourceFixAll || ca.Title != "Apply the preferred fix (plugin-lsp check --fix)" {
+		t.Errorf("action %s", dump(ca))
+	}
+	fixed := applyTextEdits(t, mustRead(t, manifest), editsFor(t, ca.Edit, manifest))
+	if !strings.Contains(fixed, `"fetch": ["weather.example.com"]`) {
+		t.Fatalf("not renamed:\n%s", fixed)
+	}
+	h.change(manifest, 2, fixed)
+	h.waitDiags(manifest, func(p *protocol.PublishDiagnosticsParams) bool { return len(p.Diagnostics) == 0 })
+	if acts := ask(); len(acts) != 0 {
+		t.Errorf("nothing left to fix, got %s", dump(acts))
+	}
+}
