@@ -87,6 +87,7 @@ var goldenCases = []string{
 	"fix-domain-lookalike",
 	"fix-did-you-mean",
 	"creds-scope-typo",
+	"creds-scope-prefers-fetched",
 	"names-shadow-builtin",
 	"page-hosts",
 	"manifest-typos",

@@ -7,6 +7,7 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/analysis/fetchurl"
 	"github.com/plugin-lsp/plugin-lsp/analysis/jsonedit"
+	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
 	"github.com/plugin-lsp/plugin-lsp/analysis/suggest"
 )
 
@@ -127,6 +128,23 @@ var RenameDomainFix = &analysis.Rule{
 					d.Fixes = insertFix(d.Fixes, 0, fx)
 					d.Message += fmt.Sprintf(" (a page fetches %s: a typo?)", rn.to)
 				}
+			case d.Code == CredentialUnscoped.Code && d.Subject != "" && !fetched[d.Subject] && len(unused) > 0:
+				// A typo in the credential: prefer the declared host the
+				// pages fetch over one the manifest lists for nothing.
+				var used []string
+				for _, h := range declared {
+					if !unused[h] {
+						used = append(used, h)
+					}
+				}
+				if h := suggest.Closest(d.Subject, used); h != "" && !strings.Contains(d.Message, fmt.Sprintf("(did you mean %q?)", h)) {
+					if n := credentialDomainNode(p, d.Span); n != nil {
+						if e, err := jsonedit.Replace(p.ManifestFile, n, jsonString(h)); err == nil {
+							d.Message = scopeMessage(d.Message) + fmt.Sprintf(" (did you mean %q, which the pages fetch?)", h)
+							d.Fixes = []analysis.Fix{{Title: "Scope it to " + h, Edits: []analysis.Edit{e}, Preferred: true}}
+						}
+					}
+				}
 			case d.Code == CredentialUnscoped.Code && d.Subject != "" && fetched[d.Subject]:
 				// The credential names a host the pages fetch: the
 				// credential is right and capabilities.fetch is not.
@@ -196,6 +214,18 @@ func namesDeclared(p *analysis.Plugin, d analysis.Diagnostic, declared []string)
 		}
 	}
 	return ""
+}
+
+// credentialDomainNode is the credential domains entry at span.
+func credentialDomainNode(p *analysis.Plugin, span analysis.Span) *jsonpos.Node {
+	for _, c := range p.Manifest.Credentials {
+		for _, n := range c.Domains {
+			if analysis.SpanOf(n) == span {
+				return n
+			}
+		}
+	}
+	return nil
 }
 
 // sameShape keeps the rename for hosts that differ by a typo inside one
