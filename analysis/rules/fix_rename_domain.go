@@ -25,7 +25,9 @@ var RenameDomainFix = &analysis.Rule{
 	Code: "fix-rename-domain",
 	Doc: "Ranks fixes across fetch-undeclared-domain, fetch-unused-domain and credential-unscoped: " +
 		"a declared domain that no page fetches and an undeclared one a page fetches, a typo or a " +
-		"lookalike apart, get one preferred fix that renames the declared domain everywhere.",
+		"lookalike apart, get one preferred fix that renames the declared domain everywhere (fetch entry, credential " +
+		"`domains`, fixtures URLs). A credential's did-you-mean prefers hosts the pages fetch; adding a host that " +
+		"only looks like a declared one (or an IP address, or a URL naming a declared host) is left to the author.",
 	Refine: func(pass *analysis.Pass, diags []analysis.Diagnostic) []analysis.Diagnostic {
 		p := pass.Plugin
 		if p.SyntaxError != nil {

@@ -83,6 +83,13 @@ func Markdown() string {
 			fmt.Fprintf(&b, "\nQuick fix: %s\n", strings.TrimSpace(r.Fix))
 		}
 	}
+	b.WriteString("\n## Passes over the results\n\n")
+	b.WriteString("These run after every rule and report nothing of their own: they rank fixes across rules " +
+		"(the preferred fix, `isPreferred` in the editor, is what `plugin-lsp check --fix` applies) and tie " +
+		"follow-on diagnostics to their cause: see [fixes.md](fixes.md).\n\n")
+	for _, r := range refiners() {
+		fmt.Fprintf(&b, "- `%s`: %s\n", r.Code, strings.TrimSpace(r.Doc))
+	}
 	b.WriteString("\n## Built-in tool names\n\n")
 	b.WriteString("The embedded catalogue `name-shadows-builtin` checks against (`analysis/builtins.json`; extend it with " +
 		"`--builtins FILE`, a JSON array of names). The prefix `fn.` is reserved for function tools.\n\n")
