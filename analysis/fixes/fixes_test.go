@@ -93,6 +93,7 @@ var goldenCases = []string{
 	"manifest-typos",
 	"root-key-typo",
 	"root-domain-url",
+	"root-nested-key-typo",
 }
 
 func TestGolden(t *testing.T) {

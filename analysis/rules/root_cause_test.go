@@ -15,6 +15,7 @@ func TestRootCauseFirst(t *testing.T) {
 	for _, c := range []struct{ name, cause string }{
 		{"root-key-typo", `unknown key "capabilites" (did you mean "capabilities"?)`},
 		{"root-domain-url", `"https://api.openlibrary.org/" is not a bare domain`},
+		{"root-nested-key-typo", `unknown key "fecth" (did you mean "fetch"?)`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p, ds := checkDir(t, filepath.Join(pluginsDir, c.name))
