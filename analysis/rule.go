@@ -21,7 +21,16 @@ type Rule struct {
 	// Fix describes the quick fix offered, "" when there is none.
 	Fix string
 	Run func(*Pass)
+	// Refine, set instead of Run on a pass that reports nothing of its
+	// own, runs after every rule has run and returns the diagnostics
+	// changed: fixes ranked across rules, consequences tied to their
+	// cause. It must not drop an error without tying it to another one.
+	Refine func(pass *Pass, diags []Diagnostic) []Diagnostic
 }
+
+// Reports reports whether the rule is a check with a code of its own (not
+// a Refine pass): what docs and rule lists show.
+func (r *Rule) Reports() bool { return r.Run != nil }
 
 // Pass is what a rule sees while it runs.
 type Pass struct {
@@ -63,12 +72,38 @@ func Run(p *Plugin, rules []*Rule, cfg *Config, cache *Cache) []Diagnostic {
 	}
 	var diags []Diagnostic
 	for _, r := range rules {
+		if r.Run == nil {
+			continue
+		}
 		pass := &Pass{Plugin: p, Config: cfg, Cache: cache, rule: r, diags: &diags}
 		runRule(pass, r)
 	}
 	redactSecrets(p, diags)
 	SortDiagnostics(diags)
+	for _, r := range rules {
+		if r.Refine == nil {
+			continue
+		}
+		pass := &Pass{Plugin: p, Config: cfg, Cache: cache, rule: r, diags: &diags}
+		diags = refine(pass, r, diags)
+	}
+	SortDiagnostics(diags)
 	return diags
+}
+
+// refine runs a Refine pass; when it panics the diagnostics stay as they
+// were, plus an internal-error.
+func refine(pass *Pass, r *Rule, in []Diagnostic) (out []Diagnostic) {
+	kept := append([]Diagnostic(nil), in...)
+	defer func() {
+		if e := recover(); e != nil {
+			out = append(kept, Diagnostic{
+				File: ManifestName, Severity: Error, Code: InternalErrorCode,
+				Message: fmt.Sprintf("pass %s crashed (please report this): %v\n%s", r.Code, e, debug.Stack()),
+			})
+		}
+	}()
+	return r.Refine(pass, in)
 }
 
 func runRule(pass *Pass, r *Rule) {

@@ -11,6 +11,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/fixes"
 )
 
 // capabilityCodes are the diagnostics that "add all missing capabilities"
@@ -56,6 +57,7 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 		return false
 	}
 
+	created := map[string]bool{}
 	if allow(protocol.CodeActionKindQuickFix) {
 		var capDiags []protocol.Diagnostic
 		for i := range sn.diags {
@@ -72,6 +74,11 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 				continue // the rule's fix is this command (it shows the review card first)
 			}
 			for j, fx := range d.Fixes {
+				for _, e := range fx.Edits {
+					if e.Create {
+						created[e.File] = true
+					}
+				}
 				kind := protocol.CodeActionKindQuickFix
 				ca := &protocol.CodeAction{
 					Title:       fx.Title,
@@ -79,7 +86,7 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 					Diagnostics: []protocol.Diagnostic{pd},
 					Edit:        sn.workspaceEdit(fx.Edits, docChanges),
 				}
-				if j == 0 && len(d.Fixes) == 1 {
+				if d.PreferredFix() == &d.Fixes[j] {
 					ca.IsPreferred = b(true)
 				}
 				out = append(out, ca)
@@ -105,8 +112,13 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 	if allow(protocol.CodeActionKindQuickFix) {
 		out = append(out, s.testActions(sn, rel, want)...)
 	}
+	if explicitly(params.Context.Only, protocol.CodeActionKindSourceFixAll) {
+		if ca := s.fixAllAction(sn, ps, docChanges); ca != nil {
+			out = append(out, ca)
+		}
+	}
 	if allow(protocol.CodeActionKindSource) && rel == analysis.ManifestName {
-		out = append(out, s.createActions(sn, want, docChanges)...)
+		out = append(out, s.createActions(sn, want, docChanges, created)...)
 	}
 	if allow(protocol.CodeActionKindSource) {
 		out = append(out, s.typesActions(sn, rel)...)
@@ -149,8 +161,10 @@ func (s *Server) fixAllCapabilities(sn *snapshot, dir, rel string) (int, string)
 		var fix *analysis.Fix
 		for i := range diags {
 			d := &diags[i]
-			if d.File == rel && capabilityCodes[d.Code] && len(d.Fixes) > 0 && manifestOnly(d.Fixes[0]) {
-				fix = &d.Fixes[0]
+			// The preferred fix (a rename of a typo rather than an add),
+			// never one that is the author's call (a lookalike host).
+			if fx := d.PreferredFix(); d.File == rel && capabilityCodes[d.Code] && fx != nil && manifestOnly(*fx) {
+				fix = fx
 				break
 			}
 		}
@@ -188,36 +202,20 @@ func manifestOnly(fx analysis.Fix) bool {
 
 // applyEdits applies non-overlapping edits of one file to text.
 func applyEdits(text []byte, edits []analysis.Edit) ([]byte, bool) {
-	es := append([]analysis.Edit(nil), edits...)
-	// from the end, so earlier offsets stay valid
-	for i := 1; i < len(es); i++ {
-		for j := i; j > 0 && es[j].Span.Start > es[j-1].Span.Start; j-- {
-			es[j], es[j-1] = es[j-1], es[j]
-		}
-	}
-	out := text
-	last := len(text) + 1
-	for _, e := range es {
-		if e.Span.Start < 0 || e.Span.End > len(out) || e.Span.Start > e.Span.End || e.Span.End > last {
-			return nil, false
-		}
-		nt := make([]byte, 0, len(out)+len(e.NewText))
-		nt = append(nt, out[:e.Span.Start]...)
-		nt = append(nt, e.NewText...)
-		nt = append(nt, out[e.Span.End:]...)
-		out = nt
-		last = e.Span.Start
-	}
-	return out, true
+	out, err := fixes.ApplyText(text, edits)
+	return out, err == nil
 }
 
 // createActions offers to create each missing page and module named in
 // the manifest (near the requested range first: all of them are offered,
 // since the file list is short).
-func (s *Server) createActions(sn *snapshot, want analysis.Span, docChanges bool) []protocol.CommandOrCodeAction {
+// A file that a quick fix of the same answer creates (after the
+// did-you-mean that uses an existing file) is not offered twice.
+func (s *Server) createActions(sn *snapshot, want analysis.Span, docChanges bool, created map[string]bool) []protocol.CommandOrCodeAction {
 	var out []protocol.CommandOrCodeAction
 	m := sn.plugin.Manifest
 	kind := protocol.CodeActionKindSource
+
 	for _, t := range m.Tools {
 		page, ok := analysis.Str(t.Page)
 		if !ok || page == "" {
@@ -229,7 +227,7 @@ func (s *Server) createActions(sn *snapshot, want analysis.Span, docChanges bool
 		if exists {
 			continue
 		}
-		if _, err := analysis.Clean(rel); err != nil {
+		if _, err := analysis.Clean(rel); err != nil || created[rel] {
 			continue
 		}
 		name, _ := analysis.Str(t.Name)
@@ -246,7 +244,7 @@ func (s *Server) createActions(sn *snapshot, want analysis.Span, docChanges bool
 			continue
 		}
 		c, err := analysis.Clean(mod)
-		if err != nil {
+		if err != nil || created[c] {
 			continue
 		}
 		sn.mu.Lock()

@@ -127,7 +127,7 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 		return nil, invalidParams("%s has no plugin.json", ps.dir)
 	}
 	if findTool(sn.plugin.Manifest, args.Tool) == nil {
-		return nil, invalidParams("plugin %s has no function tool %q", ps.dir, args.Tool)
+		return nil, invalidParams("plugin %s: %s", ps.dir, analysis.WhyNotRunnable(sn.plugin.Manifest, args.Tool))
 	}
 	input := args.Input
 	if len(input) == 0 {

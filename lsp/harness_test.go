@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -21,27 +20,7 @@ import (
 // copyExample copies testdata/example/books into a temp dir and returns it.
 func copyExample(t testing.TB) string {
 	t.Helper()
-	src := filepath.Join("..", "testdata", "example", "books")
-	dst := filepath.Join(t.TempDir(), "books")
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
+	return copyTree(t, filepath.Join("..", "testdata", "example", "books"), filepath.Join(t.TempDir(), "books"))
 }
 
 // testClient records what the server sends.

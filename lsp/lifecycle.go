@@ -68,7 +68,7 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 		DefinitionProvider:     protocol.Boolean(true),
 		DocumentSymbolProvider: protocol.Boolean(true),
 		CodeActionProvider: &protocol.CodeActionOptions{
-			CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix, protocol.CodeActionKindSource},
+			CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix, protocol.CodeActionKindSource, protocol.CodeActionKindSourceFixAll},
 		},
 		CodeLensProvider:       &protocol.CodeLensOptions{},
 		ExecuteCommandProvider: protocol.ExecuteCommandOptions{Commands: commands},

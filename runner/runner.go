@@ -115,7 +115,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 	} else {
 		tool = findTool(p.Manifest, req.Tool)
 		if tool == nil {
-			return nil, fmt.Errorf("%w %q: the manifest declares %s", ErrUnknownTool, req.Tool, toolList(p.Manifest))
+			return nil, unknownTool(analysis.WhyNotRunnable(p.Manifest, req.Tool))
 		}
 		pageStr, _ = analysis.Str(tool.Page)
 	}
@@ -301,18 +301,12 @@ func findTool(m *analysis.Manifest, name string) *analysis.Tool {
 	return nil
 }
 
-func toolList(m *analysis.Manifest) string {
-	var names []string
-	for _, t := range m.Tools {
-		if s, ok := analysis.Str(t.Name); ok {
-			names = append(names, s)
-		}
-	}
-	if len(names) == 0 {
-		return "no function tools"
-	}
-	return strings.Join(names, ", ")
-}
+// unknownTool is ErrUnknownTool with the explanation as its whole text
+// (a native tool is not "unknown": it is in the other lane).
+type unknownTool string
+
+func (e unknownTool) Error() string        { return string(e) }
+func (e unknownTool) Is(target error) bool { return target == ErrUnknownTool }
 
 // compile compiles a page, reusing the last result while none of its
 // input files changed.

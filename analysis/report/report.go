@@ -103,19 +103,7 @@ func CheckOne(dir string, cfg *analysis.Config, cache *analysis.Cache, all []*an
 }
 
 // diagFile returns the file a diagnostic is in, nil when it cannot be read.
-func diagFile(p *analysis.Plugin, rel string) *analysis.File {
-	switch {
-	case rel == analysis.ManifestName:
-		return p.ManifestFile
-	case rel == analysis.FixturesName && p.FixturesFile != nil:
-		return p.FixturesFile
-	}
-	f, err := p.ReadFile(rel)
-	if err != nil {
-		return nil
-	}
-	return f
-}
+func diagFile(p *analysis.Plugin, rel string) *analysis.File { return p.File(rel) }
 
 // FirstLine keeps text output one line per diagnostic.
 func FirstLine(s string) string {
@@ -125,13 +113,18 @@ func FirstLine(s string) string {
 	return s
 }
 
-// WriteText prints file:line:col: severity: message [code], 1-based.
+// WriteText prints file:line:col: severity: message [code], 1-based, and
+// under a diagnostic that has a fix, "  fix: <title>" (the preferred fix,
+// else the first), as compilers print their hints.
 func WriteText(w io.Writer, results []Result) error {
 	var b strings.Builder
 	for _, r := range results {
 		for _, d := range r.Diags {
 			fmt.Fprintf(&b, "%s:%d:%d: %s: %s [%s]\n", filepath.Join(r.Dir, filepath.FromSlash(d.File)),
 				d.Start.Line+1, d.Start.Col+1, d.Severity, FirstLine(d.Message), d.Code)
+			if t := d.ShownFix(); t != "" {
+				fmt.Fprintf(&b, "  fix: %s\n", FirstLine(t))
+			}
 		}
 	}
 	_, err := io.WriteString(w, b.String())
@@ -307,6 +300,9 @@ func WriteSARIF(w io.Writer, results []Result, version string) error {
 		})
 	}
 	for _, r := range rules.All() {
+		if !r.Reports() {
+			continue // a pass over the other rules' results
+		}
 		help := r.Doc
 		if r.Before != "" {
 			help += "\n\nTriggers the rule:\n\n```" + r.Lang + "\n" + r.Before + "\n```"

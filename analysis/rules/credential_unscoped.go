@@ -120,12 +120,14 @@ func reportScopeOutsideFetch(pass *analysis.Pass, fetch []string) {
 			if !ok {
 				continue
 			}
-			if key, r := fetchurl.NormalizeDomain(s); r != nil || allow[key] {
+			key, r := fetchurl.NormalizeDomain(s)
+			if r != nil || allow[key] {
 				continue
 			}
 			d := analysis.Diagnostic{
 				File: analysis.ManifestName, Span: analysis.SpanOf(n),
 				Message: fmt.Sprintf("credential %q is scoped to %q, which is not in capabilities.fetch: it is never sent there", name, s),
+				Subject: key,
 			}
 			if sug := schema.Suggest(s, fetch); sug != "" {
 				d.Message += fmt.Sprintf(" (did you mean %q?)", sug)

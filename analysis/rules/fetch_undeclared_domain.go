@@ -77,6 +77,7 @@ var FetchUndeclaredDomain = &analysis.Rule{
 							d.Message = fmt.Sprintf("%s is not in capabilities.fetch: the broker refuses this request when the URL is %s", ft.Host, shortURL(t.prefix, t.value.Kind == js.Prefix))
 						}
 						d.Fixes = addToCapabilityFix(p, "fetch", ft.Host)
+						d.Subject = ft.Host
 						if sp, ok := pi.Page.Via[file]; ok && file != pi.Rel {
 							// Shown where the page imports the file too.
 							out.report(analysis.Diagnostic{File: pi.Rel, Span: span(sp), Severity: analysis.Error,
@@ -112,7 +113,7 @@ var FetchUndeclaredDomain = &analysis.Rule{
 				pass.Report(analysis.Diagnostic{
 					File: analysis.ManifestName, Span: toolSpan(tool),
 					Message: fmt.Sprintf("tool %s fetches %s not in capabilities.fetch (%s)", toolName(tool), what, pi.Rel),
-					Related: related, Fixes: fixes,
+					Related: related, Fixes: fixes, Subject: strings.Join(hosts, " "),
 				})
 			}
 		}

@@ -99,6 +99,7 @@ var FetchUnusedDomain = &analysis.Rule{
 				File: analysis.ManifestName, Span: analysis.SpanOf(fc.Domain),
 				Message: fmt.Sprintf("no page fetches %s: remove it from capabilities.fetch, it only widens the plugin's reach", dom),
 				Tags:    []analysis.Tag{analysis.Unnecessary},
+				Subject: key,
 			}
 			if e, err := jsonedit.RemoveElement(p.ManifestFile, fc.Node); err == nil {
 				d.Fixes = []analysis.Fix{{Title: fmt.Sprintf("Remove %q from capabilities.fetch", dom), Edits: []analysis.Edit{e}}}

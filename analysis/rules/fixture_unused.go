@@ -56,9 +56,10 @@ var FixtureUnused = &analysis.Rule{
 				continue // the schema reports it
 			}
 			m, _ := analysis.Str(e.Get("method"))
-			why := ""
-			if _, r := allow.Check(u); r != nil {
+			why, host := "", ""
+			if t, r := allow.Check(u); r != nil {
 				why = fmt.Sprintf("the broker refuses this URL (%s), so no tool can be answered by this fixture", strings.TrimSuffix(r.Message, "."))
+				host = t.Host // a root cause (a misspelt or malformed fetch entry) may explain it
 			} else if sure && !fixtureReached(calls, strings.ToUpper(m), u) {
 				why = "no page fetches this URL"
 				if m != "" {
@@ -69,9 +70,9 @@ var FixtureUnused = &analysis.Rule{
 			if why == "" {
 				continue
 			}
-			d := analysis.Diagnostic{File: analysis.FixturesName, Span: analysis.SpanOf(un), Message: why, Tags: []analysis.Tag{analysis.Unnecessary}}
+			d := analysis.Diagnostic{File: analysis.FixturesName, Span: analysis.SpanOf(un), Message: why, Subject: host, Tags: []analysis.Tag{analysis.Unnecessary}}
 			if ed, err := jsonedit.RemoveElement(p.FixturesFile, e); err == nil {
-				d.Fixes = []analysis.Fix{{Title: "Remove the fixture for " + u, Edits: []analysis.Edit{ed}}}
+				d.Fixes = []analysis.Fix{{Title: "Remove the fixture for " + u, Edits: []analysis.Edit{ed}, Removes: true}}
 			}
 			pass.Report(d)
 		}

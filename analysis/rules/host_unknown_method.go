@@ -28,11 +28,24 @@ var HostUnknownMethod = &analysis.Rule{
 				if c.Method == "" || isHostMethod(c.Object, c.Method) {
 					continue
 				}
-				out.report(analysis.Diagnostic{
-					File: callFile(pi, c), Span: span(c.Callee),
+				file, f := callFile(pi, c), pi.File
+				if file != pi.Rel { // the call is in a file the page imports
+					f, _ = pass.Plugin.ReadFile(file)
+				}
+				d := analysis.Diagnostic{
+					File: file, Span: span(c.Callee),
 					Message: fmt.Sprintf("%s.%s is not a host method: %s offers only %s%s", c.Object, c.Method, c.Object,
 						strings.Join(qualified(c.Object), ", "), hint(c.Object, c.Method)),
-				})
+				}
+				if f != nil {
+					if fx, use, ok := methodFix(f, span(c.Callee), c.Object, c.Method); ok {
+						d.Fixes = []analysis.Fix{fx}
+						if hint(c.Object, c.Method) == "" {
+							d.Message += fmt.Sprintf(" (did you mean %s.%s?)", c.Object, use)
+						}
+					}
+				}
+				out.report(d)
 			}
 		}
 		// capabilities.host entries the catalogue does not have (they grant

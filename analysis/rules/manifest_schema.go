@@ -56,7 +56,14 @@ var ManifestSchema = &analysis.Rule{
 			pass.Reportf(analysis.ManifestName, analysis.Span{}, "the manifest schema does not compile (please report this): %v", ps)
 		case []schema.Problem:
 			for _, pr := range ps {
-				pass.Reportf(analysis.ManifestName, analysis.Span(pr.Span), "%s", pr.Message)
+				d := analysis.Diagnostic{File: analysis.ManifestName, Span: analysis.Span(pr.Span), Message: pr.Message}
+				if pr.Suggestion != "" {
+					// A misspelt key: the fix renames it (its value stays).
+					d.Subject = pr.Suggestion
+					d.Fixes = []analysis.Fix{{Title: fmt.Sprintf("Rename %q to %q", pr.Key, pr.Suggestion),
+						Edits: []analysis.Edit{{File: analysis.ManifestName, Span: d.Span, NewText: jsonString(pr.Suggestion)}}}}
+				}
+				pass.Report(d)
 				done = append(done, analysis.Span(pr.Span))
 			}
 		}
@@ -115,6 +122,7 @@ func checkDomains(pass *analysis.Pass) []analysis.Span {
 		if host := bareHost(d); host != "" && host != d {
 			if e, err := jsonedit.Replace(pass.Plugin.ManifestFile, n, jsonString(host)); err == nil {
 				diag.Fixes = []analysis.Fix{{Title: "Use the bare domain " + strconv.Quote(host), Edits: []analysis.Edit{e}}}
+				diag.Subject = host
 			}
 		}
 		pass.Report(diag)

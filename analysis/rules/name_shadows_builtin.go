@@ -95,20 +95,76 @@ var NameShadowsBuiltin = &analysis.Rule{
 				for i := 2; !free(suggestion); i++ {
 					suggestion = plugin + "." + last + strconv.Itoa(i)
 				}
-				report(pass, n, msg, suggestion)
+				report(pass, n, msg, suggestion, exportRename(pass, nt, s, suggestion)...)
 			}
 		}
 	},
 }
 
+// exportRename is the edit that renames a native tool's key in its
+// module's tools map (in whichever plugin file the entry is written), so
+// that a rename in plugin.json does not leave the name unexported. It
+// returns nothing when the key is not one string the checker can rewrite
+// (computed, missing, written twice, or the new name is taken there).
+func exportRename(pass *analysis.Pass, nt *analysis.NativeTool, from, to string) []analysis.Edit {
+	mod, _ := analysis.Str(nt.Module)
+	for _, m := range nativeModules(pass) {
+		if m.Rel != mod && m.ModuleNode != nt.Module {
+			continue
+		}
+		if !m.readable() {
+			return nil
+		}
+		tm := m.toolMap(pass)
+		if tm == nil || len(tm.Unknowable) > 0 {
+			return nil
+		}
+		var hit *effTool
+		for i := range tm.Entries {
+			e := &tm.Entries[i]
+			switch e.Name {
+			case to:
+				return nil
+			case from:
+				if hit != nil || e.Computed && !quotedKey(pass, e) {
+					return nil
+				}
+				hit = e
+			}
+		}
+		if hit == nil {
+			return nil
+		}
+		return []analysis.Edit{{File: hit.File, Span: analysis.Span{Start: hit.KeySpan.Start, End: hit.KeySpan.End}, NewText: jsonString(to)}}
+	}
+	return nil
+}
+
+// quotedKey reports whether a computed key is a string literal (["a.b"]),
+// which a string literal may replace.
+func quotedKey(pass *analysis.Pass, e *effTool) bool {
+	f, err := pass.Plugin.ReadFile(e.File)
+	if err != nil || e.KeySpan.End > len(f.Text) || e.KeySpan.End-e.KeySpan.Start < 2 {
+		return false
+	}
+	c := f.Text[e.KeySpan.Start]
+	return (c == '"' || c == '\'') && f.Text[e.KeySpan.End-1] == c
+}
+
 // namePart is one dot-separated part of a tool name (the schema's rule).
 var namePart = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]*$`)
 
-func report(pass *analysis.Pass, n *jsonpos.Node, msg, suggestion string) {
+// report reports a shadowed name with the fix renaming it in plugin.json
+// and, for a native name, in its module (more edits, in other files).
+func report(pass *analysis.Pass, n *jsonpos.Node, msg, suggestion string, more ...analysis.Edit) {
 	d := analysis.Diagnostic{File: analysis.ManifestName, Span: analysis.SpanOf(n), Message: msg}
 	if suggestion != "" {
 		if e, err := jsonedit.Replace(pass.Plugin.ManifestFile, n, jsonString(suggestion)); err == nil {
-			d.Fixes = []analysis.Fix{{Title: "Rename to " + strconv.Quote(suggestion), Edits: []analysis.Edit{e}}}
+			title := "Rename to " + strconv.Quote(suggestion)
+			if len(more) > 0 {
+				title += " in plugin.json and " + more[0].File
+			}
+			d.Fixes = []analysis.Fix{{Title: title, Edits: append([]analysis.Edit{e}, more...)}}
 		}
 	}
 	pass.Report(d)

@@ -20,7 +20,7 @@ var NativeModuleMissing = &analysis.Rule{
 	Lang:   "json",
 	Before: "\"nativeTools\": [{ \"module\": \"native/telegram.js\", \"names\": [\"tg.sendMessage\"] }]   // no native/telegram.js",
 	After:  "// native/telegram.js\nexport const tools = {\n  \"tg.sendMessage\": { description: \"…\", async execute(args, ctx) { … } },\n};",
-	Fix:    "Create an ESM module stub exporting `tools` with an entry `{ description, execute }` for each declared name.",
+	Fix:    "When a module a typo away exists, use it (the preferred fix). Otherwise create an ESM module stub exporting `tools` with an entry `{ description, execute }` for each declared name.",
 	Run: func(pass *analysis.Pass) {
 		p := pass.Plugin
 		for _, nt := range p.Manifest.NativeTools {
@@ -55,6 +55,7 @@ var NativeModuleMissing = &analysis.Rule{
 					Edits: []analysis.Edit{{File: c, Create: true, NewText: moduleStub(names)}},
 				}}
 			}
+			withPathSuggestion(p, &d, nt.Module, []string{".js", ".mjs"})
 			pass.Report(d)
 		}
 	},

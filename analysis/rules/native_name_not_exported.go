@@ -58,6 +58,11 @@ var NativeNameNotExported = &analysis.Rule{
 					default:
 						d.Message = fmt.Sprintf("%q is not exported by %s: its `%s` export has no such key%s", name, m.Rel, tm.Export, didYouMean(name, keys))
 						d.Related = []analysis.Related{{File: m.Rel, Span: espan(tm.Span), Message: "the tools map"}}
+						if use := nearest(name, keys); use != "" && !m.declared()[use] {
+							if fx, ok := useInstead(pass.Plugin, n, use, "exported by "+m.Rel); ok {
+								d.Fixes = []analysis.Fix{fx}
+							}
+						}
 					}
 					pass.Report(d)
 				}

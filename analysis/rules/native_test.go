@@ -100,6 +100,7 @@ func TestNativeExportUndeclaredFix(t *testing.T) {
 	}
 	p, ds := expectNative(t, files, `
 native/m.js:3:3: info: "a.two" is exported but not declared in plugin.json nativeTools names: ignored at runtime [native-export-undeclared]
+  fix: Add "a.two" to names in plugin.json
 `)
 	d := ds[0]
 	if len(d.Tags) != 1 || d.Tags[0] != analysis.Unnecessary {
@@ -134,6 +135,7 @@ func TestNativeExportUndeclaredFixCreatesNames(t *testing.T) {
 	}
 	_, ds := expectNative(t, files, `
 native/m.mjs:1:18: info: "a.one" is exported but not declared in plugin.json nativeTools names: ignored at runtime [native-export-undeclared]
+  fix: Add "a.one" to names in plugin.json
 `)
 	if len(ds) != 1 || len(ds[0].Fixes) != 1 {
 		t.Fatalf("want one diagnostic with a fix, got %+v", ds)

@@ -19,7 +19,25 @@ func All() []*analysis.Rule {
 	all = append(all, nativeRules()...)
 	all = append(all, pageRules()...)
 	all = append(all, snapshotRules()...)
+	all = append(all, refiners()...)
 	return all
+}
+
+// refiners are the passes that run after every rule: they rank fixes
+// across rules and tie consequences to their cause.
+func refiners() []*analysis.Rule {
+	return []*analysis.Rule{RenameDomainFix, RootCause}
+}
+
+// documented returns the rules that report diagnostics of their own.
+func documented() []*analysis.Rule {
+	var out []*analysis.Rule
+	for _, r := range All() {
+		if r.Reports() {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // ByCode returns the rule with the given code, or nil.
@@ -43,14 +61,14 @@ func Markdown() string {
 	b.WriteString("Every diagnostic of `plugin-lsp check`, the language server and the review card has one of these stable codes. ")
 	b.WriteString("Positions are exact: a manifest diagnostic sits on the key or value it is about, a page diagnostic on the call.\n\n")
 	b.WriteString("| code | severity | what | quick fix |\n|---|---|---|---|\n")
-	for _, r := range All() {
+	for _, r := range documented() {
 		fix := "—"
 		if r.Fix != "" {
 			fix = "yes"
 		}
 		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s | %s |\n", r.Code, r.Code, r.Severity, escapeCell(r.Title), fix)
 	}
-	for _, r := range All() {
+	for _, r := range documented() {
 		fmt.Fprintf(&b, "\n## %s\n\n", r.Code)
 		fmt.Fprintf(&b, "**%s** · %s\n\n", r.Severity, r.Title)
 		b.WriteString(strings.TrimSpace(r.Doc) + "\n")
@@ -64,6 +82,13 @@ func Markdown() string {
 		if r.Fix != "" {
 			fmt.Fprintf(&b, "\nQuick fix: %s\n", strings.TrimSpace(r.Fix))
 		}
+	}
+	b.WriteString("\n## Passes over the results\n\n")
+	b.WriteString("These run after every rule and report nothing of their own: they rank fixes across rules " +
+		"(the preferred fix, `isPreferred` in the editor, is what `plugin-lsp check --fix` applies) and tie " +
+		"follow-on diagnostics to their cause: see [fixes.md](fixes.md).\n\n")
+	for _, r := range refiners() {
+		fmt.Fprintf(&b, "- `%s`: %s\n", r.Code, strings.TrimSpace(r.Doc))
 	}
 	b.WriteString("\n## Built-in tool names\n\n")
 	b.WriteString("The embedded catalogue `name-shadows-builtin` checks against (`analysis/builtins.json`; extend it with " +

@@ -18,8 +18,9 @@ import (
 var update = flag.Bool("update", false, "rewrite testdata .expect files from the current output")
 
 // pluginsDir holds one plugin per directory, each with <name>.expect
-// beside it: exactly what `plugin-lsp check --format text` prints for it,
-// paths relative to the plugin directory.
+// beside it: exactly what `plugin-lsp check --format text` prints for it
+// (with the "  fix: <title>" lines), paths relative to the plugin
+// directory.
 const pluginsDir = "../../testdata/plugins"
 
 // formatText renders diagnostics as check --format text does with the
@@ -37,6 +38,10 @@ func formatText(p *analysis.Plugin, prefix string, ds []analysis.Diagnostic) str
 			msg = msg[:i]
 		}
 		fmt.Fprintf(&b, "%s:%d:%d: %s: %s [%s]\n", prefix+d.File, line, col, d.Severity, msg, d.Code)
+		if t := d.ShownFix(); t != "" {
+			fix, _, _ := strings.Cut(t, "\n")
+			fmt.Fprintf(&b, "  fix: %s\n", fix)
+		}
 	}
 	return b.String()
 }

@@ -23,7 +23,8 @@ var ToolPageMissing = &analysis.Rule{
 	Lang:   "json",
 	Before: "\"tools\": [{ \"name\": \"lookupBook\", \"page\": \"code/lookup-bok\" }]",
 	After:  "\"tools\": [{ \"name\": \"lookupBook\", \"page\": \"code/lookup-book\" }]",
-	Fix: "Create the page from a template: `<page>.ts` whose default export takes the input described by " +
+	Fix: "When a page a typo away exists, use it (the preferred fix). Otherwise " +
+		"create the page from a template: `<page>.ts` whose default export takes the input described by " +
 		"`inputJsonSchema` and returns `{ type: \"markdown\", text: … }`.",
 	Run: func(pass *analysis.Pass) {
 		p := pass.Plugin
@@ -64,6 +65,7 @@ var ToolPageMissing = &analysis.Rule{
 					Edits: []analysis.Edit{{File: rel, Create: true, NewText: pageTemplate(name, desc, t.InputSchema, ext == ".ts")}},
 				}}
 			}
+			withPathSuggestion(p, &d, t.Page, analysis.PageExtensions)
 			pass.Report(d)
 		}
 	},

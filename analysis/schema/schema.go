@@ -61,6 +61,9 @@ type Problem struct {
 	Span    jsonpos.Span // the offending key or value
 	Pointer string       // JSON pointer of the instance it is about
 	Message string
+	// Key and Suggestion are set for an unknown key that is probably a
+	// typo of the known key Suggestion (not present in its object).
+	Key, Suggestion string
 }
 
 // Validator validates manifests. It is immutable and safe for concurrent
@@ -175,7 +178,11 @@ func (v *Validator) walk(root *jsonpos.Node, ve *jsonschema.ValidationError, out
 			if _, known := props[m.Key]; known {
 				continue
 			}
-			*out = append(*out, Problem{Span: m.KeySpan, Pointer: m.Pointer(), Message: unknownKey(m.Key, node, props, sub, v.file)})
+			pr := Problem{Span: m.KeySpan, Pointer: m.Pointer(), Message: unknownKey(m.Key, node, props, sub, v.file)}
+			if s := Suggest(m.Key, sortedKeys(props)); s != "" && node.Get(s) == nil {
+				pr.Key, pr.Suggestion = m.Key, s
+			}
+			*out = append(*out, pr)
 		}
 		return
 	case "required":
@@ -279,12 +286,17 @@ func describeProperty(sub map[string]any, key string) string {
 	return strings.TrimSuffix(d, ".")
 }
 
-func unknownKey(key string, obj *jsonpos.Node, props, sub map[string]any, file string) string {
+func sortedKeys(props map[string]any) []string {
 	known := make([]string, 0, len(props))
 	for k := range props {
 		known = append(known, k)
 	}
 	sort.Strings(known)
+	return known
+}
+
+func unknownKey(key string, obj *jsonpos.Node, props, sub map[string]any, file string) string {
+	known := sortedKeys(props)
 	if s := Suggest(key, known); s != "" {
 		return fmt.Sprintf("unknown key %q (did you mean %q?)", key, s)
 	}
@@ -313,25 +325,9 @@ func unknownKey(key string, obj *jsonpos.Node, props, sub map[string]any, file s
 }
 
 // Suggest returns the candidate closest to word when it is close enough to
-// be a typo (same letters ignoring case, or an edit distance of at most 2,
-// 1 for short words), else "".
-func Suggest(word string, candidates []string) string {
-	best, bestD := "", 1<<30
-	for _, c := range candidates {
-		if strings.EqualFold(c, word) {
-			return c
-		}
-		d := suggest.Distance(strings.ToLower(word), strings.ToLower(c))
-		limit := 2
-		if len(c) <= 4 {
-			limit = 1
-		}
-		if d <= limit && d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
-}
+// be a typo (suggest.Closest: same letters ignoring case, an edit distance
+// of at most 2, 1 for short words, or a lookalike), else "".
+func Suggest(word string, candidates []string) string { return suggest.Closest(word, candidates) }
 
 func typeList(t any) string {
 	var names []string

@@ -2,6 +2,8 @@
 // "did you mean …?" hints of the checks.
 package suggest
 
+import "strings"
+
 // Distance is the optimal-string-alignment distance between a and b, in
 // runes: insertions, deletions, substitutions and transpositions of
 // neighbours cost 1 ("hots" → "host" is 1). Strings longer than 256 runes
@@ -33,3 +35,48 @@ func Distance(a, b string) int {
 	}
 	return prev[len(rb)]
 }
+
+// Closest returns the candidate closest to word when it is close enough
+// to be a typo (the same letters ignoring case, an edit distance of at
+// most 2 (1 for words of 4 letters or fewer), or a lookalike), else "".
+// Ties go to the earlier candidate, so callers list the likelier ones
+// first.
+func Closest(word string, candidates []string) string {
+	best, bestD := "", 1<<30
+	lw := strings.ToLower(word)
+	for _, c := range candidates {
+		lc := strings.ToLower(c)
+		if lc == lw {
+			return c
+		}
+		d := Distance(lw, lc)
+		limit := 2
+		if len(c) <= 4 {
+			limit = 1
+		}
+		if d > limit && Lookalike(lw, lc) {
+			d = limit
+		}
+		if d <= limit && d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+// lookalikes are the character sequences that read alike in a host or a
+// name: "rn" for "m", "0" for "o", "1" and "I" for "l", "vv" for "w".
+var lookalikes = strings.NewReplacer("rn", "m", "vv", "w", "0", "o", "1", "l", "i", "l", "5", "s", "_", "-")
+
+// Lookalike reports whether a and b differ only by characters that look
+// alike ("examp1e.com", "exarnple.com" and "example.com"), ignoring case.
+func Lookalike(a, b string) bool {
+	if a == b {
+		return false
+	}
+	return Skeleton(a) == Skeleton(b)
+}
+
+// Skeleton is s lower-cased with its lookalike sequences replaced by the
+// letter they imitate: two strings with one skeleton read alike.
+func Skeleton(s string) string { return lookalikes.Replace(strings.ToLower(s)) }

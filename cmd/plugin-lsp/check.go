@@ -12,7 +12,7 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/analysis/report"
 )
 
-const checkUsage = `usage: plugin-lsp check [--format text|json|sarif] [--builtins FILE] [--require-snapshot] DIR...
+const checkUsage = `usage: plugin-lsp check [--format text|json|sarif] [--builtins FILE] [--require-snapshot] [--fix | --diff] DIR...
 
 Checks every plugin at or below each DIR (a directory holding plugin.json,
 a directory of plugins, or a plugin.json file). Exit status: 0 no errors,
@@ -20,7 +20,8 @@ a directory of plugins, or a plugin.json file). Exit status: 0 no errors,
 Rules and their codes: docs/rules.md.
 
   --format text   file:line:col: severity: message [code]   (the default;
-                  1-based line and UTF-16 column)
+                  1-based line and UTF-16 column), and "  fix: <title>"
+                  under a diagnostic that has a fix
   --format json   [{plugin, file, range: {start: {line, character}, end},
                   severity (1 error, 2 warning, 3 info, 4 hint), code, message}]
                   LSP-shaped: 0-based lines, UTF-16 characters, file
@@ -30,6 +31,13 @@ Rules and their codes: docs/rules.md.
   --require-snapshot
                   a plugin without plugin.lock.json (plugin-lsp pin) is an
                   error, as is a reach wider than the snapshot (for CI)
+  --fix           apply every preferred, safe fix of an error or warning
+                  (one that adds or renames: never one that removes a
+                  capability or code), re-checking after each and keeping
+                  it only when it brings no new error; print what changed,
+                  then check the fixed plugins
+  --diff          print the patch --fix would apply (unified diff, paths
+                  as given on the command line) and change nothing
 `
 
 // checkOptions are the parsed arguments of check and review.
@@ -37,6 +45,7 @@ type checkOptions struct {
 	format          string
 	builtins        string
 	requireSnapshot bool
+	fix, diff       bool
 	dirs            []string
 }
 
@@ -56,11 +65,18 @@ func parseCheckArgs(args []string, formats ...string) (checkOptions, error) {
 		}
 		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		switch name {
-		case "require-snapshot":
+		case "require-snapshot", "fix", "diff":
 			if hasVal {
-				return o, fmt.Errorf("flag --require-snapshot takes no value")
+				return o, fmt.Errorf("flag --%s takes no value", name)
 			}
-			o.requireSnapshot = true
+			switch name {
+			case "fix":
+				o.fix = true
+			case "diff":
+				o.diff = true
+			default:
+				o.requireSnapshot = true
+			}
 		case "format", "builtins":
 			if !hasVal {
 				if i+1 >= len(args) {
@@ -120,6 +136,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	if err == nil && len(o.dirs) == 0 {
 		err = fmt.Errorf("no plugin directory given")
 	}
+	if err == nil && o.fix && o.diff {
+		err = fmt.Errorf("--fix and --diff exclude each other (--diff shows what --fix would do)")
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "plugin-lsp check: %v\n\n%s", err, checkUsage)
 		return 2
@@ -151,6 +170,11 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 				seen[abs] = true
 				dirs = append(dirs, f)
 			}
+		}
+	}
+	if o.fix || o.diff {
+		if code, done := fixPlugins(dirs, cfg, o.diff, stdout, stderr); done {
+			return code
 		}
 	}
 	results := report.CheckAll(dirs, cfg)

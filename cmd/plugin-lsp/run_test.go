@@ -78,7 +78,7 @@ func TestRunCommandFailures(t *testing.T) {
 		{[]string{books, "lookupBook", "--input", `{}`}, 1, `"name": "InputError"`},
 		{[]string{books, "lookupBook", "--input", `{"isbn":7}`}, 1, `"pointer": "/isbn"`},
 		{[]string{books, "lookupBook", "--input", "@/nonexistent/input.json"}, 2, "--input:"},
-		{[]string{books, "nope"}, 2, `unknown tool "nope"`},
+		{[]string{books, "nope"}, 2, `no function tool "nope"`},
 		{[]string{books}, 2, "want exactly DIR and TOOL"},
 		{[]string{"--input", "{", books, "lookupBook"}, 2, "not JSON"},
 		{[]string{"--timeout", "soon", books, "lookupBook"}, 2, "not a positive duration"},

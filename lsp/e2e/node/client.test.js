@@ -243,6 +243,30 @@ test("plugin-lsp serve with a vscode-languageserver-protocol client", async (t) 
     await ed.waitDiags(MANIFEST, (p) => codes(p).includes("fetch-unused-domain") || p.diagnostics.length === 0, "manifest settled");
   });
 
+  await t.test("a typo in capabilities.fetch: the preferred fix renames it and every related diagnostic clears", async () => {
+    const before = ed.text(MANIFEST);
+    await ed.change(MANIFEST, before.replace('"api.openlibrary.org",', '"api.openlibary.org",'));
+    const p = await ed.waitDiags(PAGE, (p) => codes(p).includes("fetch-undeclared-domain"), "fetch-undeclared-domain");
+    const m = await ed.waitDiags(MANIFEST, (p) => codes(p).includes("fetch-unused-domain") && codes(p).includes("credential-unscoped"), "the typo's manifest diagnostics");
+    const d = p.diagnostics.find((d) => d.code === "fetch-undeclared-domain");
+    const actions = await ed.conn.sendRequest(rpc.CodeActionRequest.type, { textDocument: { uri: PAGE }, range: d.range, context: { diagnostics: [d] } });
+    const preferred = actions.filter((a) => a.isPreferred);
+    assert.equal(preferred.length, 1, JSON.stringify(actions.map((a) => [a.title, a.isPreferred])));
+    assert.match(preferred[0].title, /^Rename "api\.openlibary\.org" to "api\.openlibrary\.org" in capabilities\.fetch/);
+    // the credential, scoped to the right host, is offered the same rename, not the typo
+    const cred = m.diagnostics.find((d) => d.code === "credential-unscoped");
+    const credActions = await ed.conn.sendRequest(rpc.CodeActionRequest.type, { textDocument: { uri: MANIFEST }, range: cred.range, context: { diagnostics: [cred] } });
+    assert.deepEqual(credActions.map((a) => a.title), [preferred[0].title]);
+    await ed.applyEdit(preferred[0].edit);
+    assert.equal(ed.text(MANIFEST), before);
+    await ed.waitDiags(PAGE, (p) => p.diagnostics.length === 0, "the page clean");
+    await ed.waitDiags(
+      MANIFEST,
+      (p) => !p.diagnostics.some((d) => ["fetch-undeclared-domain", "credential-unscoped"].includes(d.code) || /openlibary/.test(d.message)),
+      "the typo's diagnostics cleared",
+    );
+  });
+
   await t.test("code lenses above each tool", async () => {
     const lenses = await ed.conn.sendRequest(rpc.CodeLensRequest.type, { textDocument: { uri: MANIFEST } });
     assert.deepEqual(lenses.map((l) => l.command.title), ["▶ Run lookupBook", "▶ Run searchBooks", "▶ Run saveFavourite"]);

@@ -179,6 +179,42 @@ step("the quick fix edits plugin.json and the diagnostic goes away", function()
   vim.api.nvim_buf_set_lines(pbuf, l, l + 1, false, { 'const API = "https://api.openlibrary.org";' })
 end)
 
+step("a typo in capabilities.fetch: the preferred fix renames it and every related diagnostic clears", function()
+  local before = table.concat(lines_of(mbuf), "\n")
+  local l = find(mbuf, '"api.openlibrary.org",').line
+  local line = lines_of(mbuf)[l + 1]
+  vim.api.nvim_buf_set_lines(mbuf, l, l + 1, false, { (line:gsub('"api%.openlibrary%.org",', '"api.openlibary.org",', 1)) })
+  wait("fetch-undeclared-domain", function() return codes(page_uri)["fetch-undeclared-domain"] ~= nil end)
+  wait("the manifest's diagnostics", function()
+    local c = codes(manifest_uri)
+    return c["fetch-unused-domain"] ~= nil and c["credential-unscoped"] ~= nil
+  end)
+  local d = codes(page_uri)["fetch-undeclared-domain"]
+  local actions = request(pbuf, "textDocument/codeAction", {
+    textDocument = { uri = page_uri },
+    range = d.range,
+    context = { diagnostics = { d } },
+  })
+  local preferred = {}
+  for _, a in ipairs(actions or {}) do
+    if a.isPreferred then table.insert(preferred, a) end
+  end
+  assert(#preferred == 1, "want one preferred fix: " .. vim.inspect(actions))
+  local want = 'Rename "api.openlibary.org" to "api.openlibrary.org" in capabilities.fetch'
+  assert(preferred[1].title:sub(1, #want) == want, preferred[1].title)
+  vim.lsp.util.apply_workspace_edit(preferred[1].edit, "utf-16")
+  assert(table.concat(lines_of(mbuf), "\n") == before, "the rename restores the manifest")
+  wait("the page clean", function() return #published[page_uri].diagnostics == 0 end)
+  wait("the typo's diagnostics cleared", function()
+    for _, x in ipairs(published[manifest_uri].diagnostics) do
+      if x.code == "fetch-undeclared-domain" or x.code == "credential-unscoped" or x.message:find("openlibary", 1, true) then
+        return false
+      end
+    end
+    return true
+  end)
+end)
+
 step("code lenses above each tool", function()
   local lenses = request(mbuf, "textDocument/codeLens", { textDocument = { uri = manifest_uri } })
   assert(#lenses == 3, vim.inspect(lenses))

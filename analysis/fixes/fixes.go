@@ -1,0 +1,298 @@
+// Package fixes applies the fixes the rules offer: one fix's edits across
+// several files, and "fix all" (check --fix), which applies every
+// preferred, safe fix one at a time, re-checking the plugin after each and
+// keeping a fix only when it brings no new error. It also prints the
+// change as a unified diff (check --diff). It knows nothing of LSP.
+package fixes
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+)
+
+// ApplyText applies non-overlapping edits of one file to text. Edits are
+// sorted first; overlapping or out-of-range edits fail.
+func ApplyText(text []byte, edits []analysis.Edit) ([]byte, error) {
+	es := append([]analysis.Edit(nil), edits...)
+	sort.SliceStable(es, func(i, j int) bool { return es[i].Span.Start < es[j].Span.Start })
+	out := make([]byte, 0, len(text))
+	at := 0
+	for _, e := range es {
+		if e.Span.Start < at || e.Span.End > len(text) || e.Span.Start > e.Span.End {
+			return nil, fmt.Errorf("edit %d-%d of %s overlaps another or leaves the file", e.Span.Start, e.Span.End, e.File)
+		}
+		out = append(out, text[at:e.Span.Start]...)
+		out = append(out, e.NewText...)
+		at = e.Span.End
+	}
+	return append(out, text[at:]...), nil
+}
+
+// Apply applies a fix's edits to the plugin's files (as p read them) and
+// returns each changed or created file's new text by plugin-relative
+// path. A Create edit of a file that exists fails, as does an edit of a
+// file that cannot be read.
+func Apply(p *analysis.Plugin, edits []analysis.Edit) (map[string][]byte, error) {
+	byFile := map[string][]analysis.Edit{}
+	var order []string
+	for _, e := range edits {
+		if _, ok := byFile[e.File]; !ok {
+			order = append(order, e.File)
+		}
+		byFile[e.File] = append(byFile[e.File], e)
+	}
+	out := map[string][]byte{}
+	for _, rel := range order {
+		es := byFile[rel]
+		if _, err := analysis.Clean(rel); err != nil {
+			return nil, err
+		}
+		if es[0].Create {
+			if len(es) != 1 {
+				return nil, fmt.Errorf("%s: a created file takes one edit", rel)
+			}
+			if p.Exists(rel) {
+				return nil, fmt.Errorf("%s exists: not overwriting it", rel)
+			}
+			out[rel] = []byte(es[0].NewText)
+			continue
+		}
+		f := fileOf(p, rel)
+		if f == nil {
+			return nil, fmt.Errorf("%s cannot be read", rel)
+		}
+		t, err := ApplyText(f.Text, es)
+		if err != nil {
+			return nil, err
+		}
+		out[rel] = t
+	}
+	return out, nil
+}
+
+func fileOf(p *analysis.Plugin, rel string) *analysis.File { return p.File(rel) }
+
+// Change is one fix that FixAll applied (or refused).
+type Change struct {
+	Code  string   // the diagnostic's code
+	File  string   // where the diagnostic was
+	Line  int      // its 1-based line, before the fix
+	Title string   // the fix's title
+	Files []string // the files the fix edited or created
+	// Why is set on a refused fix: the error it would have brought.
+	Why string
+}
+
+// Result is what FixAll did: Before and After hold the text of every file
+// it changed (Before is nil for a created file), by plugin-relative path.
+type Result struct {
+	Applied []Change
+	Refused []Change
+	Before  map[string][]byte
+	After   map[string][]byte
+	// Diags are the diagnostics of the fixed plugin.
+	Diags []analysis.Diagnostic
+}
+
+// Options configure FixAll; Rules is required.
+type Options struct {
+	Rules  []*analysis.Rule
+	Config *analysis.Config
+	Cache  *analysis.Cache
+	FS     analysis.FS // nil: the disk
+	// MaxFixes bounds the rounds (default 200).
+	MaxFixes int
+}
+
+// FixAll checks the plugin in dir and applies, one at a time, the
+// preferred fix of each error or warning when that fix is safe (it adds or
+// renames, never removes a capability or code). After each fix the plugin
+// is checked again, through an in-memory overlay: a fix that would bring
+// an error the plugin did not have is refused and undone. Info
+// diagnostics describe what is allowed (an export left unregistered on
+// purpose), so their fixes are the author's call. Nothing is written:
+// Result.After holds the new texts (see Write).
+func FixAll(dir string, o Options) (*Result, error) {
+	if o.MaxFixes == 0 {
+		o.MaxFixes = 200
+	}
+	if o.Cache == nil {
+		o.Cache = analysis.NewCache()
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Before: map[string][]byte{}, After: map[string][]byte{}}
+	overlay := map[string][]byte{} // abs path → text
+	check := func() (*analysis.Plugin, []analysis.Diagnostic, error) {
+		files := make(map[string][]byte, len(overlay))
+		for k, v := range overlay {
+			files[k] = v
+		}
+		p, err := analysis.Load(&analysis.Overlay{Files: files, Base: o.FS}, abs)
+		if err != nil {
+			return nil, nil, err
+		}
+		return p, analysis.Run(p, o.Rules, o.Config, o.Cache), nil
+	}
+	p, diags, err := check()
+	if err != nil {
+		return nil, err
+	}
+	tried := map[string]bool{}
+	for round := 0; round < o.MaxFixes; round++ {
+		d, fx := next(diags, tried)
+		if fx == nil {
+			break
+		}
+		key := d.Code + "\x00" + fx.Title
+		tried[key] = true
+		ch := Change{Code: d.Code, File: d.File, Title: fx.Title}
+		if f := fileOf(p, d.File); f != nil {
+			ch.Line = f.Position(d.Span.Start).Line + 1
+		}
+		changed, err := Apply(p, fx.Edits)
+		if err != nil {
+			ch.Why = err.Error()
+			res.Refused = append(res.Refused, ch)
+			continue
+		}
+		saved := map[string][]byte{}
+		for rel, text := range changed {
+			a := p.Abs(rel)
+			if old, ok := overlay[a]; ok {
+				saved[a] = old
+			} else {
+				saved[a] = nil
+			}
+			overlay[a] = text
+			ch.Files = append(ch.Files, rel)
+		}
+		sort.Strings(ch.Files)
+		np, nd, err := check()
+		if err == nil {
+			if e := newError(diags, nd); e != nil {
+				err = fmt.Errorf("it would bring %s: %s", e.Code, e.Message)
+			}
+		}
+		if err != nil {
+			for a, old := range saved {
+				if old == nil {
+					delete(overlay, a)
+				} else {
+					overlay[a] = old
+				}
+			}
+			ch.Why = err.Error()
+			res.Refused = append(res.Refused, ch)
+			continue
+		}
+		for rel := range changed {
+			if _, ok := res.Before[rel]; !ok {
+				if f := fileOf(p, rel); f != nil && p.Exists(rel) {
+					res.Before[rel] = f.Text
+				} else {
+					res.Before[rel] = nil
+				}
+			}
+			res.After[rel] = changed[rel]
+		}
+		res.Applied = append(res.Applied, ch)
+		p, diags = np, nd
+	}
+	res.Diags = diags
+	return res, nil
+}
+
+// next returns the first diagnostic (in output order) whose preferred fix
+// FixAll may apply and has not tried.
+func next(diags []analysis.Diagnostic, tried map[string]bool) (*analysis.Diagnostic, *analysis.Fix) {
+	for i := range diags {
+		d := &diags[i]
+		if d.Severity != analysis.Error && d.Severity != analysis.Warning {
+			continue
+		}
+		fx := d.PreferredFix()
+		if fx == nil || !fx.Safe() || tried[d.Code+"\x00"+fx.Title] {
+			continue
+		}
+		return d, fx
+	}
+	return nil, nil
+}
+
+// newError returns an error of after in a file and code where after has
+// more errors than before: a fix may change an error's words (a tool's
+// message lists the hosts still missing) or its position, but must not
+// add one.
+func newError(before, after []analysis.Diagnostic) *analysis.Diagnostic {
+	had := map[string]int{}
+	for _, d := range before {
+		if d.Severity == analysis.Error {
+			had[d.File+"\x00"+d.Code]++
+		}
+	}
+	for i, d := range after {
+		if d.Severity != analysis.Error {
+			continue
+		}
+		k := d.File + "\x00" + d.Code
+		if had[k] == 0 {
+			return &after[i]
+		}
+		had[k]--
+	}
+	return nil
+}
+
+// Write writes the files of a result into dir (created files with their
+// directories), each through a temporary file renamed into place.
+func Write(dir string, res *Result) error {
+	rels := make([]string, 0, len(res.After))
+	for rel := range res.After {
+		rels = append(rels, rel)
+	}
+	sort.Strings(rels)
+	for _, rel := range rels {
+		c, err := analysis.Clean(rel)
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dir, filepath.FromSlash(c))
+		mode := os.FileMode(0o644)
+		if fi, err := os.Lstat(target); err == nil {
+			if !fi.Mode().IsRegular() {
+				return fmt.Errorf("%s is not a regular file: not writing it", target)
+			}
+			mode = fi.Mode().Perm()
+		}
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return err
+		}
+		tmp, err := os.CreateTemp(filepath.Dir(target), ".plugin-lsp-fix-*")
+		if err != nil {
+			return err
+		}
+		_, werr := tmp.Write(res.After[rel])
+		cerr := tmp.Close()
+		if werr == nil {
+			werr = cerr
+		}
+		if werr == nil {
+			werr = os.Chmod(tmp.Name(), mode)
+		}
+		if werr == nil {
+			werr = os.Rename(tmp.Name(), target)
+		}
+		if werr != nil {
+			os.Remove(tmp.Name())
+			return werr
+		}
+	}
+	return nil
+}

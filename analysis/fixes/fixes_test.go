@@ -1,0 +1,132 @@
+package fixes
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/rules"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
+
+const plugins = "../../testdata/plugins"
+
+// render is a golden file: the diagnostics with every fix title (the
+// preferred one marked *), the patch check --fix applies, what it
+// refused, and the diagnostics left afterwards.
+func render(t *testing.T, dir string) string {
+	t.Helper()
+	p, err := analysis.Load(nil, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString("== diagnostics\n")
+	for _, d := range analysis.Run(p, rules.All(), nil, nil) {
+		b.WriteString(line(p, d))
+		pf := d.PreferredFix()
+		for i := range d.Fixes {
+			mark := " "
+			if pf == &d.Fixes[i] {
+				mark = "*"
+			}
+			fmt.Fprintf(&b, "  %s fix: %s\n", mark, d.Fixes[i].Title)
+		}
+	}
+	res, err := FixAll(dir, Options{Rules: rules.All()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.WriteString("== check --diff\n")
+	b.WriteString(DiffAll(res))
+	for _, ch := range res.Refused {
+		fmt.Fprintf(&b, "== refused [%s] %s: %s\n", ch.Code, ch.Title, ch.Why)
+	}
+	b.WriteString("== after check --fix\n")
+	fixed, err := analysis.Load(&analysis.Overlay{Files: abs(p, res.After)}, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range res.Diags {
+		b.WriteString(line(fixed, d))
+	}
+	return b.String()
+}
+
+func abs(p *analysis.Plugin, files map[string][]byte) map[string][]byte {
+	out := map[string][]byte{}
+	for rel, text := range files {
+		out[p.Abs(rel)] = text
+	}
+	return out
+}
+
+func line(p *analysis.Plugin, d analysis.Diagnostic) string {
+	pos := analysis.Position{}
+	if f := fileOf(p, d.File); f != nil {
+		pos = f.Position(d.Span.Start)
+	}
+	msg, _, _ := strings.Cut(d.Message, "\n")
+	cons := ""
+	if d.Consequence && len(d.Related) > 0 {
+		cons = " (" + d.Related[0].Message + ")"
+	}
+	return fmt.Sprintf("%s:%d:%d: %s: %s [%s]%s\n", d.File, pos.Line+1, pos.Col+1, d.Severity, msg, d.Code, cons)
+}
+
+// The golden fix cases: each a plugin of testdata/plugins whose fixes
+// matter (typos, renames, paths, root causes).
+var goldenCases = []string{
+	"fix-domain-typo",
+	"fix-domain-typo-fixtures",
+	"fix-domain-lookalike",
+	"fix-did-you-mean",
+	"creds-scope-typo",
+	"creds-scope-prefers-fetched",
+	"names-shadow-builtin",
+	"page-hosts",
+	"manifest-typos",
+	"root-key-typo",
+	"root-domain-url",
+	"root-nested-key-typo",
+}
+
+func TestGolden(t *testing.T) {
+	for _, name := range goldenCases {
+		t.Run(name, func(t *testing.T) {
+			got := render(t, filepath.Join(plugins, name))
+			golden := filepath.Join("testdata", name+".golden")
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test ./analysis/fixes -update and read the result)", err)
+			}
+			if got != string(want) {
+				t.Errorf("%s differs from %s; got:\n%s", name, golden, got)
+			}
+		})
+	}
+}
+
+// check --fix of the typo scenario: one fix found, applied in memory and
+// re-checked, then the fixed plugin checked again to find nothing left.
+func BenchmarkFixAllTypo(b *testing.B) {
+	dir := filepath.Join(plugins, "fix-domain-typo")
+	o := Options{Rules: rules.All(), Cache: analysis.NewCache()}
+	for b.Loop() {
+		res, err := FixAll(dir, o)
+		if err != nil || len(res.Applied) != 1 {
+			b.Fatal(err, res)
+		}
+	}
+}

@@ -1,0 +1,82 @@
+package fixes
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/rules"
+)
+
+// The property over every fix the rules offer on the testdata plugins:
+// applied (alone, to the plugin as it is), it leaves the files it edits
+// well formed and the plugin with no error of a file and code that it
+// did not have, and the diagnostic it fixes is gone or changed.
+func TestEveryFixBringsNoNewError(t *testing.T) {
+	roots := []string{plugins, "../../testdata/example"}
+	all := rules.All()
+	cache := analysis.NewCache()
+	n := 0
+	for _, root := range roots {
+		entries, err := os.ReadDir(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			if !e.IsDir() {
+				continue
+			}
+			dir := filepath.Join(root, e.Name())
+			p, err := analysis.Load(nil, dir)
+			if err != nil {
+				continue
+			}
+			before := analysis.Run(p, all, nil, cache)
+			for _, d := range before {
+				for _, fx := range d.Fixes {
+					n++
+					changed, err := Apply(p, fx.Edits)
+					if err != nil {
+						t.Errorf("%s: %s: fix %q does not apply: %v", e.Name(), d.Code, fx.Title, err)
+						continue
+					}
+					files := map[string][]byte{}
+					for rel, text := range changed {
+						files[p.Abs(rel)] = text
+					}
+					q, err := analysis.Load(&analysis.Overlay{Files: files}, dir)
+					if err != nil {
+						t.Errorf("%s: %s: fix %q: %v", e.Name(), d.Code, fx.Title, err)
+						continue
+					}
+					after := analysis.Run(q, all, nil, cache)
+					if ne := newError(before, after); ne != nil {
+						t.Errorf("%s: %s: fix %q brings %s at %s: %s", e.Name(), d.Code, fx.Title, ne.Code, ne.File, ne.Message)
+					}
+					if p.SyntaxError == nil && q.SyntaxError != nil {
+						t.Errorf("%s: %s: fix %q breaks plugin.json: %s", e.Name(), d.Code, fx.Title, q.SyntaxError.Message)
+					}
+					if still(d, after) {
+						t.Errorf("%s: %s: fix %q leaves the diagnostic as it was: %s", e.Name(), d.Code, fx.Title, d.Message)
+					}
+				}
+			}
+		}
+	}
+	if n < 50 {
+		t.Errorf("only %d fixes in testdata", n)
+	}
+	t.Logf("%d fixes applied and re-checked", n)
+}
+
+// still reports whether after holds d unchanged (same file, code,
+// message and span): a fix that edits nothing near it.
+func still(d analysis.Diagnostic, after []analysis.Diagnostic) bool {
+	for _, a := range after {
+		if a.File == d.File && a.Code == d.Code && a.Message == d.Message && a.Span == d.Span {
+			return true
+		}
+	}
+	return false
+}

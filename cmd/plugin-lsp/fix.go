@@ -1,0 +1,71 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/fixes"
+	"github.com/plugin-lsp/plugin-lsp/analysis/rules"
+)
+
+// fixPlugins runs check --fix (diff false: write the fixes, report each,
+// then let check print what is left) or check --diff (print the patch and
+// finish: done is true, code is 1 when errors would remain).
+func fixPlugins(dirs []string, cfg *analysis.Config, diff bool, stdout, stderr io.Writer) (code int, done bool) {
+	cache := analysis.NewCache()
+	all := rules.All()
+	var patch strings.Builder
+	for _, dir := range dirs {
+		res, err := fixes.FixAll(dir, fixes.Options{Rules: all, Config: cfg, Cache: cache})
+		if err != nil {
+			fmt.Fprintf(stderr, "plugin-lsp check: %s: %v\n", dir, err)
+			code = 1
+			continue
+		}
+		for _, ch := range res.Refused {
+			fmt.Fprintf(stderr, "%s:%d: not fixed [%s]: %s: %s\n", filepath.Join(dir, filepath.FromSlash(ch.File)), ch.Line, ch.Code, ch.Title, ch.Why)
+		}
+		if diff {
+			for _, rel := range sortedKeys(res.After) {
+				shown := filepath.ToSlash(filepath.Join(dir, filepath.FromSlash(rel)))
+				patch.WriteString(fixes.Diff(shown, res.Before[rel], res.After[rel]))
+			}
+			if analysis.HasErrors(res.Diags) {
+				code = 1
+			}
+			continue
+		}
+		if err := fixes.Write(dir, res); err != nil {
+			fmt.Fprintf(stderr, "plugin-lsp check: %s: writing the fixes: %v\n", dir, err)
+			code = 2
+			continue
+		}
+		for _, ch := range res.Applied {
+			fmt.Fprintf(stderr, "%s:%d: fixed [%s]: %s (%s)\n", filepath.Join(dir, filepath.FromSlash(ch.File)), ch.Line, ch.Code, ch.Title, strings.Join(ch.Files, ", "))
+		}
+	}
+	if diff {
+		io.WriteString(stdout, patch.String())
+		return code, true
+	}
+	if code == 2 {
+		return code, true
+	}
+	return 0, false
+}
+
+func sortedKeys(m map[string][]byte) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j] < out[j-1]; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}

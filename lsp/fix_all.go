@@ -1,0 +1,62 @@
+package lsp
+
+import (
+	"fmt"
+	"sort"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/fixes"
+)
+
+// fixAllAction is the source.fixAll action: what `plugin-lsp check --fix`
+// would apply to the editor's text (every preferred, safe fix, each
+// re-checked), as one WorkspaceEdit replacing each changed file. nil when
+// there is nothing to fix.
+func (s *Server) fixAllAction(sn *snapshot, ps *pluginState, docChanges bool) *protocol.CodeAction {
+	files := map[string][]byte{}
+	for p, d := range sn.docs {
+		files[p] = d.text
+	}
+	s.mu.Lock()
+	o := fixes.Options{Rules: s.rules(), Config: s.analysisConfig(), Cache: ps.cache, FS: newOverlayFS(files)}
+	s.mu.Unlock()
+	res, err := fixes.FixAll(ps.dir, o)
+	if err != nil || len(res.Applied) == 0 {
+		return nil
+	}
+	rels := make([]string, 0, len(res.After))
+	for rel := range res.After {
+		rels = append(rels, rel)
+	}
+	sort.Strings(rels)
+	var edits []analysis.Edit
+	for _, rel := range rels {
+		before := res.Before[rel]
+		if before == nil {
+			edits = append(edits, analysis.Edit{File: rel, Create: true, NewText: string(res.After[rel])})
+			continue
+		}
+		edits = append(edits, analysis.Edit{File: rel, Span: analysis.Span{End: len(before)}, NewText: string(res.After[rel])})
+	}
+	kind := protocol.CodeActionKindSourceFixAll
+	title := "Apply the preferred fix"
+	if n := len(res.Applied); n > 1 {
+		title = fmt.Sprintf("Apply all %d preferred fixes", n)
+	}
+	return &protocol.CodeAction{Title: title + " (plugin-lsp check --fix)", Kind: &kind, Edit: sn.workspaceEdit(edits, docChanges)}
+}
+
+// explicitly reports whether the client asked for kind by its name
+// (VS Code's codeActionsOnSave "source.fixAll", a "Fix all" command):
+// fix-all re-checks the plugin once per fix, so it is not computed for
+// unfiltered or plain "source" requests.
+func explicitly(only []protocol.CodeActionKind, kind protocol.CodeActionKind) bool {
+	for _, o := range only {
+		if o == kind {
+			return true
+		}
+	}
+	return false
+}
