@@ -95,7 +95,10 @@ func NewEngine(opts Options) (*Engine, error) {
 	if len(qjsWasm) == 0 {
 		return nil, errors.New("sandbox: qjs embedded wasm not found (qjs changed?)")
 	}
-	wasm, err := patchMemoryMax(qjsWasm, DefaultMemoryCapBytes/PageSize)
+	wasm, err := stripCustomSections(qjsWasm)
+	if err == nil {
+		wasm, err = patchMemoryMax(wasm, DefaultMemoryCapBytes/PageSize)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: patching qjs.wasm: %w", err)
 	}
