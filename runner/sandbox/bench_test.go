@@ -7,8 +7,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/fastschema/qjs"
 )
 
 // Phase benchmarks of the sandbox layer. Each reports wall ns/op and the
@@ -26,28 +24,44 @@ func reportCPU(b *testing.B, c0 time.Duration) {
 	b.ReportMetric(float64((cpuTime()-c0).Microseconds())/float64(b.N), "cpu-us/op")
 }
 
-// BenchmarkPhaseNew: qjs.New alone (wazero runtime, WASI + env host
-// modules, module instance, New_QJS), then close.
-func BenchmarkPhaseNew(b *testing.B) {
+// BenchmarkPhaseNewRuntime: what qjs.New did, in the engine's runtime: a
+// new instance and QuickJS's runtime and context (New_QJS), then close.
+func BenchmarkPhaseNewRuntime(b *testing.B) {
 	e := engine(b)
 	c0 := cpuTime()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		opts := e.options()
-		opts.Context = context.Background()
-		rt, err := qjs.New(opts)
+		_, mod, _, err := e.maker.newRuntime(context.Background(), e.options(), nil)
 		if err != nil {
 			b.Fatal(err)
 		}
 		b.StopTimer()
-		(&sandbox{rt: rt, cancel: func() {}}).close()
+		e.maker.forget(mod)
 		b.StartTimer()
 	}
 	reportCPU(b, c0)
 }
 
-// BenchmarkPhasePrepare: a ready sandbox (qjs.New + bridge + prelude from
-// bytecode), close not counted.
+// BenchmarkPhaseInstantiate: a bare new instance (new linear memory),
+// nothing run in it.
+func BenchmarkPhaseInstantiate(b *testing.B) {
+	e := engine(b)
+	c0 := cpuTime()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		mod, err := e.maker.instantiate(context.Background())
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		e.maker.forget(mod)
+		b.StartTimer()
+	}
+	reportCPU(b, c0)
+}
+
+// BenchmarkPhasePrepare: a ready sandbox (from the image when the engine
+// has one), close not counted.
 func BenchmarkPhasePrepare(b *testing.B) {
 	e := engine(b)
 	c0 := cpuTime()

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/fastschema/qjs"
+	"github.com/tetratelabs/wazero/api"
 )
 
 // HostFunc implements one host method. args are the JSON values the tool
@@ -83,7 +84,10 @@ type Outcome struct {
 
 // sandbox is one prepared runtime: prelude loaded, no page yet.
 type sandbox struct {
-	leaky  bool // do not close the wazero runtime (soak comparison)
+	leaky  bool // never close the instance (soak comparison)
+	maker  *instanceMaker
+	mod    api.Module
+	reg    *qjs.ProxyRegistry
 	rt     *qjs.Runtime
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -116,10 +120,12 @@ type runState struct {
 	seq    int
 }
 
-// prepare creates a runtime and loads the prelude.
+// prepare makes a sandbox: a new instance whose memory is a copy of the
+// engine's image (prelude loaded; instance.go), or, before the image
+// exists or without one, a new QuickJS runtime with the prelude loaded.
 func (e *Engine) prepare() (sb *sandbox, err error) {
 	ctx, cancel := context.WithCancel(context.Background())
-	sb = &sandbox{ctx: ctx, cancel: cancel, leaky: e.skipWazeroClose}
+	sb = &sandbox{ctx: ctx, cancel: cancel, leaky: e.skipWazeroClose, maker: e.maker}
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("sandbox: preparing a runtime: %v", firstLine(fmt.Sprint(r)))
@@ -129,18 +135,17 @@ func (e *Engine) prepare() (sb *sandbox, err error) {
 			sb = nil
 		}
 	}()
-	opts := e.options()
-	opts.Context = ctx
-	sb.rt, err = qjs.New(opts)
-	if err != nil && len(opts.QuickJSWasmBytes) < len(e.wasm) {
-		// The marker no longer names the compiled module (hashskip.go):
-		// hand qjs the patched module itself, now and from now on.
-		e.marker.Store(false)
-		opts.QuickJSWasmBytes = e.wasm
-		sb.rt, err = qjs.New(opts)
-	}
+	img := e.img
+	sb.rt, sb.mod, sb.reg, err = e.maker.newRuntime(ctx, e.options(), img)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	if img != nil {
+		// The image's bridge and context are proxies 1 and 2 (takeImage):
+		// this sandbox's own take their places.
+		sb.reg.Register(qjs.Function(sb.bridge))
+		sb.reg.Register(sb.rt.Context())
+		return sb, nil
 	}
 	c := sb.rt.Context()
 	c.SetFunc("__bridge", sb.bridge)
@@ -165,26 +170,19 @@ func (e *Engine) prepare() (sb *sandbox, err error) {
 	return sb, nil
 }
 
-// close frees the runtime and the wazero runtime qjs forgets to close.
+// close discards the instance and its memory. QuickJS's own teardown
+// (QJS_Free, which walks the whole heap) is skipped: nothing of the
+// instance outlives it.
 func (sb *sandbox) close() {
 	if sb == nil {
 		return
 	}
 	sb.cancel()
-	if sb.rt == nil {
+	if sb.mod == nil || sb.leaky {
 		return
 	}
-	func() {
-		defer func() { recover() }() // a closed or trapped module panics in Close
-		sb.rt.Close()
-	}()
-	if !sb.leaky {
-		func() {
-			defer func() { recover() }()
-			_ = closeWazeroRuntime(sb.rt)
-		}()
-	}
-	sb.rt = nil
+	sb.maker.forget(sb.mod)
+	sb.rt, sb.mod, sb.reg = nil, nil, nil
 }
 
 // Run runs job in a fresh sandbox and closes it. It never panics: every

@@ -3,8 +3,6 @@ package sandbox
 import (
 	"bytes"
 	"testing"
-
-	"github.com/fastschema/qjs"
 )
 
 func TestEmbeddedWasm(t *testing.T) {
@@ -41,21 +39,6 @@ func TestPatchMemoryMax(t *testing.T) {
 		if _, err := patchMemoryMax(qjsWasm[:n], 2048); err == nil {
 			t.Errorf("truncated at %d: no error", n)
 		}
-	}
-}
-
-func TestWazeroRuntimeField(t *testing.T) {
-	e := engine(t)
-	rt, err := qjs.New(e.options())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := wazeroRuntimeOf(rt); err != nil {
-		t.Fatal(err)
-	}
-	rt.Close()
-	if err := closeWazeroRuntime(rt); err != nil {
-		t.Fatal(err)
 	}
 }
 

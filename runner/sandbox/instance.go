@@ -1,0 +1,282 @@
+package sandbox
+
+import (
+	"context"
+	crand "crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"sync"
+	"unsafe"
+	_ "unsafe" // go:linkname to qjs's proxy constructor
+
+	"github.com/fastschema/qjs"
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+	wsp1 "github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
+)
+
+// How a sandbox is made (instead of qjs.New):
+//
+// qjs.New builds a new wazero runtime per call, compiles the WASI and
+// "env" host modules again for it (~20 % of a New), instantiates the
+// module and creates QuickJS's runtime and context (New_QJS, ~half of a
+// New); the prelude then runs on top (~1.7 ms). Here the engine owns ONE
+// wazero runtime (deadline config, compilation cache) with the two host
+// modules instantiated once, and the module is compiled once.
+//
+// Every sandbox is still a new module instance with its own new linear
+// memory. The engine's first instance is initialised the slow way (New_QJS,
+// the bridge, the prelude) and its whole linear memory is copied into Go
+// memory: the image. Every later sandbox is a fresh instance whose memory
+// is a copy of that image, so QuickJS, the prelude and the host objects are
+// there without running anything (the idea of Wizer's pre-initialisation).
+// Nothing of a run is ever written to the image: a run's instance is
+// discarded with its memory, and the next run starts from the image again.
+//
+// What the image freezes and is renewed per instance:
+//   - Math.random's state (seeded from the clock in New_QJS): the instance
+//     gets 8 fresh random bytes at the offset found when the image was
+//     made (findRandomState); if it cannot be found, no image is used.
+//   - The Go side: a new qjs.Runtime/Context (unexported fields, set by
+//     reflection: newQJSRuntime fails loudly if a qjs upgrade moves them)
+//     and a new proxy registry whose ids match the image's (1: the bridge,
+//     2: the context), checked when the image is made.
+//   - Wasm globals: the module has one, the stack pointer, which is back at
+//     its initial value whenever no call is running (as when the image is
+//     taken), and a fresh instance starts with that value.
+type instanceMaker struct {
+	wrt      wazero.Runtime
+	compiled wazero.CompiledModule
+	root     string
+	proxies  sync.Map // api.Module → qjs.JsFunctionProxy
+}
+
+//go:linkname qjsCreateFuncProxy github.com/fastschema/qjs.createFuncProxyWithRegistry
+func qjsCreateFuncProxy(registry *qjs.ProxyRegistry) qjs.JsFunctionProxy
+
+func newInstanceMaker(cacheDir, root string, wasm []byte) (m *instanceMaker, err error) {
+	ctx := context.Background()
+	var cache wazero.CompilationCache
+	if cacheDir == "" {
+		cache = wazero.NewCompilationCache()
+	} else if cache, err = wazero.NewCompilationCacheWithDir(cacheDir); err != nil {
+		return nil, err
+	}
+	m = &instanceMaker{root: root}
+	m.wrt = wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfig().
+		WithCompilationCache(cache).
+		// The deadline: each call watches the instance's own context.
+		WithCloseOnContextDone(true))
+	defer func() {
+		if err != nil {
+			m.wrt.Close(ctx)
+		}
+	}()
+	if _, err = wsp1.Instantiate(ctx, m.wrt); err != nil {
+		return nil, fmt.Errorf("WASI: %w", err)
+	}
+	if _, err = m.wrt.NewHostModuleBuilder("env").NewFunctionBuilder().
+		WithFunc(m.proxy).Export("jsFunctionProxy").Instantiate(ctx); err != nil {
+		return nil, fmt.Errorf("host module: %w", err)
+	}
+	if m.compiled, err = m.wrt.CompileModule(ctx, wasm); err != nil {
+		return nil, fmt.Errorf("compiling qjs.wasm: %w", err)
+	}
+	return m, nil
+}
+
+// proxy is the one host function every instance imports: it hands the call
+// to the calling instance's own registry.
+func (m *instanceMaker) proxy(ctx context.Context, mod api.Module, jsCtx uint32, this uint64, argc, argv uint32) uint64 {
+	p, ok := m.proxies.Load(mod)
+	if !ok {
+		panic("sandbox: call from an unknown instance")
+	}
+	return p.(qjs.JsFunctionProxy)(ctx, mod, jsCtx, this, argc, argv)
+}
+
+func (m *instanceMaker) close() {
+	m.wrt.Close(context.Background())
+}
+
+// instantiate makes a new module instance (a new, zeroed linear memory) in
+// the engine's runtime; nothing in it runs. Its file system root is the
+// absent directory; it gets no environment and no arguments.
+func (m *instanceMaker) instantiate(ctx context.Context) (api.Module, error) {
+	return m.wrt.InstantiateModule(ctx, m.compiled, wazero.NewModuleConfig().
+		WithName("").
+		WithStartFunctions().
+		WithSysWalltime().
+		WithSysNanotime().
+		WithSysNanosleep().
+		WithFSConfig(wazero.NewFSConfig().WithDirMount(m.root, "/")))
+}
+
+// image is a prepared instance's linear memory and where QuickJS's objects
+// are in it.
+type image struct {
+	mem        []byte
+	rt, ctx    uint64 // JSRuntime* / JSContext* wrappers returned by New_QJS, QJS_GetContext
+	randomAddr uint32 // Math.random's xorshift state
+}
+
+// newRuntime wraps an instance in a qjs.Runtime. With img == nil it creates
+// QuickJS's runtime and context (New_QJS); otherwise the instance's memory
+// becomes a copy of the image and the image's runtime is used as is.
+func (m *instanceMaker) newRuntime(ctx context.Context, opts qjs.Option, img *image) (rt *qjs.Runtime, mod api.Module, reg *qjs.ProxyRegistry, err error) {
+	if mod, err = m.instantiate(ctx); err != nil {
+		return nil, nil, nil, err
+	}
+	reg = qjs.NewProxyRegistry()
+	m.proxies.Store(mod, qjsCreateFuncProxy(reg))
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%v", firstLine(fmt.Sprint(r)))
+		}
+		if err != nil {
+			m.forget(mod)
+			rt, mod, reg = nil, nil, nil
+		}
+	}()
+	if img != nil {
+		mem := mod.Memory()
+		if need := uint32(len(img.mem)) / PageSize; need > mem.Size()/PageSize {
+			if _, ok := mem.Grow(need - mem.Size()/PageSize); !ok {
+				return nil, nil, nil, errors.New("cannot grow the instance's memory to the image's size")
+			}
+		}
+		if !mem.Write(0, img.mem) {
+			return nil, nil, nil, errors.New("cannot write the image")
+		}
+		var seed [8]byte
+		for binary.LittleEndian.Uint64(seed[:]) == 0 {
+			_, _ = crand.Read(seed[:])
+		}
+		mem.Write(img.randomAddr, seed[:])
+	}
+	opts.Context = ctx
+	opts.ProxyFunction = m.proxy
+	if rt, err = newQJSRuntime(mod, m.wrt, opts, reg, img); err != nil {
+		return nil, nil, nil, err
+	}
+	return rt, mod, reg, nil
+}
+
+// forget closes an instance and drops its proxy entry.
+func (m *instanceMaker) forget(mod api.Module) {
+	m.proxies.Delete(mod)
+	func() {
+		defer func() { recover() }()
+		mod.Close(context.Background())
+	}()
+}
+
+// newQJSRuntime builds the qjs.Runtime that qjs.New would have built
+// around mod (runtime.go: New, initializeRuntime), through reflection on
+// its unexported fields.
+func newQJSRuntime(mod api.Module, wrt wazero.Runtime, opts qjs.Option, reg *qjs.ProxyRegistry, img *image) (*qjs.Runtime, error) {
+	rt := new(qjs.Runtime)
+	qctx := &qjs.Context{Context: opts.Context}
+	mem := new(qjs.Mem)
+	set := func(obj any, name string, v any) error {
+		f := reflect.ValueOf(obj).Elem().FieldByName(name)
+		if !f.IsValid() {
+			return fmt.Errorf("qjs changed: %T has no field %s", obj, name)
+		}
+		val := reflect.ValueOf(v)
+		if !val.Type().AssignableTo(f.Type()) {
+			return fmt.Errorf("qjs changed: %T.%s is %s, not %s", obj, name, f.Type(), val.Type())
+		}
+		reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Set(val)
+		return nil
+	}
+	malloc, free := mod.ExportedFunction("malloc"), mod.ExportedFunction("free")
+	if malloc == nil || free == nil {
+		return nil, errors.New("qjs.wasm exports no malloc/free")
+	}
+	for _, s := range []struct {
+		obj  any
+		name string
+		v    any
+	}{
+		{mem, "mem", mod.Memory()},
+		{rt, "wrt", wrt},
+		{rt, "module", mod},
+		{rt, "malloc", malloc},
+		{rt, "free", free},
+		{rt, "mem", mem},
+		{rt, "option", opts},
+		{rt, "context", qctx},
+		{rt, "registry", reg},
+		{qctx, "runtime", rt},
+	} {
+		if err := set(s.obj, s.name, s.v); err != nil {
+			return nil, err
+		}
+	}
+	var rtRaw, ctxRaw uint64
+	if img != nil {
+		rtRaw, ctxRaw = img.rt, img.ctx
+	} else {
+		rtRaw = rt.Call("New_QJS", uint64(opts.MemoryLimit), uint64(opts.MaxStackSize),
+			uint64(opts.MaxExecutionTime), uint64(opts.GCThreshold)).Raw()
+	}
+	if err := set(rt, "handle", qjs.NewHandle(rt, rtRaw)); err != nil {
+		return nil, err
+	}
+	if img == nil {
+		ctxRaw = rt.Call("QJS_GetContext", rtRaw).Raw()
+	}
+	if err := set(qctx, "handle", qjs.NewHandle(rt, ctxRaw)); err != nil {
+		return nil, err
+	}
+	return rt, nil
+}
+
+// findRandomState finds Math.random's xorshift64* state inside QuickJS's
+// context struct: the 8 bytes that, stepped once, give the value a call of
+// Math.random() returned and then hold the stepped state. It runs on an
+// instance whose image was already taken.
+func findRandomState(rt *qjs.Runtime, ctxAddr uint32) (uint32, error) {
+	const span = 8 << 10
+	mem := rt.Mem()
+	before, err := mem.Read(ctxAddr, span)
+	if err != nil {
+		return 0, err
+	}
+	before = append([]byte(nil), before...)
+	v, err := rt.Context().Eval("<random>", qjs.Code("Math.random()"))
+	if err != nil {
+		return 0, err
+	}
+	r := v.Float64()
+	v.Free()
+	after, err := mem.Read(ctxAddr, span)
+	if err != nil {
+		return 0, err
+	}
+	found, at := 0, uint32(0)
+	for off := 0; off+8 <= span; off += 4 {
+		x := binary.LittleEndian.Uint64(before[off:])
+		if x == 0 {
+			continue
+		}
+		x ^= x >> 12
+		x ^= x << 25
+		x ^= x >> 27
+		if binary.LittleEndian.Uint64(after[off:]) != x {
+			continue
+		}
+		if math.Float64frombits((x*0x2545F4914F6CDD1D)>>12|1023<<52)-1.0 == r {
+			found++
+			at = ctxAddr + uint32(off)
+		}
+	}
+	if found != 1 {
+		return 0, fmt.Errorf("Math.random's state not found in the context (%d candidates)", found)
+	}
+	return at, nil
+}
