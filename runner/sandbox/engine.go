@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 
 	"github.com/fastschema/qjs"
 )
@@ -68,6 +69,9 @@ type Engine struct {
 	prelude []byte
 	// pages is the bytecode of the pages run so far, by content (bytecode.go).
 	pages codeCache
+
+	// onPath counts sandboxes prepared on a run's path (no spare ready).
+	onPath atomic.Int64
 
 	// skipWazeroClose reproduces qjs's leak (soak test comparison only).
 	skipWazeroClose bool
@@ -221,6 +225,7 @@ func (e *Engine) get() (*sandbox, error) {
 			e.kick()
 		}
 	}
+	e.onPath.Add(1)
 	return e.prepare()
 }
 

@@ -5,7 +5,9 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -158,4 +160,42 @@ func TestMemoryCapFromImage(t *testing.T) {
 	if !out.OK || string(out.Result) != "16" {
 		t.Fatalf("a 16 MiB allocation: %s %+v", out.Result, out.Err)
 	}
+}
+
+// TestSparePool: with the pool full, a burst of as many concurrent runs as
+// there are spares prepares nothing on a run's path, and the pool fills
+// up again afterwards.
+func TestSparePool(t *testing.T) {
+	e, err := NewEngine(Options{CacheDir: os.Getenv("PLUGIN_LSP_TEST_CACHE"), Spare: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	full := func() {
+		for i := 0; len(e.spare) < cap(e.spare); i++ {
+			if i > 3000 {
+				t.Fatalf("the pool stays at %d of %d", len(e.spare), cap(e.spare))
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	for round := 0; round < 3; round++ {
+		full()
+		before := e.onPath.Load()
+		var wg sync.WaitGroup
+		for i := 0; i < 3; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if out := e.Run(context.Background(), Job{Name: "page.js", Code: page(`function main() { return 1 }`)}); !out.OK {
+					t.Error(out.Err)
+				}
+			}()
+		}
+		wg.Wait()
+		if n := e.onPath.Load() - before; n != 0 {
+			t.Fatalf("round %d: %d sandboxes were prepared on a run's path with %d spares ready", round, n, cap(e.spare))
+		}
+	}
+	full()
 }
