@@ -78,8 +78,14 @@ func newInstanceMaker(cacheDir, root string, wasm []byte) (m *instanceMaker, err
 	if _, err = wsp1.Instantiate(ctx, m.wrt); err != nil {
 		return nil, fmt.Errorf("WASI: %w", err)
 	}
+	// jsFunctionProxy(jsCtx i32, this i64, argc i32, argv i32) i64, as qjs
+	// declares it, without wazero's reflection-based call.
+	i32, i64 := api.ValueTypeI32, api.ValueTypeI64
 	if _, err = m.wrt.NewHostModuleBuilder("env").NewFunctionBuilder().
-		WithFunc(m.proxy).Export("jsFunctionProxy").Instantiate(ctx); err != nil {
+		WithGoModuleFunction(api.GoModuleFunc(func(ctx context.Context, mod api.Module, stack []uint64) {
+			stack[0] = m.proxy(ctx, mod, api.DecodeU32(stack[0]), stack[1], api.DecodeU32(stack[2]), api.DecodeU32(stack[3]))
+		}), []api.ValueType{i32, i64, i32, i32}, []api.ValueType{i64}).
+		Export("jsFunctionProxy").Instantiate(ctx); err != nil {
 		return nil, fmt.Errorf("host module: %w", err)
 	}
 	if m.compiled, err = m.wrt.CompileModule(ctx, wasm); err != nil {
@@ -193,7 +199,8 @@ func newQJSRuntime(mod api.Module, wrt wazero.Runtime, opts qjs.Option, reg *qjs
 		reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Set(val)
 		return nil
 	}
-	malloc, free := mod.ExportedFunction("malloc"), mod.ExportedFunction("free")
+	cm := &cachedModule{Module: mod, fns: map[string]*pooledFunction{}}
+	malloc, free := cm.ExportedFunction("malloc"), cm.ExportedFunction("free")
 	if malloc == nil || free == nil {
 		return nil, errors.New("qjs.wasm exports no malloc/free")
 	}
@@ -204,7 +211,7 @@ func newQJSRuntime(mod api.Module, wrt wazero.Runtime, opts qjs.Option, reg *qjs
 	}{
 		{mem, "mem", mod.Memory()},
 		{rt, "wrt", wrt},
-		{rt, "module", mod},
+		{rt, "module", api.Module(cm)},
 		{rt, "malloc", malloc},
 		{rt, "free", free},
 		{rt, "mem", mem},
@@ -279,4 +286,70 @@ func findRandomState(rt *qjs.Runtime, ctxAddr uint32) (uint32, error) {
 		return 0, fmt.Errorf("Math.random's state not found in the context (%d candidates)", found)
 	}
 	return at, nil
+}
+
+// cachedModule is the instance as qjs sees it. qjs looks every export up
+// by name on every call (runtime.go: call), and each lookup makes a new
+// wazero function with its own new stack: ~10 % of a run's CPU. Here each
+// name's functions are kept and reused. A wazero function must not be
+// called again before its call returns, and qjs's calls nest (a host call
+// inside QJS_Eval calls exports again), so each name keeps a free list: a
+// nested call takes another function.
+type cachedModule struct {
+	api.Module
+	mu  sync.Mutex
+	fns map[string]*pooledFunction
+}
+
+func (m *cachedModule) ExportedFunction(name string) api.Function {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if f, ok := m.fns[name]; ok {
+		return f
+	}
+	first := m.Module.ExportedFunction(name)
+	if first == nil {
+		return nil
+	}
+	f := &pooledFunction{Function: first, m: m.Module, name: name, idle: []api.Function{first}}
+	m.fns[name] = f
+	return f
+}
+
+type pooledFunction struct {
+	api.Function // Definition, from the first one made
+	m            api.Module
+	name         string
+	mu           sync.Mutex
+	idle         []api.Function
+}
+
+func (f *pooledFunction) take() api.Function {
+	f.mu.Lock()
+	if n := len(f.idle); n > 0 {
+		g := f.idle[n-1]
+		f.idle = f.idle[:n-1]
+		f.mu.Unlock()
+		return g
+	}
+	f.mu.Unlock()
+	return f.m.ExportedFunction(f.name)
+}
+
+func (f *pooledFunction) put(g api.Function) {
+	f.mu.Lock()
+	f.idle = append(f.idle, g)
+	f.mu.Unlock()
+}
+
+func (f *pooledFunction) Call(ctx context.Context, params ...uint64) ([]uint64, error) {
+	g := f.take()
+	defer f.put(g)
+	return g.Call(ctx, params...)
+}
+
+func (f *pooledFunction) CallWithStack(ctx context.Context, stack []uint64) error {
+	g := f.take()
+	defer f.put(g)
+	return g.CallWithStack(ctx, stack)
 }
