@@ -49,7 +49,7 @@ func BenchmarkPhaseInstantiate(b *testing.B) {
 	c0 := cpuTime()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		mod, err := e.maker.instantiate(context.Background())
+		mod, err := e.maker.instantiate(context.Background(), 0)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/fastschema/qjs"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
 	wsp1 "github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 )
 
@@ -111,7 +112,10 @@ func (m *instanceMaker) close() {
 // instantiate makes a new module instance (a new, zeroed linear memory) in
 // the engine's runtime; nothing in it runs. Its file system root is the
 // absent directory; it gets no environment and no arguments.
-func (m *instanceMaker) instantiate(ctx context.Context) (api.Module, error) {
+func (m *instanceMaker) instantiate(ctx context.Context, reserve uint64) (api.Module, error) {
+	if reserve > 0 {
+		ctx = experimental.WithMemoryAllocator(ctx, reserved(reserve))
+	}
 	return m.wrt.InstantiateModule(ctx, m.compiled, wazero.NewModuleConfig().
 		WithName("").
 		WithStartFunctions().
@@ -133,7 +137,11 @@ type image struct {
 // QuickJS's runtime and context (New_QJS); otherwise the instance's memory
 // becomes a copy of the image and the image's runtime is used as is.
 func (m *instanceMaker) newRuntime(ctx context.Context, opts qjs.Option, img *image) (rt *qjs.Runtime, mod api.Module, reg *qjs.ProxyRegistry, err error) {
-	if mod, err = m.instantiate(ctx); err != nil {
+	var reserve uint64
+	if img != nil {
+		reserve = uint64(len(img.mem))
+	}
+	if mod, err = m.instantiate(ctx, reserve); err != nil {
 		return nil, nil, nil, err
 	}
 	reg = qjs.NewProxyRegistry()
@@ -353,3 +361,32 @@ func (f *pooledFunction) CallWithStack(ctx context.Context, stack []uint64) erro
 	defer f.put(g)
 	return g.CallWithStack(ctx, stack)
 }
+
+// reserved allocates an instance's linear memory with room for n bytes at
+// once, so that growing it to the image's size does not copy it. Memory
+// past the current length is always zero: it was never handed out.
+type reserved uint64
+
+func (n reserved) Allocate(capacity, max uint64) experimental.LinearMemory {
+	c := uint64(n)
+	if capacity > c {
+		c = capacity
+	}
+	if max < c {
+		c = max
+	}
+	return &linearMemory{buf: make([]byte, 0, c)}
+}
+
+type linearMemory struct{ buf []byte }
+
+func (l *linearMemory) Reallocate(size uint64) []byte {
+	if size <= uint64(cap(l.buf)) {
+		l.buf = l.buf[:size]
+	} else {
+		l.buf = append(l.buf, make([]byte, size-uint64(len(l.buf)))...)
+	}
+	return l.buf
+}
+
+func (l *linearMemory) Free() { l.buf = nil }
