@@ -25,38 +25,17 @@ const PageSize = 64 << 10
 // a declared maximum makes memory.grow fail, malloc return NULL and
 // QuickJS throw a clean "out of memory".
 func patchMemoryMax(wasm []byte, maxPages uint32) ([]byte, error) {
-	if len(wasm) < 8 || string(wasm[:4]) != "\x00asm" {
-		return nil, errors.New("not a wasm module")
+	// Every section is checked first: a truncated or malformed module
+	// fails here, not later inside wazero.
+	secs, err := sections(wasm)
+	if err != nil {
+		return nil, err
 	}
-	// Walk every section first: a truncated or malformed module fails
-	// here, not later inside wazero.
-	for i := 8; i < len(wasm); {
-		size, n, err := uleb(wasm[i+1:])
-		if err != nil {
-			return nil, fmt.Errorf("section at %d: %w", i, err)
-		}
-		end := i + 1 + n + int(size)
-		if end > len(wasm) || end < i {
-			return nil, fmt.Errorf("section at %d overruns the module", i)
-		}
-		i = end
-	}
-	i := 8
-	for i < len(wasm) {
-		id := wasm[i]
-		size, n, err := uleb(wasm[i+1:])
-		if err != nil {
-			return nil, fmt.Errorf("section at %d: %w", i, err)
-		}
-		start := i + 1 + n
-		end := start + int(size)
-		if end > len(wasm) || end < start {
-			return nil, fmt.Errorf("section at %d overruns the module", i)
-		}
-		if id != 5 { // not the memory section
-			i = end
+	for _, sec := range secs {
+		if sec.id != 5 { // not the memory section
 			continue
 		}
+		i, start, end := sec.at, sec.body, sec.end
 		body := wasm[start:end]
 		count, n1, err := uleb(body)
 		if err != nil || count != 1 {
@@ -132,23 +111,44 @@ func appendUleb(b []byte, v uint64) []byte {
 // CPU). Without them the cache entry holds the code and one offset per
 // function, and traps still say what trapped (the message, not a line).
 func stripCustomSections(wasm []byte) ([]byte, error) {
-	if len(wasm) < 8 || string(wasm[:4]) != "\x00asm" {
-		return nil, errors.New("not a wasm module")
+	secs, err := sections(wasm)
+	if err != nil {
+		return nil, err
 	}
 	out := make([]byte, 0, len(wasm))
 	out = append(out, wasm[:8]...)
+	for _, sec := range secs {
+		if sec.id != 0 {
+			out = append(out, wasm[sec.at:sec.end]...)
+		}
+	}
+	return out, nil
+}
+
+// section is one section of a wasm module: wasm[at] is its id, its body
+// is wasm[body:end].
+type section struct {
+	id            byte
+	at, body, end int
+}
+
+// sections lists a module's sections, checking that each fits.
+func sections(wasm []byte) ([]section, error) {
+	if len(wasm) < 8 || string(wasm[:4]) != "\x00asm" {
+		return nil, errors.New("not a wasm module")
+	}
+	var out []section
 	for i := 8; i < len(wasm); {
 		size, n, err := uleb(wasm[i+1:])
 		if err != nil {
 			return nil, fmt.Errorf("section at %d: %w", i, err)
 		}
-		end := i + 1 + n + int(size)
-		if end > len(wasm) || end < i {
+		start := i + 1 + n
+		end := start + int(size)
+		if end > len(wasm) || end < start {
 			return nil, fmt.Errorf("section at %d overruns the module", i)
 		}
-		if wasm[i] != 0 {
-			out = append(out, wasm[i:end]...)
-		}
+		out = append(out, section{id: wasm[i], at: i, body: start, end: end})
 		i = end
 	}
 	return out, nil

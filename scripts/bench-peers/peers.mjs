@@ -23,15 +23,7 @@ const canned = {
 };
 const input = { isbn: "978-0261103344" };
 
-const toolSource = `
-async function lookupBook(input) {
-  const isbn = input.isbn.replace(/-/g, "");
-  const res = await http.fetch("https://api.openlibrary.org/isbn/" + isbn + ".json");
-  if (!res.ok) throw new Error("Open Library answered " + res.status + " for ISBN " + isbn);
-  const book = await res.json();
-  console.log("found", book.title);
-  return { type: "stat", value: book.title, label: "Title" };
-}`;
+const toolSource = readFileSync(new URL("./ours/tool.js", import.meta.url), "utf8");
 
 // In QuickJS the host hands back {status, body} as JSON; this glue makes the
 // response object (as our prelude does).

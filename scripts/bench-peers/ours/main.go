@@ -15,6 +15,7 @@ package main
 
 import (
 	"context"
+	_ "embed"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -28,15 +29,10 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/runner/sandbox"
 )
 
-const toolSource = `
-async function lookupBook(input) {
-  const isbn = input.isbn.replace(/-/g, "");
-  const res = await http.fetch("https://api.openlibrary.org/isbn/" + isbn + ".json");
-  if (!res.ok) throw new Error("Open Library answered " + res.status + " for ISBN " + isbn);
-  const book = await res.json();
-  console.log("found", book.title);
-  return { type: "stat", value: book.title, label: "Title" };
-}`
+// toolSource is the tool, shared with peers.mjs.
+//
+//go:embed tool.js
+var toolSource string
 
 const want = `{"type":"stat","value":"The Hobbit","label":"Title"}`
 
