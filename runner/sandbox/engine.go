@@ -54,6 +54,7 @@ type Engine struct {
 	wasm     []byte // qjs.wasm with a declared 128 MiB memory maximum
 	maker    *instanceMaker
 	img      *image // the prepared instance's memory every sandbox starts from (instance.go); nil: none
+	sets     setImages
 	tmp      string // private empty directory; the sandbox root is below it and never exists
 	root     string
 	spare    chan *sandbox

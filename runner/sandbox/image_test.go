@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"os"
 	"strings"
 	"sync"
@@ -130,6 +131,13 @@ func TestNothingCrossesRuns(t *testing.T) {
 		if bytes.Contains(e.img.mem, []byte(marker)) {
 			t.Fatal("the marker reached the image")
 		}
+		e.sets.mu.Lock()
+		for k, img := range e.sets.m {
+			if bytes.Contains(img.mem, []byte(marker)) {
+				t.Errorf("the marker reached the image of %s", k)
+			}
+		}
+		e.sets.mu.Unlock()
 		for i := 0; i < 2; i++ {
 			sb, err := e.get()
 			if err != nil {
@@ -198,4 +206,46 @@ func TestSparePool(t *testing.T) {
 		}
 	}
 	full()
+}
+
+// TestSetImage: after a first run with a set of granted methods, later
+// runs with that set start from its image (the host objects already
+// installed) and behave exactly as before; another set gets its own.
+func TestSetImage(t *testing.T) {
+	e, err := NewEngine(Options{CacheDir: os.Getenv("PLUGIN_LSP_TEST_CACHE"), Spare: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	get := Method{Name: "collections.get", Fn: func(ctx context.Context, args []json.RawMessage) (json.RawMessage, error) {
+		return json.RawMessage(`{"v":` + string(args[1]) + `}`), nil
+	}}
+	job := Job{Name: "page.js", Methods: []Method{get}, Code: page(`async function main() {
+		const r = await collections.get("c", 7);
+		return { r, http: typeof http, frozen: Object.isFrozen(collections), names: Object.getOwnPropertyNames(collections) };
+	}`)}
+	want := `{"r":{"v":7},"http":"undefined","frozen":true,"names":["get"]}`
+	for i := 0; i < 6; i++ {
+		out := e.Run(context.Background(), job)
+		if !out.OK || string(out.Result) != want {
+			t.Fatalf("run %d: %s %+v", i, out.Result, out.Err)
+		}
+		if i == 0 {
+			e.closing.Wait() // the set's image is made off the first run's path
+			if e.sets.get(methodsKey(job.Methods)) == nil {
+				t.Fatal("no image for the set after its first run")
+			}
+		}
+	}
+	// No methods: nothing granted, from its own image too.
+	none := Job{Name: "page.js", Code: page(`function main() { return [typeof collections, typeof http] }`)}
+	for i := 0; i < 3; i++ {
+		if out := e.Run(context.Background(), none); !out.OK || string(out.Result) != `["undefined","undefined"]` {
+			t.Fatalf("no methods, run %d: %s %+v", i, out.Result, out.Err)
+		}
+		e.closing.Wait()
+	}
+	if e.sets.get(methodsKey(nil)) == nil {
+		t.Fatal("no image for the empty set")
+	}
 }

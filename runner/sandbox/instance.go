@@ -156,20 +156,9 @@ func (m *instanceMaker) newRuntime(ctx context.Context, opts qjs.Option, img *im
 		}
 	}()
 	if img != nil {
-		mem := mod.Memory()
-		if need := uint32(len(img.mem)) / PageSize; need > mem.Size()/PageSize {
-			if _, ok := mem.Grow(need - mem.Size()/PageSize); !ok {
-				return nil, nil, nil, errors.New("cannot grow the instance's memory to the image's size")
-			}
+		if err = restoreImage(mod, img); err != nil {
+			return nil, nil, nil, err
 		}
-		if !mem.Write(0, img.mem) {
-			return nil, nil, nil, errors.New("cannot write the image")
-		}
-		var seed [8]byte
-		for binary.LittleEndian.Uint64(seed[:]) == 0 {
-			_, _ = crand.Read(seed[:])
-		}
-		mem.Write(img.randomAddr, seed[:])
 	}
 	opts.Context = ctx
 	opts.ProxyFunction = m.proxy
@@ -390,3 +379,106 @@ func (l *linearMemory) Reallocate(size uint64) []byte {
 }
 
 func (l *linearMemory) Free() { l.buf = nil }
+
+// restoreImage makes an instance's memory a copy of img, with a fresh
+// Math.random state.
+func restoreImage(mod api.Module, img *image) error {
+	mem := mod.Memory()
+	if need := uint32(len(img.mem)) / PageSize; need > mem.Size()/PageSize {
+		if _, ok := mem.Grow(need - mem.Size()/PageSize); !ok {
+			return errors.New("cannot grow the instance's memory to the image's size")
+		}
+	}
+	if !mem.Write(0, img.mem) {
+		return errors.New("cannot write the image")
+	}
+	var seed [8]byte
+	for binary.LittleEndian.Uint64(seed[:]) == 0 {
+		_, _ = crand.Read(seed[:])
+	}
+	if !mem.Write(img.randomAddr, seed[:]) {
+		return errors.New("cannot seed Math.random")
+	}
+	return nil
+}
+
+// restore makes a prepared sandbox, in which nothing has run since it was
+// restored from the engine's image, a copy of another image of the same
+// engine (the same one with host objects installed): as if it had been
+// restored from that one.
+func (sb *sandbox) restore(img *image) error {
+	return restoreImage(sb.mod, img)
+}
+
+// setImages are images with a set of host methods installed, by
+// methodsKey: at most maxSetImages (~0.4 MiB each), made off a run's path
+// in a sandbox where nothing but the prelude and install ever ran.
+const maxSetImages = 16
+
+type setImages struct {
+	mu      sync.Mutex
+	m       map[string]*image
+	pending map[string]bool
+}
+
+func (s *setImages) get(key string) *image {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.m[key]
+}
+
+// claim reports whether the caller should make key's image.
+func (s *setImages) claim(key string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.m == nil {
+		s.m, s.pending = map[string]*image{}, map[string]bool{}
+	}
+	if s.m[key] != nil || s.pending[key] || len(s.m)+len(s.pending) >= maxSetImages {
+		return false
+	}
+	s.pending[key] = true
+	return true
+}
+
+func (s *setImages) done(key string, img *image) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.pending, key)
+	if img != nil {
+		s.m[key] = img
+	}
+}
+
+// makeSetImage makes the image of a set of granted methods on its own
+// goroutine (Engine.Close waits for it), when the engine has a base image
+// and the set has none yet.
+func (e *Engine) makeSetImage(key string) {
+	select {
+	case <-e.done:
+		return
+	default:
+	}
+	if e.img == nil || !e.sets.claim(key) {
+		return
+	}
+	e.closing.Add(1)
+	go func() {
+		defer e.closing.Done()
+		var img *image
+		defer func() { e.sets.done(key, img) }()
+		sb, err := e.prepare()
+		if err != nil {
+			return
+		}
+		defer sb.close()
+		if sb.install(key) != nil {
+			return
+		}
+		mem, ok := sb.mod.Memory().Read(0, sb.mod.Memory().Size())
+		if !ok {
+			return
+		}
+		img = &image{mem: append([]byte(nil), mem...), rt: e.img.rt, ctx: e.img.ctx, randomAddr: e.img.randomAddr}
+	}()
+}

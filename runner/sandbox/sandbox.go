@@ -212,10 +212,23 @@ func (e *Engine) Run(ctx context.Context, job Job) Outcome {
 	for _, m := range job.Methods {
 		rs.methods[m.Name] = m
 	}
+	// The granted host objects: from the image of this set of methods
+	// when there is one (instance.go), else installed now and the image
+	// made off the run's path for the next runs.
+	key := methodsKey(job.Methods)
+	installed := false
+	if img := e.sets.get(key); img != nil {
+		if err := sb.restore(img); err != nil {
+			return Outcome{Err: &Error{Kind: KindInternal, Name: "SandboxError", Message: "sandbox: " + err.Error()}, Duration: time.Since(start)}
+		}
+		installed = true
+	} else {
+		defer e.makeSetImage(key)
+	}
 	sb.mu.Lock()
 	sb.run = rs
 	sb.mu.Unlock()
-	out := sb.drive(runCtx, rs, &e.pages)
+	out := sb.drive(runCtx, rs, &e.pages, installed)
 	cancel()  // host calls still in flight (a lost Promise.race) stop now
 	rs.wait() // and no host goroutine outlives the run
 	out.Logs, out.LogBytes, out.LogTruncated = rs.logs, rs.logBytes, rs.logTruncated
@@ -242,7 +255,7 @@ func (sb *sandbox) memorySize() (n int64) {
 
 // drive evaluates the page, starts the call and runs the event loop: Go
 // waits for host results and timers, JS runs only inside Eval.
-func (sb *sandbox) drive(ctx context.Context, rs *runState, cc *codeCache) (out Outcome) {
+func (sb *sandbox) drive(ctx context.Context, rs *runState, cc *codeCache, installed bool) (out Outcome) {
 	defer func() {
 		if r := recover(); r != nil {
 			out = Outcome{Err: rs.panicError(r)}
@@ -251,13 +264,10 @@ func (sb *sandbox) drive(ctx context.Context, rs *runState, cc *codeCache) (out 
 	if len(rs.job.Code) == 0 {
 		return Outcome{Err: &Error{Kind: KindCompile, Name: "CompileError", Message: "the page is empty"}}
 	}
-	names := make([]string, 0, len(rs.job.Methods))
-	for _, m := range rs.job.Methods {
-		names = append(names, m.Name)
-	}
-	mj, _ := json.Marshal(names)
-	if err := sb.eval("<install>", "__sb.install("+strconv.Quote(string(mj))+")"); err != nil {
-		return Outcome{Err: rs.evalError(err, KindInternal)}
+	if !installed {
+		if err := sb.install(methodsKey(rs.job.Methods)); err != nil {
+			return Outcome{Err: rs.evalError(err, KindInternal)}
+		}
 	}
 	if err := sb.evalPage(cc, rs.job.Name, rs.job.Code); err != nil {
 		return Outcome{Err: rs.evalError(err, KindCompile)}
@@ -307,6 +317,21 @@ func (sb *sandbox) drive(ctx context.Context, rs *runState, cc *codeCache) (out 
 		}
 	}
 	return rs.outcome
+}
+
+// methodsKey names a set of granted methods: the JSON list the prelude's
+// install takes.
+func methodsKey(methods []Method) string {
+	names := make([]string, 0, len(methods))
+	for _, m := range methods {
+		names = append(names, m.Name)
+	}
+	mj, _ := json.Marshal(names)
+	return string(mj)
+}
+
+func (sb *sandbox) install(key string) error {
+	return sb.eval("<install>", "__sb.install("+strconv.Quote(key)+")")
 }
 
 func (sb *sandbox) eval(name, code string) error {
