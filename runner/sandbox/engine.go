@@ -74,7 +74,8 @@ type Engine struct {
 	// onPath counts sandboxes prepared on a run's path (no spare ready).
 	onPath atomic.Int64
 
-	// skipWazeroClose reproduces qjs's leak (soak test comparison only).
+	// skipWazeroClose never closes a used instance: the leak qjs had
+	// (soak test comparison only).
 	skipWazeroClose bool
 }
 
