@@ -44,7 +44,7 @@ ms() { # ns → ms
 us() {
 	case $1 in n/a) echo n/a ;; *) awk -v x="$1" 'BEGIN { printf "%.1f µs", x / 1e3 }' ;; esac
 }
-check1000=$(grep -Eo '[0-9]+\.[0-9]+' "$tmp/check1000" | sort -n | awk '{ v[n++] = $1 } END { if (n) printf "%.2f s", v[int((n - 1) / 2)]; else print "n/a" }')
+check1000=$(sed -n 's/^check of 1000 plugin directories: \([0-9.]*\) s.*/\1/p' "$tmp/check1000" | sort -n | awk '{ v[n++] = $1 } END { if (n) printf "%.2f s", v[int((n - 1) / 2)]; else print "n/a" }')
 rss=$(grep -Eo 'RSS after 500 runs [0-9.]+ MB, after [0-9]+ runs [0-9.]+ MB' "$tmp/soak" 2>/dev/null | head -1 |
 	awk '{ printf "%s → %s MB", $5, $10 }')
 [ -n "$rss" ] || rss="not run"
