@@ -39,7 +39,9 @@ type Config struct {
 	// Network configures the "real" provider (tests: a loopback dialer and
 	// root CA). Zero: the public network through the broker.
 	Network broker.NetworkOptions
-	// Spare is how many sandboxes are prepared ahead (default 1).
+	// Spare is how many sandboxes are prepared ahead (default
+	// MaxConcurrent, so that a burst of concurrent runs finds one ready;
+	// negative: none).
 	Spare int
 	// MaxConcurrent bounds the runs in flight (default 4): each may hold
 	// up to 128 MiB of sandbox memory. Further runs wait their turn (their
@@ -81,12 +83,15 @@ func New(cfg Config) (*Runner, error) {
 			cache = ""
 		}
 	}
+	if cfg.MaxConcurrent <= 0 {
+		cfg.MaxConcurrent = 4
+	}
+	if cfg.Spare == 0 {
+		cfg.Spare = cfg.MaxConcurrent
+	}
 	eng, err := sandbox.NewEngine(sandbox.Options{CacheDir: cache, Spare: cfg.Spare})
 	if err != nil {
 		return nil, err
-	}
-	if cfg.MaxConcurrent <= 0 {
-		cfg.MaxConcurrent = 4
 	}
 	return &Runner{cfg: cfg, engine: eng, net: broker.NewNetworkProvider(cfg.Network),
 		slots: make(chan struct{}, cfg.MaxConcurrent), progs: map[string]*Program{}}, nil

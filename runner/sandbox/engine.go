@@ -81,9 +81,11 @@ type Options struct {
 // concurrent use; each Run gets its own fresh runtime.
 type Engine struct {
 	opts     Options
-	wasm     []byte      // qjs.wasm with a declared 128 MiB memory maximum
-	marker   atomic.Bool // qjs.New is given wasmMarker instead of wasm (hashskip.go)
-	tmp      string      // private empty directory; the sandbox root is below it and never exists
+	wasm     []byte // qjs.wasm with a declared 128 MiB memory maximum
+	maker    *instanceMaker
+	img      *image // the prepared instance's memory every sandbox starts from (instance.go); nil: none
+	sets     setImages
+	tmp      string // private empty directory; the sandbox root is below it and never exists
 	root     string
 	spare    chan *sandbox
 	refill   chan struct{}
@@ -99,19 +101,18 @@ type Engine struct {
 	// pages is the bytecode of the pages run so far, by content (bytecode.go).
 	pages codeCache
 
-	// skipWazeroClose reproduces qjs's leak (soak test comparison only).
+	// onPath counts sandboxes prepared on a run's path (no spare ready).
+	onPath atomic.Int64
+
+	// skipWazeroClose never closes a used instance: the leak qjs had
+	// (soak test comparison only).
 	skipWazeroClose bool
 }
 
-// qjsFirstNew serializes the process's first qjs.New: qjs caches the
-// wazero runtime config (CloseOnContextDone) from the first New of the
-// process, and compiles the module once per distinct wasm bytes.
-var qjsFirstNew sync.Mutex
-
-// NewEngine prepares the patched module and (when Spare > 0) the first
-// spare sandbox. The first qjs.New of the process happens here, with
-// CloseOnContextDone: a first New without it would disable deadlines for
-// good (qjs caches the runtime config).
+// NewEngine compiles the patched module (or loads it from CacheDir), makes
+// the image every sandbox starts from, and (when Spare > 0) the first spare
+// sandboxes. qjs.New is never called: the engine makes its instances in its
+// own wazero runtime (instance.go).
 func NewEngine(opts Options) (*Engine, error) {
 	if opts.LogCapBytes <= 0 {
 		opts.LogCapBytes = DefaultLogCapBytes
@@ -125,7 +126,10 @@ func NewEngine(opts Options) (*Engine, error) {
 	if len(qjsWasm) == 0 {
 		return nil, errors.New("sandbox: qjs embedded wasm not found (qjs changed?)")
 	}
-	wasm, err := patchMemoryMax(qjsWasm, DefaultMemoryCapBytes/PageSize)
+	wasm, err := stripCustomSections(qjsWasm)
+	if err == nil {
+		wasm, err = patchMemoryMax(wasm, DefaultMemoryCapBytes/PageSize)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: patching qjs.wasm: %w", err)
 	}
@@ -143,26 +147,57 @@ func NewEngine(opts Options) (*Engine, error) {
 		done:   make(chan struct{}),
 		refill: make(chan struct{}, 1),
 	}
-	qjsFirstNew.Lock()
-	sb, err := e.prepare()
-	if err == nil && enableHashSkip(wasm) {
-		e.marker.Store(true)
+	if e.maker, err = newInstanceMaker(opts.CacheDir, e.root, wasm); err != nil {
+		os.RemoveAll(tmp)
+		return nil, fmt.Errorf("sandbox: %w", err)
 	}
-	qjsFirstNew.Unlock()
+	sb, err := e.prepare()
 	if err != nil {
+		e.maker.close()
 		os.RemoveAll(tmp)
 		return nil, err
 	}
+	// The image: this first sandbox, prelude loaded, before anything else
+	// runs in it. Without one (takeImage failed) every sandbox is prepared
+	// the slow way, just as safe.
+	e.img, _ = takeImage(sb)
+	sb.close()
 	if opts.Spare > 0 {
 		e.spare = make(chan *sandbox, opts.Spare)
-		e.spare <- sb
 		e.wg.Add(1)
 		go e.refiller()
 		e.kick()
-	} else {
-		sb.close()
 	}
 	return e, nil
+}
+
+// takeImage copies a freshly prepared sandbox's memory. It then calls
+// Math.random() in that sandbox to find its state (the sandbox is closed
+// afterwards, never used for a run).
+func takeImage(sb *sandbox) (img *image, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			img, err = nil, fmt.Errorf("%v", firstLine(fmt.Sprint(r)))
+		}
+	}()
+	if f, ok := sb.reg.Get(1); !ok || f == nil {
+		return nil, errors.New("the bridge is not proxy 1")
+	}
+	if c, ok := sb.reg.Get(2); !ok || c != sb.rt.Context() {
+		return nil, errors.New("the context is not proxy 2")
+	}
+	if _, ok := sb.reg.Get(3); ok {
+		return nil, errors.New("more proxies than the bridge")
+	}
+	mem, ok := sb.mod.Memory().Read(0, sb.mod.Memory().Size())
+	if !ok {
+		return nil, errors.New("cannot read the memory")
+	}
+	img = &image{mem: append([]byte(nil), mem...), rt: sb.rt.Raw(), ctx: sb.rt.Context().Raw()}
+	if img.randomAddr, err = findRandomState(sb.rt, uint32(img.ctx)); err != nil {
+		return nil, err
+	}
+	return img, nil
 }
 
 // options are the qjs options of every runtime.
@@ -171,7 +206,6 @@ func (e *Engine) options() qjs.Option {
 		CWD:                e.root,
 		CloseOnContextDone: true,
 		CacheDir:           e.opts.CacheDir,
-		QuickJSWasmBytes:   e.qjsWasmBytes(),
 		Stdout:             io.Discard,
 		Stderr:             io.Discard,
 		GCThreshold:        gcThreshold,
@@ -184,13 +218,6 @@ func (e *Engine) options() qjs.Option {
 // runtime serves one call and is discarded, and the 128 MiB cap holds
 // either way (a memory bomb still ends in "out of memory").
 const gcThreshold = 8 << 20
-
-func (e *Engine) qjsWasmBytes() []byte {
-	if e.marker.Load() {
-		return wasmMarker
-	}
-	return e.wasm
-}
 
 func (e *Engine) kick() {
 	select {
@@ -238,6 +265,7 @@ func (e *Engine) get() (*sandbox, error) {
 			e.kick()
 		}
 	}
+	e.onPath.Add(1)
 	return e.prepare()
 }
 
@@ -287,6 +315,7 @@ func (e *Engine) Close() {
 				break
 			}
 		}
+		e.maker.close()
 		os.RemoveAll(e.tmp)
 	})
 }

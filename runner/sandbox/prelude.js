@@ -23,6 +23,9 @@
   const ErrorC = Error;
   const TypeErrorC = TypeError;
   const MapC = Map;
+  // The result check reads these after the page ran, which may have
+  // replaced the globals: captured now.
+  const WeakMapC = WeakMap, WeakSetC = WeakSet, WeakRefC = WeakRef, RegExpC = RegExp, ArrayBufferC = ArrayBuffer;
   const mapGet = Map.prototype.get;
   const mapSet = Map.prototype.set;
   const mapDelete = Map.prototype.delete;
@@ -217,11 +220,11 @@
   const classify = (v) => {
     if (v instanceof MapC && brand(mapSize, v)) return ["a Map", "JSON.stringify writes {} for it; return Object.fromEntries(map) or [...map]"];
     if (v instanceof SetC && brand(setSize, v)) return ["a Set", "JSON.stringify writes {} for it; return [...set]"];
-    if (v instanceof WeakMap || v instanceof WeakSet || v instanceof WeakRef) return ["a weak collection", "it cannot be serialized"];
+    if (v instanceof WeakMapC || v instanceof WeakSetC || v instanceof WeakRefC) return ["a weak collection", "it cannot be serialized"];
     if (v instanceof PromiseC) return ["a Promise", "await it before returning"];
-    if (v instanceof RegExp) return ["a RegExp", "JSON.stringify writes {} for it; return regexp.source"];
+    if (v instanceof RegExpC) return ["a RegExp", "JSON.stringify writes {} for it; return regexp.source"];
     if (v instanceof ErrorC) return ["an Error", "JSON.stringify writes {} for it; throw it, or return { message: err.message }"];
-    if (v instanceof ArrayBuffer || isView(v)) return ["binary data (ArrayBuffer/typed array)", "return an array of numbers or a base64 string (btoa)"];
+    if (v instanceof ArrayBufferC || isView(v)) return ["binary data (ArrayBuffer/typed array)", "return an array of numbers or a base64 string (btoa)"];
     let proto = getPrototypeOf(v), getters = [];
     while (proto !== null && proto !== ObjectProto && !isArray(v)) {
       for (const k of getOwnPropertyNames(proto)) {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/fastschema/qjs"
+	"github.com/tetratelabs/wazero/api"
 )
 
 // HostFunc implements one host method. args are the JSON values the tool
@@ -91,7 +92,10 @@ type Outcome struct {
 
 // sandbox is one prepared runtime: prelude loaded, no page yet.
 type sandbox struct {
-	leaky  bool // do not close the wazero runtime (soak comparison)
+	leaky  bool // never close the instance (soak comparison)
+	maker  *instanceMaker
+	mod    api.Module
+	reg    *qjs.ProxyRegistry
 	rt     *qjs.Runtime
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -128,10 +132,12 @@ type runState struct {
 	seq    int
 }
 
-// prepare creates a runtime and loads the prelude.
+// prepare makes a sandbox: a new instance whose memory is a copy of the
+// engine's image (prelude loaded; instance.go), or, before the image
+// exists or without one, a new QuickJS runtime with the prelude loaded.
 func (e *Engine) prepare() (sb *sandbox, err error) {
 	ctx, cancel := context.WithCancel(context.Background())
-	sb = &sandbox{ctx: ctx, cancel: cancel, leaky: e.skipWazeroClose}
+	sb = &sandbox{ctx: ctx, cancel: cancel, leaky: e.skipWazeroClose, maker: e.maker}
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("sandbox: preparing a runtime: %v", firstLine(fmt.Sprint(r)))
@@ -141,18 +147,17 @@ func (e *Engine) prepare() (sb *sandbox, err error) {
 			sb = nil
 		}
 	}()
-	opts := e.options()
-	opts.Context = ctx
-	sb.rt, err = qjs.New(opts)
-	if err != nil && len(opts.QuickJSWasmBytes) < len(e.wasm) {
-		// The marker no longer names the compiled module (hashskip.go):
-		// hand qjs the patched module itself, now and from now on.
-		e.marker.Store(false)
-		opts.QuickJSWasmBytes = e.wasm
-		sb.rt, err = qjs.New(opts)
-	}
+	img := e.img
+	sb.rt, sb.mod, sb.reg, err = e.maker.newRuntime(ctx, e.options(), img)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	if img != nil {
+		// The image's bridge and context are proxies 1 and 2 (takeImage):
+		// this sandbox's own take their places.
+		sb.reg.Register(qjs.Function(sb.bridge))
+		sb.reg.Register(sb.rt.Context())
+		return sb, nil
 	}
 	c := sb.rt.Context()
 	c.SetFunc("__bridge", sb.bridge)
@@ -177,26 +182,19 @@ func (e *Engine) prepare() (sb *sandbox, err error) {
 	return sb, nil
 }
 
-// close frees the runtime and the wazero runtime qjs forgets to close.
+// close discards the instance and its memory. QuickJS's own teardown
+// (QJS_Free, which walks the whole heap) is skipped: nothing of the
+// instance outlives it.
 func (sb *sandbox) close() {
 	if sb == nil {
 		return
 	}
 	sb.cancel()
-	if sb.rt == nil {
+	if sb.mod == nil || sb.leaky {
 		return
 	}
-	func() {
-		defer func() { recover() }() // a closed or trapped module panics in Close
-		sb.rt.Close()
-	}()
-	if !sb.leaky {
-		func() {
-			defer func() { recover() }()
-			_ = closeWazeroRuntime(sb.rt)
-		}()
-	}
-	sb.rt = nil
+	sb.maker.forget(sb.mod)
+	sb.rt, sb.mod, sb.reg = nil, nil, nil
 }
 
 // Run runs job in a fresh sandbox and closes it. It never panics: every
@@ -226,10 +224,23 @@ func (e *Engine) Run(ctx context.Context, job Job) Outcome {
 	for _, m := range job.Methods {
 		rs.methods[m.Name] = m
 	}
+	// The granted host objects: from the image of this set of methods
+	// when there is one (instance.go), else installed now and the image
+	// made off the run's path for the next runs.
+	key := methodsKey(job.Methods)
+	installed := false
+	if img := e.sets.get(key); img != nil {
+		if err := sb.restore(img); err != nil {
+			return Outcome{Err: &Error{Kind: KindInternal, Name: "SandboxError", Message: "sandbox: " + err.Error()}, Duration: time.Since(start)}
+		}
+		installed = true
+	} else {
+		defer e.makeSetImage(key)
+	}
 	sb.mu.Lock()
 	sb.run = rs
 	sb.mu.Unlock()
-	out := sb.drive(runCtx, rs, &e.pages)
+	out := sb.drive(runCtx, rs, &e.pages, installed)
 	cancel()  // host calls still in flight (a lost Promise.race) stop now
 	rs.wait() // and no host goroutine outlives the run
 	out.Logs, out.LogBytes, out.LogTruncated = rs.logs, rs.logBytes, rs.logTruncated
@@ -256,7 +267,7 @@ func (sb *sandbox) memorySize() (n int64) {
 
 // drive evaluates the page, starts the call and runs the event loop: Go
 // waits for host results and timers, JS runs only inside Eval.
-func (sb *sandbox) drive(ctx context.Context, rs *runState, cc *codeCache) (out Outcome) {
+func (sb *sandbox) drive(ctx context.Context, rs *runState, cc *codeCache, installed bool) (out Outcome) {
 	defer func() {
 		if r := recover(); r != nil {
 			out = Outcome{Err: rs.panicError(r)}
@@ -265,13 +276,10 @@ func (sb *sandbox) drive(ctx context.Context, rs *runState, cc *codeCache) (out 
 	if len(rs.job.Code) == 0 {
 		return Outcome{Err: &Error{Kind: KindCompile, Name: "CompileError", Message: "the page is empty"}}
 	}
-	names := make([]string, 0, len(rs.job.Methods))
-	for _, m := range rs.job.Methods {
-		names = append(names, m.Name)
-	}
-	mj, _ := json.Marshal(names)
-	if err := sb.eval("<install>", "__sb.install("+strconv.Quote(string(mj))+")"); err != nil {
-		return Outcome{Err: rs.evalError(err, KindInternal)}
+	if !installed {
+		if err := sb.install(methodsKey(rs.job.Methods)); err != nil {
+			return Outcome{Err: rs.evalError(err, KindInternal)}
+		}
 	}
 	if err := sb.evalPage(cc, rs.job.Name, rs.job.Code); err != nil {
 		return Outcome{Err: rs.evalError(err, KindCompile)}
@@ -324,6 +332,21 @@ func (sb *sandbox) drive(ctx context.Context, rs *runState, cc *codeCache) (out 
 		}
 	}
 	return rs.outcome
+}
+
+// methodsKey names a set of granted methods: the JSON list the prelude's
+// install takes.
+func methodsKey(methods []Method) string {
+	names := make([]string, 0, len(methods))
+	for _, m := range methods {
+		names = append(names, m.Name)
+	}
+	mj, _ := json.Marshal(names)
+	return string(mj)
+}
+
+func (sb *sandbox) install(key string) error {
+	return sb.eval("<install>", "__sb.install("+strconv.Quote(key)+")")
 }
 
 func (sb *sandbox) eval(name, code string) error {

@@ -3,8 +3,6 @@ package sandbox
 import (
 	"bytes"
 	"testing"
-
-	"github.com/fastschema/qjs"
 )
 
 func TestEmbeddedWasm(t *testing.T) {
@@ -44,17 +42,47 @@ func TestPatchMemoryMax(t *testing.T) {
 	}
 }
 
-func TestWazeroRuntimeField(t *testing.T) {
-	e := engine(t)
-	rt, err := qjs.New(e.options())
+func TestStripCustomSections(t *testing.T) {
+	out, err := stripCustomSections(qjsWasm)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := wazeroRuntimeOf(rt); err != nil {
-		t.Fatal(err)
+	if bytes.Contains(out, []byte(".debug_line")) || bytes.Contains(out, []byte("producers")) {
+		t.Error("a custom section survived")
 	}
-	rt.Close()
-	if err := closeWazeroRuntime(rt); err != nil {
-		t.Fatal(err)
+	if !bytes.Contains(qjsWasm, []byte(".debug_line")) {
+		t.Log("qjs.wasm carries no DWARF any more: the strip is a no-op")
+	}
+	// every non-custom section is kept byte for byte, in order
+	var kept, want []byte
+	walk := func(w []byte, f func(id byte, sec []byte)) {
+		for i := 8; i < len(w); {
+			size, n, err := uleb(w[i+1:])
+			if err != nil {
+				t.Fatal(err)
+			}
+			end := i + 1 + n + int(size)
+			f(w[i], w[i:end])
+			i = end
+		}
+	}
+	walk(qjsWasm, func(id byte, sec []byte) {
+		if id != 0 {
+			want = append(want, sec...)
+		}
+	})
+	walk(out, func(id byte, sec []byte) {
+		if id == 0 {
+			t.Errorf("custom section left")
+		}
+		kept = append(kept, sec...)
+	})
+	if !bytes.Equal(kept, want) {
+		t.Error("non-custom sections changed")
+	}
+	for _, n := range []int{9, 100, len(qjsWasm) / 2} {
+		if _, err := stripCustomSections(qjsWasm[:n]); err == nil {
+			t.Errorf("truncated at %d: no error", n)
+		}
 	}
 }

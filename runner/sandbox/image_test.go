@@ -1,0 +1,251 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// The engine's sandboxes start from the image (instance.go): these tests
+// show that the image is in use and that no run sees anything of an
+// earlier one.
+
+func TestImageInUse(t *testing.T) {
+	e := engine(t)
+	if e.img == nil {
+		_, err := takeImage(mustPrepare(t, e))
+		t.Fatalf("the engine has no image: %v", err)
+	}
+	if len(e.img.mem) == 0 || len(e.img.mem)%PageSize != 0 {
+		t.Fatalf("image of %d bytes", len(e.img.mem))
+	}
+	t.Logf("image: %d KiB, Math.random state at %#x (context %#x)", len(e.img.mem)>>10, e.img.randomAddr, e.img.ctx)
+}
+
+func mustPrepare(t *testing.T, e *Engine) *sandbox {
+	t.Helper()
+	sb, err := e.prepare()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(sb.close)
+	return sb
+}
+
+// TestMathRandomFresh: Math.random's state is in the image; every sandbox
+// gets its own seed, so two runs never replay the same sequence.
+func TestMathRandomFresh(t *testing.T) {
+	seen := map[string]bool{}
+	for i := 0; i < 20; i++ {
+		out := run(t, `function main() { return [Math.random(), Math.random(), Math.random()]; }`, "")
+		if !out.OK {
+			t.Fatal(out.Err)
+		}
+		if seen[string(out.Result)] {
+			t.Fatalf("run %d replayed an earlier run's Math.random sequence %s", i, out.Result)
+		}
+		seen[string(out.Result)] = true
+	}
+}
+
+// TestNothingCrossesRuns: one run writes a unique marker everywhere a page
+// can write (every global binding, every intrinsic's prototype and
+// constructor, the global object's prototype chain, strings and typed
+// arrays on the heap, a pending timer, a thrown-away closure); the next
+// run looks for it through JavaScript, and Go looks for its bytes in the
+// whole linear memory of later sandboxes.
+func TestNothingCrossesRuns(t *testing.T) {
+	var raw [12]byte
+	_, _ = rand.Read(raw[:])
+	marker := "LEAK" + hex.EncodeToString(raw[:])
+	writer := strings.ReplaceAll(`function writeAll() {
+		const M = "MARKER"; const G = globalThis; const OP = Object.prototype, AP = Array.prototype, FP = Function.prototype, SP = String.prototype, PP = Promise.prototype, EP = Error.prototype, GP = Object.getPrototypeOf(G), U8 = Uint8Array, ST = setTimeout, DP = Object.defineProperty;
+		const names = Object.getOwnPropertyNames(G);
+		let wrote = 0;
+		for (const n of names) {
+			const v = G[n];
+			try { G[n] = M; wrote++; } catch (e) {}
+			for (const o of [v, v && v.prototype]) {
+				if (o === null || (typeof o !== "object" && typeof o !== "function")) continue;
+				try { o.__leak = M; wrote++; } catch (e) {}
+				try { DP(o, "leak2", { value: M, enumerable: false }); } catch (e) {}
+			}
+		}
+		for (const p of [OP, AP, FP, SP, PP, EP, GP]) {
+			try { p.__leak = M; } catch (e) {}
+		}
+		G.newGlobal = M;
+		const heap = [];
+		for (let i = 0; i < 2000; i++) heap[i] = M + i;
+		G.heap = heap;
+		const u = new U8(1 << 16); for (let i = 0; i < u.length; i++) u[i] = M.charCodeAt(i % M.length);
+		G.bytes = u;
+		ST(() => { G.late = M; }, 60000);
+		return wrote;
+	}`, "MARKER", marker)
+	reader := strings.ReplaceAll(`const _Set = Set, _ownKeys = Reflect.ownKeys, _gp = Object.getPrototypeOf, _S = String, _G = globalThis;
+	function lookAll() {
+		const M = "MARKER";
+		const found = [];
+		const look = (where, v) => { try { if (typeof v === "string" && v.indexOf(M) >= 0) found.push(where); } catch (e) {} };
+		const seen = new _Set();
+		const walk = (where, o, depth) => {
+			if (o === null || (typeof o !== "object" && typeof o !== "function") || seen.has(o) || depth > 3) return;
+			seen.add(o);
+			for (const k of _ownKeys(o)) {
+				if (typeof k === "string" && k.indexOf("leak") >= 0) found.push(where + "." + k);
+				let v; try { v = o[k]; } catch (e) { continue; }
+				look(where + "." + _S(k), v);
+				walk(where + "." + _S(k), v, depth + 1);
+			}
+			walk(where + ".__proto__", _gp(o), depth + 1);
+		};
+		walk("globalThis", _G, 0);
+		for (const k of ["newGlobal", "heap", "bytes", "late"]) if (k in _G) found.push(k);
+		return found;
+	}`, "MARKER", marker)
+	e := engine(t)
+	// The reader finds what the writer wrote when both run in one sandbox.
+	c := e.Run(context.Background(), Job{Name: "page.js", Code: page(writer + reader + "function main() { writeAll(); return lookAll(); }"), Timeout: 10 * time.Second})
+	if !c.OK || len(c.Result) < 100 || !strings.Contains(string(c.Result), "newGlobal") || !strings.Contains(string(c.Result), "Object.prototype") && !strings.Contains(string(c.Result), "__leak") {
+		t.Fatalf("control: the reader does not see the writer's marks in one run: %.300s %+v", c.Result, c.Err)
+	}
+	for round := 0; round < 3; round++ {
+		w := e.Run(context.Background(), Job{Name: "page.js", Code: page(writer + "function main() { return writeAll(); }"), Timeout: 10 * time.Second})
+		if !w.OK {
+			// a timer pending past the return is fine; the result counts
+			t.Fatalf("writer: %+v", w.Err)
+		}
+		r := e.Run(context.Background(), Job{Name: "page.js", Code: page(reader + "function main() { return lookAll(); }"), Timeout: 10 * time.Second})
+		if !r.OK || string(r.Result) != "[]" {
+			t.Fatalf("round %d: the next run saw the earlier one: %s %+v", round, r.Result, r.Err)
+		}
+		// The bytes themselves: not in the image, not in a spare, not in a new sandbox.
+		if bytes.Contains(e.img.mem, []byte(marker)) {
+			t.Fatal("the marker reached the image")
+		}
+		e.sets.mu.Lock()
+		for k, img := range e.sets.m {
+			if bytes.Contains(img.mem, []byte(marker)) {
+				t.Errorf("the marker reached the image of %s", k)
+			}
+		}
+		e.sets.mu.Unlock()
+		for i := 0; i < 2; i++ {
+			sb, err := e.get()
+			if err != nil {
+				t.Fatal(err)
+			}
+			mem, ok := sb.mod.Memory().Read(0, sb.mod.Memory().Size())
+			if !ok {
+				t.Fatal("cannot read the sandbox's memory")
+			}
+			if bytes.Contains(mem, []byte(marker)) || bytes.Contains(mem, []byte(marker[:12])) {
+				t.Fatalf("round %d: a later sandbox's memory holds the marker", round)
+			}
+			sb.close()
+		}
+	}
+}
+
+// TestMemoryCapFromImage: an instance made from the image keeps the
+// patched module's 128 MiB maximum (the unpatched module would grow to
+// 160 MiB and return 160).
+func TestMemoryCapFromImage(t *testing.T) {
+	e := engine(t)
+	out := e.Run(context.Background(), Job{Name: "page.js", Code: page(`function main() { return new Uint8Array(160 << 20).length >> 20 }`), Timeout: 10 * time.Second})
+	if out.OK || out.Err.Kind != KindMemory {
+		t.Fatalf("a 160 MiB allocation: %s %+v", out.Result, out.Err)
+	}
+	out = e.Run(context.Background(), Job{Name: "page.js", Code: page(`function main() { return new Uint8Array(16 << 20).length >> 20 }`), Timeout: 10 * time.Second})
+	if !out.OK || string(out.Result) != "16" {
+		t.Fatalf("a 16 MiB allocation: %s %+v", out.Result, out.Err)
+	}
+}
+
+// TestSparePool: with the pool full, a burst of as many concurrent runs as
+// there are spares prepares nothing on a run's path, and the pool fills
+// up again afterwards.
+func TestSparePool(t *testing.T) {
+	e, err := NewEngine(Options{CacheDir: os.Getenv("PLUGIN_LSP_TEST_CACHE"), Spare: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	full := func() {
+		for i := 0; len(e.spare) < cap(e.spare); i++ {
+			if i > 3000 {
+				t.Fatalf("the pool stays at %d of %d", len(e.spare), cap(e.spare))
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	for round := 0; round < 3; round++ {
+		full()
+		before := e.onPath.Load()
+		var wg sync.WaitGroup
+		for i := 0; i < 3; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if out := e.Run(context.Background(), Job{Name: "page.js", Code: page(`function main() { return 1 }`)}); !out.OK {
+					t.Error(out.Err)
+				}
+			}()
+		}
+		wg.Wait()
+		if n := e.onPath.Load() - before; n != 0 {
+			t.Fatalf("round %d: %d sandboxes were prepared on a run's path with %d spares ready", round, n, cap(e.spare))
+		}
+	}
+	full()
+}
+
+// TestSetImage: after a first run with a set of granted methods, later
+// runs with that set start from its image (the host objects already
+// installed) and behave exactly as before; another set gets its own.
+func TestSetImage(t *testing.T) {
+	e, err := NewEngine(Options{CacheDir: os.Getenv("PLUGIN_LSP_TEST_CACHE"), Spare: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	get := Method{Name: "collections.get", Fn: func(ctx context.Context, args []json.RawMessage) (json.RawMessage, error) {
+		return json.RawMessage(`{"v":` + string(args[1]) + `}`), nil
+	}}
+	job := Job{Name: "page.js", Methods: []Method{get}, Code: page(`async function main() {
+		const r = await collections.get("c", 7);
+		return { r, http: typeof http, frozen: Object.isFrozen(collections), names: Object.getOwnPropertyNames(collections) };
+	}`)}
+	want := `{"r":{"v":7},"http":"undefined","frozen":true,"names":["get"]}`
+	for i := 0; i < 6; i++ {
+		out := e.Run(context.Background(), job)
+		if !out.OK || string(out.Result) != want {
+			t.Fatalf("run %d: %s %+v", i, out.Result, out.Err)
+		}
+		if i == 0 {
+			e.closing.Wait() // the set's image is made off the first run's path
+			if e.sets.get(methodsKey(job.Methods)) == nil {
+				t.Fatal("no image for the set after its first run")
+			}
+		}
+	}
+	// No methods: nothing granted, from its own image too.
+	none := Job{Name: "page.js", Code: page(`function main() { return [typeof collections, typeof http] }`)}
+	for i := 0; i < 3; i++ {
+		if out := e.Run(context.Background(), none); !out.OK || string(out.Result) != `["undefined","undefined"]` {
+			t.Fatalf("no methods, run %d: %s %+v", i, out.Result, out.Err)
+		}
+		e.closing.Wait()
+	}
+	if e.sets.get(methodsKey(nil)) == nil {
+		t.Fatal("no image for the empty set")
+	}
+}

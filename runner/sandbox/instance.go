@@ -1,0 +1,484 @@
+package sandbox
+
+import (
+	"context"
+	crand "crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"sync"
+	"unsafe"
+	_ "unsafe" // go:linkname to qjs's proxy constructor
+
+	"github.com/fastschema/qjs"
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
+	wsp1 "github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
+)
+
+// How a sandbox is made (instead of qjs.New):
+//
+// qjs.New builds a new wazero runtime per call, compiles the WASI and
+// "env" host modules again for it (~20 % of a New), instantiates the
+// module and creates QuickJS's runtime and context (New_QJS, ~half of a
+// New); the prelude then runs on top (~1.7 ms). Here the engine owns ONE
+// wazero runtime (deadline config, compilation cache) with the two host
+// modules instantiated once, and the module is compiled once.
+//
+// Every sandbox is still a new module instance with its own new linear
+// memory. The engine's first instance is initialised the slow way (New_QJS,
+// the bridge, the prelude) and its whole linear memory is copied into Go
+// memory: the image. Every later sandbox is a fresh instance whose memory
+// is a copy of that image, so QuickJS, the prelude and the host objects are
+// there without running anything (the idea of Wizer's pre-initialisation).
+// Nothing of a run is ever written to the image: a run's instance is
+// discarded with its memory, and the next run starts from the image again.
+//
+// What the image freezes and is renewed per instance:
+//   - Math.random's state (seeded from the clock in New_QJS): the instance
+//     gets 8 fresh random bytes at the offset found when the image was
+//     made (findRandomState); if it cannot be found, no image is used.
+//   - The Go side: a new qjs.Runtime/Context (unexported fields, set by
+//     reflection: newQJSRuntime fails loudly if a qjs upgrade moves them)
+//     and a new proxy registry whose ids match the image's (1: the bridge,
+//     2: the context), checked when the image is made.
+//   - Wasm globals: the module has one, the stack pointer, which is back at
+//     its initial value whenever no call is running (as when the image is
+//     taken), and a fresh instance starts with that value.
+type instanceMaker struct {
+	wrt      wazero.Runtime
+	compiled wazero.CompiledModule
+	root     string
+	proxies  sync.Map // api.Module → qjs.JsFunctionProxy
+}
+
+//go:linkname qjsCreateFuncProxy github.com/fastschema/qjs.createFuncProxyWithRegistry
+func qjsCreateFuncProxy(registry *qjs.ProxyRegistry) qjs.JsFunctionProxy
+
+func newInstanceMaker(cacheDir, root string, wasm []byte) (m *instanceMaker, err error) {
+	ctx := context.Background()
+	var cache wazero.CompilationCache
+	if cacheDir == "" {
+		cache = wazero.NewCompilationCache()
+	} else if cache, err = wazero.NewCompilationCacheWithDir(cacheDir); err != nil {
+		return nil, err
+	}
+	m = &instanceMaker{root: root}
+	m.wrt = wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfig().
+		WithCompilationCache(cache).
+		// The deadline: each call watches the instance's own context.
+		WithCloseOnContextDone(true))
+	defer func() {
+		if err != nil {
+			m.wrt.Close(ctx)
+		}
+	}()
+	if _, err = wsp1.Instantiate(ctx, m.wrt); err != nil {
+		return nil, fmt.Errorf("WASI: %w", err)
+	}
+	// jsFunctionProxy(jsCtx i32, this i64, argc i32, argv i32) i64, as qjs
+	// declares it, without wazero's reflection-based call.
+	i32, i64 := api.ValueTypeI32, api.ValueTypeI64
+	if _, err = m.wrt.NewHostModuleBuilder("env").NewFunctionBuilder().
+		WithGoModuleFunction(api.GoModuleFunc(func(ctx context.Context, mod api.Module, stack []uint64) {
+			stack[0] = m.proxy(ctx, mod, api.DecodeU32(stack[0]), stack[1], api.DecodeU32(stack[2]), api.DecodeU32(stack[3]))
+		}), []api.ValueType{i32, i64, i32, i32}, []api.ValueType{i64}).
+		Export("jsFunctionProxy").Instantiate(ctx); err != nil {
+		return nil, fmt.Errorf("host module: %w", err)
+	}
+	if m.compiled, err = m.wrt.CompileModule(ctx, wasm); err != nil {
+		return nil, fmt.Errorf("compiling qjs.wasm: %w", err)
+	}
+	return m, nil
+}
+
+// proxy is the one host function every instance imports: it hands the call
+// to the calling instance's own registry.
+func (m *instanceMaker) proxy(ctx context.Context, mod api.Module, jsCtx uint32, this uint64, argc, argv uint32) uint64 {
+	p, ok := m.proxies.Load(mod)
+	if !ok {
+		panic("sandbox: call from an unknown instance")
+	}
+	return p.(qjs.JsFunctionProxy)(ctx, mod, jsCtx, this, argc, argv)
+}
+
+func (m *instanceMaker) close() {
+	m.wrt.Close(context.Background())
+}
+
+// instantiate makes a new module instance (a new, zeroed linear memory) in
+// the engine's runtime; nothing in it runs. Its file system root is the
+// absent directory; it gets no environment and no arguments.
+func (m *instanceMaker) instantiate(ctx context.Context, reserve uint64) (api.Module, error) {
+	if reserve > 0 {
+		ctx = experimental.WithMemoryAllocator(ctx, reserved(reserve))
+	}
+	return m.wrt.InstantiateModule(ctx, m.compiled, wazero.NewModuleConfig().
+		WithName("").
+		WithStartFunctions().
+		WithSysWalltime().
+		WithSysNanotime().
+		WithSysNanosleep().
+		WithFSConfig(wazero.NewFSConfig().WithDirMount(m.root, "/")))
+}
+
+// image is a prepared instance's linear memory and where QuickJS's objects
+// are in it.
+type image struct {
+	mem        []byte
+	rt, ctx    uint64 // JSRuntime* / JSContext* wrappers returned by New_QJS, QJS_GetContext
+	randomAddr uint32 // Math.random's xorshift state
+}
+
+// newRuntime wraps an instance in a qjs.Runtime. With img == nil it creates
+// QuickJS's runtime and context (New_QJS); otherwise the instance's memory
+// becomes a copy of the image and the image's runtime is used as is.
+func (m *instanceMaker) newRuntime(ctx context.Context, opts qjs.Option, img *image) (rt *qjs.Runtime, mod api.Module, reg *qjs.ProxyRegistry, err error) {
+	var reserve uint64
+	if img != nil {
+		reserve = uint64(len(img.mem))
+	}
+	if mod, err = m.instantiate(ctx, reserve); err != nil {
+		return nil, nil, nil, err
+	}
+	reg = qjs.NewProxyRegistry()
+	m.proxies.Store(mod, qjsCreateFuncProxy(reg))
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%v", firstLine(fmt.Sprint(r)))
+		}
+		if err != nil {
+			m.forget(mod)
+			rt, mod, reg = nil, nil, nil
+		}
+	}()
+	if img != nil {
+		if err = restoreImage(mod, img); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	opts.Context = ctx
+	opts.ProxyFunction = m.proxy
+	if rt, err = newQJSRuntime(mod, m.wrt, opts, reg, img); err != nil {
+		return nil, nil, nil, err
+	}
+	return rt, mod, reg, nil
+}
+
+// forget closes an instance and drops its proxy entry.
+func (m *instanceMaker) forget(mod api.Module) {
+	m.proxies.Delete(mod)
+	func() {
+		defer func() { recover() }()
+		mod.Close(context.Background())
+	}()
+}
+
+// newQJSRuntime builds the qjs.Runtime that qjs.New would have built
+// around mod (runtime.go: New, initializeRuntime), through reflection on
+// its unexported fields.
+func newQJSRuntime(mod api.Module, wrt wazero.Runtime, opts qjs.Option, reg *qjs.ProxyRegistry, img *image) (*qjs.Runtime, error) {
+	rt := new(qjs.Runtime)
+	qctx := &qjs.Context{Context: opts.Context}
+	mem := new(qjs.Mem)
+	set := func(obj any, name string, v any) error {
+		f := reflect.ValueOf(obj).Elem().FieldByName(name)
+		if !f.IsValid() {
+			return fmt.Errorf("qjs changed: %T has no field %s", obj, name)
+		}
+		val := reflect.ValueOf(v)
+		if !val.Type().AssignableTo(f.Type()) {
+			return fmt.Errorf("qjs changed: %T.%s is %s, not %s", obj, name, f.Type(), val.Type())
+		}
+		reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Set(val)
+		return nil
+	}
+	cm := &cachedModule{Module: mod, fns: map[string]*pooledFunction{}}
+	malloc, free := cm.ExportedFunction("malloc"), cm.ExportedFunction("free")
+	if malloc == nil || free == nil {
+		return nil, errors.New("qjs.wasm exports no malloc/free")
+	}
+	for _, s := range []struct {
+		obj  any
+		name string
+		v    any
+	}{
+		{mem, "mem", mod.Memory()},
+		{rt, "wrt", wrt},
+		{rt, "module", api.Module(cm)},
+		{rt, "malloc", malloc},
+		{rt, "free", free},
+		{rt, "mem", mem},
+		{rt, "option", opts},
+		{rt, "context", qctx},
+		{rt, "registry", reg},
+		{qctx, "runtime", rt},
+	} {
+		if err := set(s.obj, s.name, s.v); err != nil {
+			return nil, err
+		}
+	}
+	var rtRaw, ctxRaw uint64
+	if img != nil {
+		rtRaw, ctxRaw = img.rt, img.ctx
+	} else {
+		rtRaw = rt.Call("New_QJS", uint64(opts.MemoryLimit), uint64(opts.MaxStackSize),
+			uint64(opts.MaxExecutionTime), uint64(opts.GCThreshold)).Raw()
+	}
+	if err := set(rt, "handle", qjs.NewHandle(rt, rtRaw)); err != nil {
+		return nil, err
+	}
+	if img == nil {
+		ctxRaw = rt.Call("QJS_GetContext", rtRaw).Raw()
+	}
+	if err := set(qctx, "handle", qjs.NewHandle(rt, ctxRaw)); err != nil {
+		return nil, err
+	}
+	return rt, nil
+}
+
+// findRandomState finds Math.random's xorshift64* state inside QuickJS's
+// context struct: the 8 bytes that, stepped once, give the value a call of
+// Math.random() returned and then hold the stepped state. It runs on an
+// instance whose image was already taken.
+func findRandomState(rt *qjs.Runtime, ctxAddr uint32) (uint32, error) {
+	const span = 8 << 10
+	mem := rt.Mem()
+	before, err := mem.Read(ctxAddr, span)
+	if err != nil {
+		return 0, err
+	}
+	before = append([]byte(nil), before...)
+	v, err := rt.Context().Eval("<random>", qjs.Code("Math.random()"))
+	if err != nil {
+		return 0, err
+	}
+	r := v.Float64()
+	v.Free()
+	after, err := mem.Read(ctxAddr, span)
+	if err != nil {
+		return 0, err
+	}
+	found, at := 0, uint32(0)
+	for off := 0; off+8 <= span; off += 4 {
+		x := binary.LittleEndian.Uint64(before[off:])
+		if x == 0 {
+			continue
+		}
+		x ^= x >> 12
+		x ^= x << 25
+		x ^= x >> 27
+		if binary.LittleEndian.Uint64(after[off:]) != x {
+			continue
+		}
+		if math.Float64frombits((x*0x2545F4914F6CDD1D)>>12|1023<<52)-1.0 == r {
+			found++
+			at = ctxAddr + uint32(off)
+		}
+	}
+	if found != 1 {
+		return 0, fmt.Errorf("Math.random's state not found in the context (%d candidates)", found)
+	}
+	return at, nil
+}
+
+// cachedModule is the instance as qjs sees it. qjs looks every export up
+// by name on every call (runtime.go: call), and each lookup makes a new
+// wazero function with its own new stack: ~10 % of a run's CPU. Here each
+// name's functions are kept and reused. A wazero function must not be
+// called again before its call returns, and qjs's calls nest (a host call
+// inside QJS_Eval calls exports again), so each name keeps a free list: a
+// nested call takes another function.
+type cachedModule struct {
+	api.Module
+	mu  sync.Mutex
+	fns map[string]*pooledFunction
+}
+
+func (m *cachedModule) ExportedFunction(name string) api.Function {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if f, ok := m.fns[name]; ok {
+		return f
+	}
+	first := m.Module.ExportedFunction(name)
+	if first == nil {
+		return nil
+	}
+	f := &pooledFunction{Function: first, m: m.Module, name: name, idle: []api.Function{first}}
+	m.fns[name] = f
+	return f
+}
+
+type pooledFunction struct {
+	api.Function // Definition, from the first one made
+	m            api.Module
+	name         string
+	mu           sync.Mutex
+	idle         []api.Function
+}
+
+func (f *pooledFunction) take() api.Function {
+	f.mu.Lock()
+	if n := len(f.idle); n > 0 {
+		g := f.idle[n-1]
+		f.idle = f.idle[:n-1]
+		f.mu.Unlock()
+		return g
+	}
+	f.mu.Unlock()
+	return f.m.ExportedFunction(f.name)
+}
+
+func (f *pooledFunction) put(g api.Function) {
+	f.mu.Lock()
+	f.idle = append(f.idle, g)
+	f.mu.Unlock()
+}
+
+func (f *pooledFunction) Call(ctx context.Context, params ...uint64) ([]uint64, error) {
+	g := f.take()
+	defer f.put(g)
+	return g.Call(ctx, params...)
+}
+
+func (f *pooledFunction) CallWithStack(ctx context.Context, stack []uint64) error {
+	g := f.take()
+	defer f.put(g)
+	return g.CallWithStack(ctx, stack)
+}
+
+// reserved allocates an instance's linear memory with room for n bytes at
+// once, so that growing it to the image's size does not copy it. Memory
+// past the current length is always zero: it was never handed out.
+type reserved uint64
+
+func (n reserved) Allocate(capacity, max uint64) experimental.LinearMemory {
+	c := uint64(n)
+	if capacity > c {
+		c = capacity
+	}
+	if max < c {
+		c = max
+	}
+	return &linearMemory{buf: make([]byte, 0, c)}
+}
+
+type linearMemory struct{ buf []byte }
+
+func (l *linearMemory) Reallocate(size uint64) []byte {
+	if size <= uint64(cap(l.buf)) {
+		l.buf = l.buf[:size]
+	} else {
+		l.buf = append(l.buf, make([]byte, size-uint64(len(l.buf)))...)
+	}
+	return l.buf
+}
+
+func (l *linearMemory) Free() { l.buf = nil }
+
+// restoreImage makes an instance's memory a copy of img, with a fresh
+// Math.random state.
+func restoreImage(mod api.Module, img *image) error {
+	mem := mod.Memory()
+	if need := uint32(len(img.mem)) / PageSize; need > mem.Size()/PageSize {
+		if _, ok := mem.Grow(need - mem.Size()/PageSize); !ok {
+			return errors.New("cannot grow the instance's memory to the image's size")
+		}
+	}
+	if !mem.Write(0, img.mem) {
+		return errors.New("cannot write the image")
+	}
+	var seed [8]byte
+	for binary.LittleEndian.Uint64(seed[:]) == 0 {
+		_, _ = crand.Read(seed[:])
+	}
+	if !mem.Write(img.randomAddr, seed[:]) {
+		return errors.New("cannot seed Math.random")
+	}
+	return nil
+}
+
+// restore makes a prepared sandbox, in which nothing has run since it was
+// restored from the engine's image, a copy of another image of the same
+// engine (the same one with host objects installed): as if it had been
+// restored from that one.
+func (sb *sandbox) restore(img *image) error {
+	return restoreImage(sb.mod, img)
+}
+
+// setImages are images with a set of host methods installed, by
+// methodsKey: at most maxSetImages (~0.4 MiB each), made off a run's path
+// in a sandbox where nothing but the prelude and install ever ran.
+const maxSetImages = 16
+
+type setImages struct {
+	mu      sync.Mutex
+	m       map[string]*image
+	pending map[string]bool
+}
+
+func (s *setImages) get(key string) *image {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.m[key]
+}
+
+// claim reports whether the caller should make key's image.
+func (s *setImages) claim(key string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.m == nil {
+		s.m, s.pending = map[string]*image{}, map[string]bool{}
+	}
+	if s.m[key] != nil || s.pending[key] || len(s.m)+len(s.pending) >= maxSetImages {
+		return false
+	}
+	s.pending[key] = true
+	return true
+}
+
+func (s *setImages) done(key string, img *image) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.pending, key)
+	if img != nil {
+		s.m[key] = img
+	}
+}
+
+// makeSetImage makes the image of a set of granted methods on its own
+// goroutine (Engine.Close waits for it), when the engine has a base image
+// and the set has none yet.
+func (e *Engine) makeSetImage(key string) {
+	select {
+	case <-e.done:
+		return
+	default:
+	}
+	if e.img == nil || !e.sets.claim(key) {
+		return
+	}
+	e.closing.Add(1)
+	go func() {
+		defer e.closing.Done()
+		var img *image
+		defer func() { e.sets.done(key, img) }()
+		sb, err := e.prepare()
+		if err != nil {
+			return
+		}
+		defer sb.close()
+		if sb.install(key) != nil {
+			return
+		}
+		mem, ok := sb.mod.Memory().Read(0, sb.mod.Memory().Size())
+		if !ok {
+			return
+		}
+		img = &image{mem: append([]byte(nil), mem...), rt: e.img.rt, ctx: e.img.ctx, randomAddr: e.img.randomAddr}
+	}()
+}
