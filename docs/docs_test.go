@@ -17,6 +17,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
+	"github.com/plugin-lsp/plugin-lsp/analysis/schema"
 )
 
 type snippet struct {
@@ -237,4 +240,104 @@ func TestNeovimSnippetIsTheFirstLuaBlock(t *testing.T) {
 		}
 	}
 	t.Error("docs/editors.md has no Lua block")
+}
+
+// schemaFields lists every field path of the manifest schema the way
+// manifest.md writes them: "tools[].name", "capabilities.fetch[].domain".
+func schemaFields(t *testing.T) map[string]bool {
+	t.Helper()
+	var s map[string]any
+	if err := json.Unmarshal(schema.JSON, &s); err != nil {
+		t.Fatal(err)
+	}
+	defs, _ := s["$defs"].(map[string]any)
+	resolve := func(x map[string]any) map[string]any {
+		for i := 0; i < 10; i++ {
+			ref, ok := x["$ref"].(string)
+			if !ok {
+				break
+			}
+			x, _ = defs[strings.TrimPrefix(ref, "#/$defs/")].(map[string]any)
+		}
+		return x
+	}
+	out := map[string]bool{}
+	var walk func(x map[string]any, prefix string, depth int)
+	walk = func(x map[string]any, prefix string, depth int) {
+		x = resolve(x)
+		if x == nil || depth > 8 {
+			return
+		}
+		props := map[string]any{}
+		own, _ := x["properties"].(map[string]any)
+		then, _ := x["then"].(map[string]any) // if/then: the object form of a fetch entry
+		thenProps, _ := then["properties"].(map[string]any)
+		for _, m := range []map[string]any{own, thenProps} {
+			for k, v := range m {
+				props[k] = v
+			}
+		}
+		for k, v := range props {
+			out[prefix+k] = true
+			sub, _ := v.(map[string]any)
+			if k == "inputJsonSchema" { // a JSON Schema of the author's, not manifest fields
+				continue
+			}
+			walk(sub, prefix+k+".", depth+1)
+		}
+		if items, ok := x["items"].(map[string]any); ok {
+			walk(items, strings.TrimSuffix(prefix, ".")+"[].", depth+1)
+		}
+	}
+	walk(s, "", 0)
+	return out
+}
+
+var fieldRowRE = regexp.MustCompile("(?m)^\\| `([^`]+)` \\|")
+
+func TestManifestDocCoversTheSchema(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(repoRoot(t), "docs", "manifest.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fields := schemaFields(t)
+	if len(fields) < 20 || !fields["capabilities.credentials[].into.header"] || !fields["tools[].page"] {
+		t.Fatalf("the schema walk is broken: %v", fields)
+	}
+	documented := map[string]bool{}
+	for _, m := range fieldRowRE.FindAllStringSubmatch(string(data), -1) {
+		documented[m[1]] = true
+		if !fields[m[1]] {
+			t.Errorf("docs/manifest.md documents %s, which the schema does not have", m[1])
+		}
+	}
+	for f := range fields {
+		if !documented[f] {
+			t.Errorf("docs/manifest.md does not document %s", f)
+		}
+	}
+
+	// Every complete manifest on the page is valid.
+	v, err := schema.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	valid := 0
+	for _, s := range snippets("docs/manifest.md", string(data)) {
+		if s.lang != "json" {
+			continue
+		}
+		root, serr := jsonpos.Parse([]byte(s.text))
+		if serr != nil {
+			t.Errorf("docs/manifest.md:%d: %v", s.line, serr.Message)
+			continue
+		}
+		for _, p := range v.Validate(root) {
+			t.Errorf("docs/manifest.md:%d: %s: %s", s.line, p.Pointer, p.Message)
+		}
+		valid++
+	}
+	if valid < 3 {
+		t.Errorf("only %d manifests validated", valid)
+	}
 }
