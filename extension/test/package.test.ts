@@ -59,13 +59,15 @@ describe("package.json", () => {
     assert.equal(pkg.dependencies["vscode-languageclient"], "9.0.1");
     assert.equal(pkg.devDependencies["@types/vscode"], "1.82.0");
   });
-  it("ships the bundled client, the webview script, the schema and the linux-x64 server", () => {
+  it("ships the bundled client, the webview script, the schema and one server per platform", () => {
     const ignore = readFileSync(join(EXT_ROOT, ".vscodeignore"), "utf8").split("\n").filter((l) => l.startsWith("!"));
-    for (const f of ["dist/extension.js", "dist/webview.js", "schemas/plugin.hints.schema.json", "bin/linux-x64/plugin-lsp", "package.json", "README.md"]) {
+    for (const f of ["dist/extension.js", "dist/webview.js", "schemas/plugin.hints.schema.json", "bin/*/plugin-lsp", "package.json", "README.md"]) {
       assert.ok(ignore.includes(`!${f}`), f);
     }
-    assert.match(pkg.scripts.package, /vsce package --no-dependencies .* -o plugin-lsp-\d+\.\d+\.\d+\.vsix$/);
-    assert.ok(pkg.scripts.package.includes(`plugin-lsp-${pkg.version}.vsix`));
+    assert.ok(ignore.includes("!bin/*/plugin-lsp.exe"), "the Windows server too");
+    assert.match(pkg.scripts.package, /node scripts\/package\.mjs$/);
+    const packager = readFileSync(join(EXT_ROOT, "scripts", "build-server.mjs"), "utf8");
+    for (const t of ["linux-x64", "linux-arm64", "darwin-x64", "darwin-arm64", "win32-x64"]) assert.ok(packager.includes(`"${t}":`), t);
   });
 });
 
