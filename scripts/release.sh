@@ -47,6 +47,6 @@ if [ "${1:-}" != "--no-vsix" ]; then
 	cp extension/vsix/*.vsix "$out/"
 fi
 
-(cd "$out" && sha256sum -- * | LC_ALL=C sort -k2 >SHA256SUMS)
+(cd "$out" && sums=$(sha256sum -- *) && LC_ALL=C sort -k2 <<<"$sums" >SHA256SUMS && sha256sum --quiet -c SHA256SUMS)
 echo "release: $out/SHA256SUMS"
 cat "$out/SHA256SUMS"
