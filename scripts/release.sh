@@ -7,8 +7,9 @@
 #   scripts/release.sh            everything
 #   scripts/release.sh --no-vsix  only the CLI archives
 #
-# Reproducible: -trimpath, no build ID, fixed file times and owners in the
-# archives, so two builds of one commit give the same checksums.
+# Built for reproducibility (-trimpath, no build ID, file times set to the
+# commit's, fixed owners and order in the archives); that two builds give the
+# same checksums is not yet checked by a test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
