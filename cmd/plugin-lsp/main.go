@@ -7,9 +7,15 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"golang.org/x/term"
 )
 
 const usage = `usage: plugin-lsp <command> [arguments]
+
+plugin-lsp checks, reviews and runs agent plugins; editors start it as a
+language server. The first run of a new version compiles QuickJS once into
+a cache (a few seconds); later runs start in milliseconds.
 
 commands:
   serve                      language server over stdio (the default)
@@ -24,14 +30,25 @@ commands:
                              run the tool tests (tests/*.json); exit 1 on a failure
   init DIR [--tool NAME]     create a plugin (or add a tool): manifest, page, fixture, test, types
   types [--check] DIR...     write .plugin/types.d.ts (and tsconfig.json) for the pages
-  version                    print the version
+  version, --version         print the version
+  help, --help               print this help
+
+Docs: https://github.com/plugin-lsp/plugin-lsp/tree/main/docs
 `
+
+// terminalHint is printed to stderr when plugin-lsp is started with no
+// command from a terminal: serve then waits for an LSP client, which looks
+// like a hang to a person.
+const terminalHint = "plugin-lsp: serving LSP on stdin/stdout for an editor (Ctrl+D or Ctrl+C to stop); run `plugin-lsp help` for the commands\n"
 
 // version is the release this source tree builds (SARIF wants a numeric
 // one); a release build may override it with -ldflags "-X main.version=…".
 var version = "0.1.0"
 
 func main() {
+	if len(os.Args) == 1 && term.IsTerminal(int(os.Stdin.Fd())) {
+		fmt.Fprint(os.Stderr, terminalHint)
+	}
 	os.Exit(dispatch(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# Builds the .vsix and runs the extension's tests (Node tests, the wiring
-# test against a fresh plugin-lsp build, the headless Chromium page test).
-# Called from the repository's .ci/run. Needs Node 20 + npm, Go, and Debian's
-# chromium (installed here when missing and we are root).
+# The extension's part of the suite, on its own: npm ci (when the lock file
+# changed), the .vsix archives, the Node tests, then real VS Code. The
+# repository's scripts/test.sh runs the same steps with timings.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,6 +15,9 @@ if [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ]; then
   fi
 fi
 
-npm ci --no-audit --no-fund
-npm run package
-npm test
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+npm run --silent package
+CI=1 npm test --silent
+node --test --test-reporter spec e2e/

@@ -14,6 +14,7 @@ import {
 } from "vscode-languageclient/node";
 import { CLIENT_COMMANDS, DOCUMENT_SELECTOR, SERVER_COMMANDS, WATCH_GLOB, reviewCardMarkdown } from "./commands";
 import { readSettings, resolveServer, serverCommand, serverConfiguration } from "./launch";
+import { isJsonPath, withoutJsonServiceDuplicates } from "./owners";
 import { RunPanels, type ToolTarget } from "./panel";
 import { listTools } from "./prefill";
 import { PluginTests, type RunTestsArgs, type TestResult } from "./testing";
@@ -132,6 +133,16 @@ class ExtensionState implements vscode.Disposable {
         fileEvents: watcher,
       },
       middleware: {
+        // One report per problem, one outline, one run summary: see owners.ts.
+        handleDiagnostics: (uri, diagnostics, next) => next(uri, withoutJsonServiceDuplicates(uri.fsPath, diagnostics)),
+        provideDiagnostics: async (document, previousResultId, token, next) => {
+          const report = await next(document, previousResultId, token);
+          const uri = document instanceof vscode.Uri ? document : document.uri;
+          if (report && report.kind === "full") report.items = withoutJsonServiceDuplicates(uri.fsPath, report.items);
+          return report;
+        },
+        provideDocumentSymbols: (document, token, next) => (isJsonPath(document.uri.fsPath) ? [] : next(document, token)),
+        provideInlayHints: () => [],
         // Code lenses and other server-sent commands call plugin.runTool
         // directly; show their result in the preview panel as well.
         executeCommand: async (command, args, next) => {
@@ -265,6 +276,8 @@ class ExtensionState implements vscode.Disposable {
   }
 
   dispose(): void {
+    reviewProvider?.dispose();
+    reviewProvider = undefined;
     this.panels.dispose();
     this.watcher?.dispose();
     while (this.disposables.length > 0) this.disposables.pop()?.dispose();
@@ -350,7 +363,21 @@ async function readManifest(dir: vscode.Uri): Promise<{ name: string; tools: Ret
   return { name, tools };
 }
 
+/** The read-only documents behind review-card previews: never an Untitled buffer to save or discard. */
+const REVIEW_SCHEME = "plugin-review";
+const reviewCards = new Map<string, string>();
+const reviewChanged = new vscode.EventEmitter<vscode.Uri>();
+let reviewProvider: vscode.Disposable | undefined;
+
 async function showReviewCard(result: unknown): Promise<void> {
-  const doc = await vscode.workspace.openTextDocument({ language: "markdown", content: reviewCardMarkdown(result) });
-  await vscode.commands.executeCommand("markdown.showPreview", doc.uri);
+  reviewProvider ??= vscode.workspace.registerTextDocumentContentProvider(REVIEW_SCHEME, {
+    onDidChange: reviewChanged.event,
+    provideTextDocumentContent: (uri) => reviewCards.get(uri.path) ?? "",
+  });
+  const c = result && typeof result === "object" ? (result as { plugin?: unknown }) : {};
+  const name = typeof c.plugin === "string" && /^[A-Za-z0-9._-]+$/.test(c.plugin) ? c.plugin : "plugin";
+  const uri = vscode.Uri.from({ scheme: REVIEW_SCHEME, path: `/${name} review card.md` });
+  reviewCards.set(uri.path, reviewCardMarkdown(result));
+  reviewChanged.fire(uri);
+  await vscode.commands.executeCommand("markdown.showPreview", uri);
 }

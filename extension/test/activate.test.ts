@@ -161,9 +161,12 @@ describe("the bundled client activated in a fake VS Code", { timeout: 240_000 },
 
   it("shows the review card", async () => {
     await fake.vscode.commands.executeCommand(CLIENT_COMMANDS.showReviewCard);
-    const card = await until("the card", () => fake.opened.find((o) => o.language === "markdown"));
-    assert.ok(card.content?.startsWith("# Install review: books 1.2.0\n"), card.content);
-    assert.ok(fake.executed.some((e) => e.command === "markdown.showPreview"));
+    const preview = await until("the preview", () => fake.executed.find((e) => e.command === "markdown.showPreview"));
+    const uri = preview.args[0] as { scheme: string; path: string };
+    assert.equal(uri.scheme, "plugin-review", "a read-only document, not an Untitled buffer left behind");
+    const content = fake.contentProviders.get("plugin-review")!.provideTextDocumentContent(uri as never);
+    assert.ok(content.startsWith("# Install review: books 1.2.0\n"), content);
+    assert.deepEqual(fake.opened.filter((o) => o.uri === undefined), [], "no untitled document opened");
   });
 
   it("restarts the server", async () => {

@@ -249,6 +249,7 @@ export function createFakeVscode(opts: FakeOptions) {
   const messages: Array<{ kind: string; text: string }> = [];
   const output: string[] = [];
   const opened: Array<{ uri?: string; language?: string; content?: string }> = [];
+  const contentProviders = new Map<string, { provideTextDocumentContent(u: Uri): string }>();
   const shown: Array<{ uri: string; selection?: Range }> = [];
   const unknown = new Set<string>();
   const configEmitter = new EventEmitter<{ affectsConfiguration(s: string): boolean }>();
@@ -325,6 +326,10 @@ export function createFakeVscode(opts: FakeOptions) {
       return fakeDocument(Uri.parse(`untitled:Untitled-${opened.length}`), arg.language ?? "plaintext", arg.content ?? "");
     },
     applyEdit: async () => true,
+    registerTextDocumentContentProvider: (scheme: string, provider: { provideTextDocumentContent(u: Uri): string }) => {
+      contentProviders.set(scheme, provider);
+      return new Disposable(() => contentProviders.delete(scheme));
+    },
   });
 
   const window = events("window", {
@@ -507,6 +512,7 @@ export function createFakeVscode(opts: FakeOptions) {
     messages,
     output,
     opened,
+    contentProviders,
     shown,
     unknown,
     /** Changes settings and tells the extension, as VS Code does. */

@@ -1,6 +1,6 @@
 // The package.json contributions agree with the code and the .vsix layout.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { CLIENT_COMMANDS } from "../src/commands";
@@ -32,11 +32,23 @@ describe("package.json", () => {
     for (const ok of ["30s", "500ms", "1m", "1.5s", "1m30s", "2h"]) assert.ok(timeout.test(ok), ok);
     for (const bad of ["30", "s", "1h30", "10 s", "-1s"]) assert.ok(!timeout.test(bad), bad);
   });
-  it("validates plugin.json with the copied manifest schema", () => {
-    assert.deepEqual(pkg.contributes.jsonValidation, [{ fileMatch: "plugin.json", url: "./schemas/plugin.schema.json" }]);
+  it("gives VS Code's JSON service the manifest schema without its validation keywords", () => {
+    assert.deepEqual(pkg.contributes.jsonValidation, [{ fileMatch: "plugin.json", url: "./schemas/plugin.hints.schema.json" }]);
     const copy = readFileSync(join(EXT_ROOT, "scripts", "copy-schema.mjs"), "utf8");
     assert.ok(copy.includes(`join(root, "..", "analysis", "schema", "plugin.schema.json")`));
-    assert.ok(copy.includes(`join(root, "schemas", "plugin.schema.json")`));
+    const hintsPath = join(EXT_ROOT, "schemas", "plugin.hints.schema.json");
+    if (!existsSync(hintsPath)) return assert.fail(`${hintsPath} not built (npm run schema)`);
+    const source = JSON.parse(readFileSync(join(EXT_ROOT, "..", "analysis", "schema", "plugin.schema.json"), "utf8"));
+    const hints = JSON.parse(readFileSync(hintsPath, "utf8"));
+    const src = schemaFacts(source);
+    const got = schemaFacts(hints);
+    // plugin-lsp reports schema problems; the JSON service must have nothing left to fail on.
+    assert.deepEqual(got.validating, [], "validation keywords left in the hints schema");
+    assert.ok(src.validating.length > 10, "the source schema validates (the check above can fail)");
+    // ...and must still complete and describe every property the manifest schema knows.
+    assert.deepEqual(got.properties, src.properties);
+    assert.deepEqual(got.descriptions, src.descriptions);
+    assert.deepEqual(got.values, src.values, "enum/const values are offered as examples");
   });
   it("activates on plugin.json and on workspaces holding one", () => {
     assert.deepEqual(pkg.activationEvents, ["workspaceContains:**/plugin.json", "onLanguage:json"]);
@@ -47,12 +59,44 @@ describe("package.json", () => {
     assert.equal(pkg.dependencies["vscode-languageclient"], "9.0.1");
     assert.equal(pkg.devDependencies["@types/vscode"], "1.82.0");
   });
-  it("ships the bundled client, the webview script, the schema and the linux-x64 server", () => {
+  it("ships the bundled client, the webview script, the schema and one server per platform", () => {
     const ignore = readFileSync(join(EXT_ROOT, ".vscodeignore"), "utf8").split("\n").filter((l) => l.startsWith("!"));
-    for (const f of ["dist/extension.js", "dist/webview.js", "schemas/plugin.schema.json", "bin/linux-x64/plugin-lsp", "package.json", "README.md"]) {
+    for (const f of ["dist/extension.js", "dist/webview.js", "schemas/plugin.hints.schema.json", "bin/*/plugin-lsp", "package.json", "README.md"]) {
       assert.ok(ignore.includes(`!${f}`), f);
     }
-    assert.match(pkg.scripts.package, /vsce package --no-dependencies .* -o plugin-lsp-\d+\.\d+\.\d+\.vsix$/);
-    assert.ok(pkg.scripts.package.includes(`plugin-lsp-${pkg.version}.vsix`));
+    assert.ok(ignore.includes("!bin/*/plugin-lsp.exe"), "the Windows server too");
+    assert.match(pkg.scripts.package, /node scripts\/package\.mjs$/);
+    const packager = readFileSync(join(EXT_ROOT, "scripts", "build-server.mjs"), "utf8");
+    for (const t of ["linux-x64", "linux-arm64", "darwin-x64", "darwin-arm64", "win32-x64"]) assert.ok(packager.includes(`"${t}":`), t);
   });
 });
+
+const VALIDATING = new Set(["type", "required", "additionalProperties", "pattern", "minLength", "maxLength", "minimum", "maximum", "minItems", "maxItems", "uniqueItems", "format", "enum", "const", "if", "then", "else", "not", "dependentRequired", "propertyNames", "errorMessage"]);
+
+/** What a schema completes (property names, descriptions, allowed values) and which validation keywords it holds. */
+function schemaFacts(schema: unknown) {
+  const properties = new Set<string>();
+  const descriptions = new Set<string>();
+  const values = new Set<string>();
+  const validating: string[] = [];
+  const walk = (x: unknown, path: string, inProps: boolean) => {
+    if (Array.isArray(x)) return x.forEach((v, i) => walk(v, `${path}/${i}`, false));
+    if (!x || typeof x !== "object") return;
+    for (const [k, v] of Object.entries(x)) {
+      if (inProps) {
+        properties.add(k);
+        walk(v, `${path}/${k}`, false);
+        continue;
+      }
+      if (k === "description" && typeof v === "string") descriptions.add(v);
+      if (k === "enum" || k === "examples") for (const e of v as unknown[]) if (typeof e !== "object") values.add(JSON.stringify(e));
+      if (k === "const") values.add(JSON.stringify(v));
+      if (VALIDATING.has(k) && !(k === "additionalProperties" && typeof v === "object")) validating.push(`${path}/${k}`);
+      if (k === "examples" || k === "default" || k === "defaultSnippets") continue;
+      walk(v, `${path}/${k}`, k === "properties" || k === "$defs" || k === "patternProperties");
+    }
+  };
+  walk(schema, "", false);
+  const sorted = (s: Set<string>) => [...s].sort();
+  return { properties: sorted(properties), descriptions: sorted(descriptions), values: sorted(values), validating };
+}

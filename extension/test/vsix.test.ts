@@ -1,6 +1,8 @@
-// The packaged .vsix (built by `npm run package`, which scripts/ci.sh runs
-// before the tests) holds the client, the webview script, the schema and an
-// executable linux-x64 server, and nothing else of the source tree.
+// The packaged .vsix archives (built by `npm run package`, which
+// scripts/ci.sh runs before the tests): one per VS Code platform target,
+// each with the client, the webview script, the hints schema and a server
+// whose ELF/Mach-O/PE header names that target's OS and CPU; and a
+// universal one with no server. Nothing else of the source tree.
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -51,32 +53,78 @@ function readZip(buf: Buffer): Entry[] {
   return out;
 }
 
-describe("the packaged .vsix", () => {
-  const pkg = JSON.parse(readFileSync(join(EXT_ROOT, "package.json"), "utf8"));
-  const vsix = join(EXT_ROOT, `plugin-lsp-${pkg.version}.vsix`);
+/** What a binary's header says it runs on: ELF, Mach-O or PE, and the CPU. */
+export function binaryPlatform(b: Buffer): { os: string; arch: string } {
+  if (b.length >= 20 && b.toString("latin1", 0, 4) === "\x7fELF") {
+    assert.equal(b[4], 2, "64-bit ELF");
+    assert.equal(b[5], 1, "little-endian ELF");
+    const machine = b.readUInt16LE(18);
+    return { os: "linux", arch: machine === 0x3e ? "x64" : machine === 0xb7 ? "arm64" : `elf-machine-${machine}` };
+  }
+  if (b.length >= 8 && b.readUInt32LE(0) === 0xfeedfacf) {
+    const cpu = b.readUInt32LE(4);
+    return { os: "darwin", arch: cpu === 0x01000007 ? "x64" : cpu === 0x0100000c ? "arm64" : `macho-cpu-${cpu}` };
+  }
+  if (b.length >= 64 && b.toString("latin1", 0, 2) === "MZ") {
+    const pe = b.readUInt32LE(0x3c);
+    assert.equal(b.toString("latin1", pe, pe + 4), "PE\0\0", "PE signature");
+    const machine = b.readUInt16LE(pe + 4);
+    return { os: "win32", arch: machine === 0x8664 ? "x64" : machine === 0xaa64 ? "arm64" : `pe-machine-${machine}` };
+  }
+  return { os: "unknown", arch: "unknown" };
+}
 
-  it("holds the client, the webview script, the schema and the linux-x64 server", { skip: existsSync(vsix) ? false : `${vsix} not built (npm run package)` }, () => {
-    const entries = readZip(readFileSync(vsix));
-    assert.deepEqual(entries.map((e) => e.name).sort(), [
-      "[Content_Types].xml",
-      "extension.vsixmanifest",
-      "extension/bin/linux-x64/plugin-lsp",
-      "extension/dist/extension.js",
-      "extension/dist/webview.js",
-      "extension/package.json",
-      "extension/readme.md",
-      "extension/schemas/plugin.schema.json",
-    ]);
-    const get = (name: string) => entries.find((e) => e.name === name)!;
-    const server = get("extension/bin/linux-x64/plugin-lsp");
-    assert.equal(server.mode & 0o111, 0o111, `server is executable (mode ${server.mode.toString(8)})`);
-    assert.equal(server.data().subarray(0, 4).toString("latin1"), "\x7fELF");
-    const schema = JSON.parse(get("extension/schemas/plugin.schema.json").data().toString("utf8"));
-    assert.deepEqual(schema, JSON.parse(readFileSync(join(EXT_ROOT, "..", "analysis", "schema", "plugin.schema.json"), "utf8")), "the schema is the Go tree's, not a fork");
-    const client = get("extension/dist/extension.js").data().toString("utf8");
-    assert.ok(client.includes("plugin.runTool") && client.includes("pluginLsp.restartServer"));
-    assert.ok(!/require\("vscode-languageclient/.test(client), "vscode-languageclient is bundled, not required at run time");
-    const manifest = get("extension.vsixmanifest").data().toString("utf8");
-    assert.match(manifest, new RegExp(`Version="${pkg.version.replace(/\./g, "\\.")}"`));
+const TARGETS = ["linux-x64", "linux-arm64", "darwin-x64", "darwin-arm64", "win32-x64"];
+const COMMON = ["[Content_Types].xml", "extension.vsixmanifest", "extension/dist/extension.js", "extension/dist/webview.js", "extension/package.json", "extension/readme.md", "extension/schemas/plugin.hints.schema.json"];
+
+describe("the packaged .vsix archives", () => {
+  const pkg = JSON.parse(readFileSync(join(EXT_ROOT, "package.json"), "utf8"));
+  const dir = join(EXT_ROOT, "vsix");
+  // Skipped in a checkout without a build; in CI (scripts/ci.sh packages first) a missing archive fails.
+  const notBuilt = (f: string) => (existsSync(f) || process.env.CI ? false : `${f} not built (npm run package)`);
+
+  for (const target of TARGETS) {
+    const vsix = join(dir, `plugin-lsp-${target}-${pkg.version}.vsix`);
+    it(`${target}: holds the client, the schema and a ${target} server, nothing else`, { skip: notBuilt(vsix) }, () => {
+      const entries = readZip(readFileSync(vsix));
+      const exe = target.startsWith("win32") ? "plugin-lsp.exe" : "plugin-lsp";
+      assert.deepEqual(entries.map((e) => e.name).sort(), [...COMMON, `extension/bin/${target}/${exe}`].sort());
+      const get = (name: string) => entries.find((e) => e.name === name)!;
+      const server = get(`extension/bin/${target}/${exe}`);
+      const [os, arch] = target.split("-");
+      assert.deepEqual(binaryPlatform(server.data()), { os, arch }, "the binary's header");
+      if (os !== "win32") assert.equal(server.mode & 0o111, 0o111, `server is executable (mode ${server.mode.toString(8)})`);
+      const manifest = get("extension.vsixmanifest").data().toString("utf8");
+      assert.match(manifest, new RegExp(`TargetPlatform="${target}"`));
+      assert.match(manifest, new RegExp(`Version="${pkg.version.replace(/\./g, "\\.")}"`));
+      const client = get("extension/dist/extension.js").data().toString("utf8");
+      assert.ok(client.includes("plugin.runTool") && client.includes("pluginLsp.restartServer"));
+      assert.ok(!/require\("vscode-languageclient/.test(client), "vscode-languageclient is bundled, not required at run time");
+    });
+  }
+
+  const universal = join(dir, `plugin-lsp-${pkg.version}.vsix`);
+  it("universal: no server, no target platform", { skip: notBuilt(universal) }, () => {
+    const entries = readZip(readFileSync(universal));
+    assert.deepEqual(entries.map((e) => e.name).sort(), [...COMMON].sort());
+    const manifest = entries.find((e) => e.name === "extension.vsixmanifest")!.data().toString("utf8");
+    assert.doesNotMatch(manifest, /TargetPlatform=/);
+  });
+
+  it("reads the header of binaries it did not build the way the archives do", () => {
+    // The node binary running this test, and hand-made headers of the other formats.
+    const self = readFileSync(process.execPath);
+    assert.deepEqual(binaryPlatform(self), { os: process.platform, arch: process.arch });
+    const macho = Buffer.alloc(32);
+    macho.writeUInt32LE(0xfeedfacf, 0);
+    macho.writeUInt32LE(0x0100000c, 4);
+    assert.deepEqual(binaryPlatform(macho), { os: "darwin", arch: "arm64" });
+    const pe = Buffer.alloc(256);
+    pe.write("MZ", 0, "latin1");
+    pe.writeUInt32LE(0x80, 0x3c);
+    pe.write("PE\0\0", 0x80, "latin1");
+    pe.writeUInt16LE(0x8664, 0x84);
+    assert.deepEqual(binaryPlatform(pe), { os: "win32", arch: "x64" });
+    assert.deepEqual(binaryPlatform(Buffer.from("#!/bin/sh\n")), { os: "unknown", arch: "unknown" });
   });
 });

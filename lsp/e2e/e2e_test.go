@@ -110,11 +110,18 @@ func runClientScript(t *testing.T, who string, argv ...string) {
 	bin := buildServer(t)
 	plugin := copyExample(t)
 	results := filepath.Join(t.TempDir(), "results.txt")
+	// The client is configured by the Neovim 0.7 snippet of docs/editors.md,
+	// exactly as a reader pastes it, with plugin-lsp found on PATH.
+	snippet := filepath.Join(t.TempDir(), "editors-snippet.lua")
+	if err := os.WriteFile(snippet, []byte(firstLuaBlock(t, filepath.Join(repoRoot(t), "docs", "editors.md"))), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = repoRoot(t)
-	cmd.Env = append(os.Environ(), "PLUGIN_LSP_BIN="+bin, "PLUGIN_DIR="+plugin, "REPO_DIR="+repoRoot(t), "RESULTS="+results)
+	cmd.Env = append(os.Environ(), "PLUGIN_LSP_BIN="+bin, "PLUGIN_DIR="+plugin, "REPO_DIR="+repoRoot(t), "RESULTS="+results,
+		"PLUGIN_LSP_SNIPPET="+snippet, "PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
 	cmd.Stdin = nil
 	out, err := cmd.CombinedOutput()
 	if len(out) > 0 {
@@ -155,4 +162,19 @@ func checkResults(t *testing.T, who, results string, runErr error) {
 	if !done {
 		t.Errorf("%s did not finish (%d steps passed)", who, steps)
 	}
+}
+
+// firstLuaBlock is the first ```lua block of a Markdown file.
+func firstLuaBlock(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(data), "```lua\n")
+	body, _, closed := strings.Cut(rest, "\n```")
+	if !ok || !closed {
+		t.Fatalf("%s has no Lua block", path)
+	}
+	return body + "\n"
 }

@@ -51,29 +51,37 @@ local published = {}
 pin_questions = {}
 local exit_code = nil
 
-local client_id = vim.lsp.start_client({
-  name = "plugin-lsp",
-  cmd = { BIN, "serve" },
-  cmd_cwd = REPO,
-  root_dir = DIR,
-  workspace_folders = { { uri = vim.uri_from_fname(DIR), name = "books" } },
-  settings = { pluginLsp = { debounceMs = 30 } },
-  handlers = {
+-- The client comes from the Neovim 0.7 snippet of docs/editors.md
+-- (PLUGIN_LSP_SNIPPET): the test only adds its observers to the config the
+-- snippet passes to vim.lsp.start_client, then opens plugin.json so that the
+-- snippet's FileType autocommand starts the server.
+local client_id
+local start_client = vim.lsp.start_client
+vim.lsp.start_client = function(config)
+  assert(config.cmd[1] == "plugin-lsp" and config.root_dir == vim.fn.fnamemodify(DIR, ":p:h"), vim.inspect(config))
+  config.cmd_cwd = REPO
+  config.settings = vim.tbl_deep_extend("force", config.settings or {}, { pluginLsp = { debounceMs = 30 } })
+  config.handlers = {
     -- plugin.pin shows the review card and asks: the author picks "Pin".
     ["window/showMessageRequest"] = function(err, result)
       pin_questions = pin_questions or {}
       table.insert(pin_questions, result.message)
       return { title = "Pin" }
     end,
-    ["textDocument/publishDiagnostics"] = function(err, result, ctx, config)
+    ["textDocument/publishDiagnostics"] = function(err, result, ctx, cfg)
       published[result.uri] = result
-      return vim.lsp.handlers["textDocument/publishDiagnostics"](err, result, ctx, config)
+      return vim.lsp.handlers["textDocument/publishDiagnostics"](err, result, ctx, cfg)
     end,
-  },
-  on_exit = function(code, signal)
+  }
+  config.on_exit = function(code, signal)
     exit_code = code
-  end,
-})
+  end
+  client_id = start_client(config)
+  return client_id
+end
+dofile(assert(os.getenv("PLUGIN_LSP_SNIPPET"), "PLUGIN_LSP_SNIPPET not set"))
+vim.cmd("edit " .. vim.fn.fnameescape(manifest_path))
+assert(client_id, "the docs/editors.md snippet did not start a client for plugin.json")
 
 local function client()
   return vim.lsp.get_client_by_id(client_id)

@@ -1,0 +1,468 @@
+// The extension in real VS Code: code-server (VS Code 1.100 from npm) with
+// the built .vsix installed, served on loopback with auth off and a fresh
+// profile, driven through Debian's Chromium by playwright-core.
+//
+// Steps (each leaves a screenshot in extension/e2e/screenshots/):
+//  1. activation: the server starts on the example and its ▶ Run lenses show;
+//  2. the example plugin (manifest and every page open, TypeScript checking
+//     them) has ZERO entries in the Problems panel, and a type error typed
+//     into a page shows up there (so the zero is not TypeScript sleeping);
+//  3. schema completion in plugin.json comes from the contributed schema;
+//  4. the lens runs lookupBook into the run panel;
+//  5. Show Review Card opens the card's preview and leaves no Untitled editor;
+//  6. a broken plugin: the Problems panel holds exactly what
+//     `plugin-lsp check` reports (each problem once, no JSON-service double),
+//     plus the one TypeScript error planted in it;
+//  7. its run panel before the fix: the fetch is refused;
+//  8. the quick fix on the page declares the domain; Problems drop to what
+//     `check` reports for the fixed plugin;
+//  9. the run panel after the fix: the tool returns.
+//
+// Needs: Node 20, Debian chromium, the .vsix (npm run package), code-server
+// (e2e/install-code-server.sh, cached outside the repository).
+
+import assert from "node:assert/strict";
+import { execFileSync, spawn } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const EXT = join(HERE, "..");
+const REPO = join(EXT, "..");
+const SHOTS = join(HERE, "screenshots");
+const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
+const pkg = JSON.parse(readFileSync(join(EXT, "package.json"), "utf8"));
+const VSIX = process.env.VSIX || join(EXT, "vsix", `plugin-lsp-${process.platform}-${process.arch}-${pkg.version}.vsix`);
+const STEP = 120_000;
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function sleep(ms) {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/** Polls fn until it returns a truthy value; fails with the last value seen. */
+async function until(what, fn, timeout = STEP) {
+  const end = Date.now() + timeout;
+  let last;
+  for (;;) {
+    try {
+      last = await fn();
+      if (last) return last;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}; last: ${last instanceof Error ? last.message : JSON.stringify(last)}`);
+    await sleep(250);
+  }
+}
+
+/** What `plugin-lsp check --format json` reports for dir: the ground truth the Problems panel must match. */
+function checkJSON(binary, dir) {
+  let out;
+  try {
+    out = execFileSync(binary, ["check", "--format", "json", dir], { encoding: "utf8" });
+  } catch (e) {
+    out = e.stdout; // exit 1 on errors
+  }
+  return JSON.parse(out);
+}
+
+describe("the extension in real VS Code (code-server)", { timeout: 20 * 60_000 }, () => {
+  let work, ws, codeServer, server, browser, page, binary, port;
+  let serverLog = "";
+
+  const shot = async (name) => {
+    mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+  };
+
+  before(async () => {
+    assert.ok(existsSync(VSIX), `${VSIX} is missing: run npm run package first`);
+    assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install chromium`);
+    const home = execFileSync("bash", [join(HERE, "install-code-server.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] })
+      .trim()
+      .split("\n")
+      .pop();
+    codeServer = join(home, "out", "node", "entry.js");
+    assert.ok(existsSync(codeServer), codeServer);
+
+    work = mkdtempSync(join(tmpdir(), "plugin-lsp-vscode-"));
+    rmSync(SHOTS, { recursive: true, force: true });
+    binary = join(work, "plugin-lsp");
+    execFileSync("go", ["build", "-o", binary, "./cmd/plugin-lsp"], { cwd: REPO, stdio: "inherit" });
+
+    // Two workspaces: the example as shipped, and a broken copy of it.
+    ws = { books: join(work, "books"), broken: join(work, "broken") };
+    cpSync(join(REPO, "testdata", "example", "books"), ws.books, { recursive: true });
+    cpSync(join(REPO, "testdata", "example", "books"), ws.broken, { recursive: true });
+    const m = JSON.parse(readFileSync(join(ws.broken, "plugin.json"), "utf8"));
+    m.capabilities.fetch = m.capabilities.fetch.filter((f) => f !== "api.openlibrary.org"); // pages fetch it: the broker refuses
+    m.tools[2].descripton = m.tools[2].description; // a schema error (unknown key, did-you-mean)
+    delete m.tools[2].description;
+    writeFileSync(join(ws.broken, "plugin.json"), JSON.stringify(m, null, 2) + "\n");
+    const fav = join(ws.broken, "code", "save-favourite.ts");
+    // One TypeScript error that plugin-lsp does not see: the TS service must be checking the pages.
+    writeFileSync(fav, readFileSync(fav, "utf8").replace("input.note ?? \"\"", "input.note ?? 0 * \"x\""));
+
+    const profile = join(work, "profile");
+    const exts = join(work, "extensions");
+    mkdirSync(join(profile, "User"), { recursive: true });
+    writeFileSync(
+      join(profile, "User", "settings.json"),
+      JSON.stringify({
+        "workbench.startupEditor": "none",
+        "workbench.tips.enabled": false,
+        "workbench.enableExperiments": false,
+        "security.workspace.trust.enabled": false,
+        "extensions.autoCheckUpdates": false,
+        "extensions.autoUpdate": false,
+        "extensions.ignoreRecommendations": true,
+        "telemetry.telemetryLevel": "off",
+        "update.mode": "none",
+        "git.enabled": false,
+        "editor.codeLens": true,
+        "editor.minimap.enabled": false,
+        "window.restoreWindows": "none",
+        "files.hotExit": "off",
+        "files.autoSave": "off", // VS Code for the Web saves after a delay by default
+        "typescript.disableAutomaticTypeAcquisition": true,
+        "typescript.tsserver.experimental.enableProjectDiagnostics": false,
+        "pluginLsp.serverPath": "",
+      }),
+    );
+    const env = { ...process.env, HOME: work, XDG_DATA_HOME: join(work, "data"), XDG_CONFIG_HOME: join(work, "config") };
+    execFileSync(process.execPath, [codeServer, "--user-data-dir", profile, "--extensions-dir", exts, "--install-extension", VSIX], { env, stdio: "inherit" });
+    assert.ok(readdirSync(exts).some((d) => d.startsWith("plugin-lsp.plugin-lsp-")), "the .vsix is installed");
+
+    port = await freePort();
+    server = spawn(
+      process.execPath,
+      [
+        codeServer,
+        "--auth", "none",
+        "--bind-addr", `127.0.0.1:${port}`,
+        "--user-data-dir", profile,
+        "--extensions-dir", exts,
+        "--disable-telemetry",
+        "--disable-update-check",
+        "--disable-workspace-trust",
+        "--disable-getting-started-override",
+        "--disable-proxy",
+        "--ignore-last-opened",
+      ],
+      { env, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    server.stdout.on("data", (d) => (serverLog += d));
+    server.stderr.on("data", (d) => (serverLog += d));
+    await until("code-server listening", () => serverLog.includes("HTTP server listening"), 240_000);
+
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"],
+    });
+    page = await browser.newPage({ viewport: { width: 1500, height: 950 } });
+    page.setDefaultTimeout(STEP);
+  });
+
+  after(async () => {
+    await browser?.close();
+    server?.kill();
+    if (process.exitCode && serverLog) console.log(serverLog.slice(-4000));
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  const openFolder = async (dir) => {
+    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(dir)}`);
+    await page.locator(".monaco-workbench").waitFor({ timeout: STEP });
+    await page.locator(".explorer-folders-view, .explorer-viewlet").first().waitFor({ timeout: STEP });
+  };
+
+  /** Gives the keyboard back to the workbench (a webview, such as the run panel, keeps it otherwise). */
+  const focusWorkbench = async () => {
+    if (await page.locator(".quick-input-widget:visible").count()) await page.keyboard.press("Escape");
+    const tab = page.locator(".editor-group-container .tab.active:not([data-resource-name$='.md']) .label-name:visible").first();
+    if (await tab.count()) await tab.click();
+    else if (await page.locator(".markers-panel:visible").count()) await page.locator(".markers-panel").click({ position: { x: 5, y: 5 } });
+  };
+
+  /** Runs a palette command by its title. */
+  const palette = async (title) => {
+    await focusWorkbench();
+    await page.keyboard.press("F1");
+    const input = page.locator(".quick-input-widget input");
+    await input.waitFor();
+    await input.fill(`>${title}`);
+    const row = page.locator(".quick-input-list .monaco-list-row", { hasText: title }).first();
+    try {
+      await row.waitFor({ timeout: 30_000 });
+    } catch (e) {
+      await page.keyboard.press("Escape");
+      throw e;
+    }
+    await row.click();
+    await page.locator(".quick-input-widget").waitFor({ state: "hidden" });
+  };
+
+  /** Opens a workspace file by its relative path (Quick Open). */
+  const openFile = async (rel) => {
+    await focusWorkbench();
+    await page.keyboard.press("Control+P");
+    const input = page.locator(".quick-input-widget input");
+    await input.waitFor();
+    await input.fill(rel);
+    const base = rel.split("/").pop().split(":")[0];
+    const row = page.locator(".quick-input-list .monaco-list-row", { hasText: base }).first();
+    await row.waitFor({ timeout: STEP }); // the first file search of a workspace is slow on a loaded machine
+    await row.click();
+    await page.locator(".quick-input-widget").waitFor({ state: "hidden" });
+    await page.locator(`.tab.active[data-resource-name="${base}"]`).first().waitFor({ timeout: STEP });
+    await page.locator(".monaco-editor .view-lines").first().waitFor();
+  };
+
+  /** The Problems panel's entries: one row per problem, file rows left out. */
+  const problems = async () => {
+    const rows = page.locator(".markers-panel .monaco-list-row");
+    const labels = await rows.evaluateAll((els) => els.map((e) => ({ label: e.getAttribute("aria-label") ?? "", level: e.getAttribute("aria-level") })));
+    return labels.filter((r) => / generated by \S+$/.test(r.label)).map((r) => r.label);
+  };
+
+  /** The error and warning counts of the status bar's problems item. */
+  const problemCount = async () => {
+    const label = await page.locator("#status\\.problems").first().getAttribute("aria-label");
+    const nums = (label ?? "").match(/\d+/g)?.map(Number) ?? [];
+    return nums.reduce((a, b) => a + b, 0);
+  };
+
+  /** Waits until some webview (run panel, Markdown preview) shows text that ok() accepts. */
+  const webviewShows = (what, ok) =>
+    until(what, async () => {
+      for (const f of page.frames()) {
+        const text = await f.locator("body").innerText().catch(() => "");
+        if (ok(text)) return true;
+      }
+      return false;
+    });
+
+  /** What `plugin-lsp run` returns for lookupBook: the value the run panel must show. */
+  const lookupValue = (dir) => {
+    let out;
+    try {
+      out = execFileSync(binary, ["run", "--input", '{"isbn":"9780261103344"}', dir, "lookupBook"], { encoding: "utf8" });
+    } catch (e) {
+      out = e.stdout;
+    }
+    return JSON.parse(out);
+  };
+
+  /** Waits until the Problems panel and the status bar both count n problems; returns the panel's entries. */
+  const waitProblems = async (n) => {
+    let seen = [];
+    try {
+      await until(`${n} problems`, async () => {
+        seen = await problems();
+        return seen.length === n && (await problemCount()) === n;
+      });
+    } catch (e) {
+      await shot(`failed-${n}-problems`);
+      throw new Error(`${e.message}\nthe Problems panel (${await problemCount()} in the status bar):\n${seen.join("\n")}`);
+    }
+    return seen;
+  };
+
+  const showProblems = async () => {
+    await palette("View: Focus Problems");
+    await page.locator(".markers-panel").waitFor();
+    if (!(await page.locator(".monaco-workbench .part.panel.maximized, .monaco-workbench.maximized-panel").count())) {
+      await palette("View: Toggle Maximized Panel").catch(() => undefined);
+    }
+  };
+  const hideProblems = async () => {
+    if (!(await page.locator(".markers-panel:visible").count())) return;
+    // "Hide Panel" since VS Code 1.7x, "Close Panel" before.
+    await palette("View: Hide Panel").catch(() => palette("View: Close Panel"));
+  };
+
+  /** Reverts the active editor to the file on disk; done when its syntax errors are gone from the Problems count. */
+  const revertUntilClean = async () => {
+    for (let i = 0; i < 3; i++) {
+      await palette("File: Revert File");
+      try {
+        await until("the reverted file's problems to go", async () => (await problemCount()) === 0, 20_000);
+        return;
+      } catch {
+        // the palette lost the race with the editor's focus: again
+      }
+    }
+    assert.fail(`File: Revert File did not restore the file (${await problemCount()} problems)`);
+  };
+
+  /** A step that leaves a screenshot of the screen it failed on. */
+  const step = (name, fn) =>
+    it(name, async () => {
+      try {
+        await fn();
+      } catch (e) {
+        await shot(`failed-${name.split(".")[0]}`).catch(() => undefined);
+        throw e;
+      }
+    });
+
+  step("1. activates on the example and shows the ▶ Run lenses", async () => {
+    await openFolder(ws.books);
+    await openFile("plugin.json");
+    await page.locator(".codelens-decoration", { hasText: "▶ Run lookupBook" }).waitFor({ timeout: STEP });
+    await shot("1-activation-lenses");
+  });
+
+  step("2. the example plugin has zero problems, with TypeScript checking its pages", async () => {
+    for (const rel of ["code/lookup-book.ts", "code/search-books.ts", "code/save-favourite.ts", "fixtures.json"]) await openFile(rel);
+    await showProblems();
+    // Positive control: a type error written into a page reaches the panel...
+    await openFile("code/save-favourite.ts");
+    const fav = join(ws.books, "code", "save-favourite.ts");
+    const original = readFileSync(fav, "utf8");
+    writeFileSync(fav, original + 'const planted: number = "not a number";\n');
+    await until("the planted TypeScript error in Problems", async () => (await problems()).some((p) => p.includes("not assignable")));
+    writeFileSync(fav, original);
+    // ...and with it gone, nothing is left: no ts(2304) on http, no JSON-service double.
+    await waitProblems(0);
+    await sleep(3000);
+    assert.deepEqual(await problems(), []);
+    assert.equal(await problemCount(), 0);
+    await shot("2-example-zero-problems");
+    await hideProblems();
+  });
+
+  step("3. completes plugin.json keys from the manifest schema; a syntax error is reported once", async () => {
+    await openFile("plugin.json");
+    await page.locator(".monaco-editor .view-lines").first().click();
+    await page.keyboard.press("Control+Home");
+    await page.keyboard.press("End"); // after {
+    await page.keyboard.press("Enter");
+    await page.keyboard.type('"');
+    await page.keyboard.press("Control+Space");
+    const suggest = page.locator(".suggest-widget .monaco-list-row");
+    await until("schema completion", async () => (await suggest.allInnerTexts()).some((t) => t.includes("description")));
+    const items = await suggest.allInnerTexts();
+    assert.ok(items.some((t) => t.includes("description")), items.join(" | "));
+    await shot("3a-schema-completion");
+    await page.keyboard.press("Escape");
+    // The half-typed key is a syntax error: VS Code's JSON service reports it, plugin-lsp's copy is dropped.
+    await showProblems();
+    const got = await until("the JSON service's syntax errors", async () => {
+      const p = await problems();
+      return p.length > 0 && p;
+    });
+    await sleep(3000); // plugin-lsp's debounced re-check has answered by now
+    assert.deepEqual(await problems(), got);
+    assert.deepEqual(got.filter((p) => !p.endsWith("generated by json")), [], "only the JSON service reports the syntax error");
+    await shot("3b-syntax-error-once");
+    await hideProblems();
+    await revertUntilClean();
+    await page.locator(".codelens-decoration", { hasText: "▶ Run lookupBook" }).waitFor();
+  });
+
+  step("4. the ▶ Run lens runs lookupBook into the run panel", async () => {
+    await page.locator(".codelens-decoration a", { hasText: "▶ Run lookupBook" }).first().click();
+    const record = lookupValue(ws.books);
+    assert.equal(record.ok, true, JSON.stringify(record));
+    await webviewShows(`the run panel showing ${record.result.value}`, (t) => t.includes(String(record.result.value)));
+    await shot("4-run-panel");
+  });
+
+  step("5. Show Review Card previews the card and leaves no Untitled editor", async () => {
+    await openFile("plugin.json");
+    await palette("Plugin: Show Review Card");
+    await webviewShows("the review card preview", (t) => t.includes("Install review: books"));
+    const tabs = await page.locator(".tab").evaluateAll((els) => els.map((e) => e.getAttribute("aria-label") ?? ""));
+    assert.deepEqual(tabs.filter((t) => t.startsWith("Untitled")), [], tabs.join(" | "));
+    await shot("5-review-card");
+  });
+
+  let brokenExpected;
+  step("6. a broken plugin: each problem once, as plugin-lsp check reports it", async () => {
+    brokenExpected = checkJSON(binary, ws.broken);
+    assert.ok(brokenExpected.length >= 4, JSON.stringify(brokenExpected));
+    await openFolder(ws.broken);
+    for (const rel of ["code/lookup-book.ts", "code/search-books.ts", "code/save-favourite.ts", "plugin.json"]) await openFile(rel);
+    await showProblems();
+    const want = brokenExpected.length + 1; // + the planted TypeScript error
+    await waitProblems(want);
+    await sleep(3000);
+    const got = await problems();
+    assert.equal(got.length, want, got.join("\n"));
+    // Each problem of `check` once, by message and line: no second report from the JSON service.
+    for (const d of brokenExpected) {
+      const where = `${d.message} at line ${d.range.start.line + 1} and character ${d.range.start.character + 1}`;
+      assert.equal(got.filter((p) => p.includes(where)).length, 1, `once: ${where}\n${got.join("\n")}`);
+    }
+    assert.equal(got.filter((p) => p.endsWith("generated by plugin-lsp")).length, brokenExpected.length);
+    assert.equal(got.filter((p) => /ts\(|2362|arithmetic/i.test(p)).length, 1, got.join("\n"));
+    await shot("6-broken-problems");
+    await hideProblems();
+  });
+
+  step("7. before the fix, the run panel shows the refused fetch", async () => {
+    await openFile("code/lookup-book.ts");
+    await page.locator(".codelens-decoration a", { hasText: "Run lookupBook" }).first().click();
+    const record = lookupValue(ws.broken);
+    assert.equal(record.ok, false, JSON.stringify(record));
+    await webviewShows("the refusal in the run panel", (t) => t.includes(record.error.message));
+    await shot("7-run-before-fix");
+  });
+
+  step("8. the quick fix declares the domain and the problems go", async () => {
+    await openFile("code/lookup-book.ts:16:30");
+    await page.keyboard.press("Control+.");
+    const rows = page.locator(".action-widget .monaco-list-row.action");
+    const fix = rows.filter({ hasText: "capabilities.fetch" }).first();
+    await fix.waitFor({ timeout: STEP });
+    await shot("8a-quick-fix-menu");
+    // The menu sits under a pointer block: choose with the keyboard, as people do.
+    const label = await fix.getAttribute("aria-label");
+    const focused = async () => (await rows.evaluateAll((els) => els.filter((e) => e.classList.contains("focused")).map((e) => e.getAttribute("aria-label"))))[0];
+    for (let i = 0; i < 10 && (await focused()) !== label; i++) await page.keyboard.press("ArrowDown");
+    assert.equal(await focused(), label);
+    await page.keyboard.press("Enter");
+    await page.locator(".action-widget").waitFor({ state: "hidden" });
+    await palette("File: Save All");
+    const fixed = await until("the fix saved to plugin.json", () => {
+      const now = checkJSON(binary, ws.broken);
+      // a half-written file (the save in progress) reads as a syntax error: not yet
+      const settled = !now.some((d) => d.code === "manifest-syntax" || /empty document/.test(d.message));
+      return settled && now.length < brokenExpected.length && now;
+    });
+    const want = fixed.length + 1; // + the planted TypeScript error
+    await showProblems();
+    await until(`${want} problems after the fix`, async () => (await problemCount()) === want);
+    const got = await problems();
+    for (const d of fixed) assert.ok(got.some((p) => p.includes(d.message)), `${d.message} in\n${got.join("\n")}`);
+    assert.ok(!got.some((p) => p.includes("not in capabilities.fetch")), got.join("\n"));
+    await shot("8b-after-quick-fix");
+    await hideProblems();
+  });
+
+  step("9. after the fix, the run panel shows the result", async () => {
+    await openFile("code/lookup-book.ts");
+    await page.locator(".codelens-decoration a", { hasText: "Run again" }).first().click(); // the lens now shows the last run
+    const record = lookupValue(ws.broken);
+    assert.equal(record.ok, true, `the fixed plugin runs: ${JSON.stringify(record)}`);
+    await webviewShows(`the run panel showing ${record.result.value}`, (t) => t.includes(String(record.result.value)) && !t.includes("fetch refused"));
+    await shot("9-run-after-fix");
+  });
+});
