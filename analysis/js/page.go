@@ -515,6 +515,9 @@ func (a *analyzer) layout(entry, entrySrc string, sources []string, texts map[st
 		if j := strings.Index(s, pluginNS+":"); j >= 0 {
 			rel = s[j+len(pluginNS)+1:]
 		}
+		// esbuild writes "plugin:./code/x.ts" for an entry: the file
+		// names in diagnostics are clean plugin-relative paths.
+		rel = path.Clean(rel)
 		a.srcIdx[i] = -1
 		for k, f := range a.files {
 			if f.rel == rel {
