@@ -87,6 +87,7 @@ var goldenCases = []string{
 	"fix-domain-typo-fixtures",
 	"fix-domain-lookalike",
 	"fix-did-you-mean",
+	"fix-fixture-names",
 	"creds-scope-typo",
 	"creds-scope-prefers-fetched",
 	"names-shadow-builtin",
