@@ -151,6 +151,40 @@ func TestNativeRenameEditsModule(t *testing.T) {
 	}
 }
 
+// Renaming a function tool that a workspace built-in shadows is one
+// WorkspaceEdit over plugin.json and every test file whose cases call it
+// (the file's "tool" and a case's own); a broken test file is left alone.
+func TestToolRenameEditsTests(t *testing.T) {
+	dir := copyPlugin(t, "names-shadow-fn-tests")
+	h := newHarness(t, Options{})
+	h.initialize(dir, protocol.ClientCapabilities{})
+	_ = h.server.DidChangeConfiguration(h.ctx, &protocol.DidChangeConfigurationParams{Settings: protocol.LSPAny(`{"pluginLsp": {"builtins": ["fn.define"], "debounceMs": 0}}`)})
+	manifest := filepath.Join(dir, "plugin.json")
+	h.open(manifest)
+	mp := h.waitDiags(manifest, func(p *protocol.PublishDiagnosticsParams) bool { return hasCode(p, "name-shadows-builtin") })
+	d := mp.Diagnostics[0]
+	acts, err := h.server.CodeAction(h.ctx, &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(manifest)}, Range: d.Range,
+		Context: protocol.CodeActionContext{Diagnostics: []protocol.Diagnostic{d}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ca := preferred(t, acts)
+	define, both := filepath.Join(dir, "tests", "define.json"), filepath.Join(dir, "tests", "both.json")
+	me, de, be := editsFor(t, ca.Edit, manifest), editsFor(t, ca.Edit, define), editsFor(t, ca.Edit, both)
+	if len(me) != 1 || len(de) != 1 || len(be) != 1 {
+		t.Fatalf("want one edit in plugin.json, tests/define.json and tests/both.json: %s", dump(ca.Edit))
+	}
+	if strings.Contains(dump(ca.Edit), "broken.json") {
+		t.Errorf("the broken test file is edited: %s", dump(ca.Edit))
+	}
+	newDefine, newBoth := applyTextEdits(t, mustRead(t, define), de), applyTextEdits(t, mustRead(t, both), be)
+	if !strings.Contains(newDefine, `"tool": "define2"`) || !strings.Contains(newBoth, `"tool": "define2"`) || !strings.Contains(newBoth, `"tool": "related"`) {
+		t.Errorf("test files after the rename:\n%s\n%s", newDefine, newBoth)
+	}
+	h.change(manifest, 2, applyTextEdits(t, mustRead(t, manifest), me))
+	h.waitDiags(manifest, func(p *protocol.PublishDiagnosticsParams) bool { return len(p.Diagnostics) == 0 })
+}
+
 // plugin.runTool on a native tool says which lane it is in and where it
 // is previewed, instead of "no such tool".
 func TestRunToolNativeLane(t *testing.T) {

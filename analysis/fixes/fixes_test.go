@@ -21,13 +21,14 @@ const plugins = "../../testdata/plugins"
 // refused, and the diagnostics left afterwards.
 func render(t *testing.T, dir string) string {
 	t.Helper()
+	cfg := configFor(filepath.Base(dir))
 	p, err := analysis.Load(nil, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var b strings.Builder
 	b.WriteString("== diagnostics\n")
-	for _, d := range analysis.Run(p, rules.All(), nil, nil) {
+	for _, d := range analysis.Run(p, rules.All(), cfg, nil) {
 		b.WriteString(line(p, d))
 		pf := d.PreferredFix()
 		for i := range d.Fixes {
@@ -38,7 +39,7 @@ func render(t *testing.T, dir string) string {
 			fmt.Fprintf(&b, "  %s fix: %s\n", mark, d.Fixes[i].Title)
 		}
 	}
-	res, err := FixAll(dir, Options{Rules: rules.All()})
+	res, err := FixAll(dir, Options{Rules: rules.All(), Config: cfg})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,14 +87,33 @@ var goldenCases = []string{
 	"fix-domain-typo-fixtures",
 	"fix-domain-lookalike",
 	"fix-did-you-mean",
+	"fix-fixture-names",
 	"creds-scope-typo",
 	"creds-scope-prefers-fetched",
 	"names-shadow-builtin",
+	"names-shadow-fn-tests",
 	"page-hosts",
 	"manifest-typos",
 	"root-key-typo",
 	"root-domain-url",
 	"root-nested-key-typo",
+}
+
+// extraBuiltins extends the built-in catalogue for a testdata plugin, as
+// a workspace does with --builtins: the default catalogue has no fn.
+// names, so a function tool is shadowed only by such an extension.
+var extraBuiltins = map[string][]string{
+	"names-shadow-fn-tests": {"fn.define"},
+}
+
+// configFor is the configuration a testdata plugin is checked with (nil:
+// the default).
+func configFor(name string) *analysis.Config {
+	extra, ok := extraBuiltins[name]
+	if !ok {
+		return nil
+	}
+	return &analysis.Config{Builtins: analysis.DefaultCatalogue().Extend(extra...)}
 }
 
 func TestGolden(t *testing.T) {

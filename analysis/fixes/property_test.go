@@ -32,7 +32,8 @@ func TestEveryFixBringsNoNewError(t *testing.T) {
 			if err != nil {
 				continue
 			}
-			before := analysis.Run(p, all, nil, cache)
+			cfg := configFor(e.Name())
+			before := analysis.Run(p, all, cfg, cache)
 			for _, d := range before {
 				for _, fx := range d.Fixes {
 					n++
@@ -50,7 +51,7 @@ func TestEveryFixBringsNoNewError(t *testing.T) {
 						t.Errorf("%s: %s: fix %q: %v", e.Name(), d.Code, fx.Title, err)
 						continue
 					}
-					after := analysis.Run(q, all, nil, cache)
+					after := analysis.Run(q, all, cfg, cache)
 					if ne := newError(before, after); ne != nil {
 						t.Errorf("%s: %s: fix %q brings %s at %s: %s", e.Name(), d.Code, fx.Title, ne.Code, ne.File, ne.Message)
 					}

@@ -2,14 +2,17 @@ package rules
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/capability"
 	"github.com/plugin-lsp/plugin-lsp/analysis/fixtures"
 	"github.com/plugin-lsp/plugin-lsp/analysis/js"
 	"github.com/plugin-lsp/plugin-lsp/analysis/jsonedit"
 	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
+	"github.com/plugin-lsp/plugin-lsp/analysis/suggest"
 )
 
 // FixtureUnused warns about a fixture that no page can reach.
@@ -24,16 +27,22 @@ var FixtureUnused = &analysis.Rule{
 		"in any order, and the same method when both name one), no call's URL starts with a known prefix of it, " +
 		"and no call has a host that is only known at run time.\n\n" +
 		"The second check stays silent whenever the checker cannot be sure what the pages fetch: a missing or " +
-		"unparsable page, or an `http` method it cannot name.",
+		"unparsable page, or an `http` method it cannot name.\n\n" +
+		"A dev secret (a key of `secrets`) is unused when no credential of `capabilities.credentials` has its " +
+		"name: the broker looks a credential's secret up by its exact name, so a misspelt key leaves the " +
+		"credential without a secret and the request goes out without it. When the key is a typo of a " +
+		"credential's name (\"openlibary_key\" for \"openlibrary_key\"), the preferred fix renames the key. " +
+		"Secrets are only checked when the manifest declares credentials.",
 	Lang:   "json",
 	Before: "{ \"fnFetch\": [{ \"url\": \"https://api.openlibrary.org/v0/search.json?q=hobbit\", \"body\": {} }] }",
 	After:  "{ \"fnFetch\": [{ \"url\": \"https://api.openlibrary.org/search.json?q=hobbit\", \"body\": {} }] }",
-	Fix:    "Remove the fixture from `fixtures.json`.",
+	Fix:    "Remove the fixture from `fixtures.json`; rename a secret to the credential name it misspells.",
 	Run: func(pass *analysis.Pass) {
 		p := pass.Plugin
 		if p.FixturesError != nil || p.FixturesRoot == nil || p.SyntaxError != nil {
 			return
 		}
+		unusedSecrets(pass)
 		arr := p.FixturesRoot.Get("fnFetch")
 		if arr == nil || arr.Kind != jsonpos.Array {
 			return
@@ -129,4 +138,74 @@ func fixtureReached(calls []js.HostCall, method, u string) bool {
 		}
 	}
 	return false
+}
+
+// unusedSecrets reports the keys of fixtures.json "secrets" that no
+// credential is named (the broker looks secrets up by exact name), with
+// the rename to the credential name a key misspells. It says nothing
+// when the manifest declares no credential, or one without a readable
+// name: then the names are not known (a misspelt "capabilities" is the
+// cause to report, not every secret).
+func unusedSecrets(pass *analysis.Pass) {
+	p := pass.Plugin
+	secrets := p.FixturesRoot.Get("secrets")
+	creds := p.Manifest.Credentials
+	if secrets == nil || secrets.Kind != jsonpos.Object || len(creds) == 0 {
+		return
+	}
+	declared := map[string]bool{}
+	var names []string
+	for _, c := range creds {
+		s, ok := analysis.Str(c.Name)
+		if !ok || s == "" {
+			return
+		}
+		if !declared[s] {
+			declared[s] = true
+			names = append(names, s)
+		}
+	}
+	has := map[string]bool{}
+	for _, m := range secrets.Members {
+		has[m.Key] = true
+	}
+	// A credential without a secret is the likelier meaning of a typo.
+	sort.SliceStable(names, func(i, j int) bool { return !has[names[i]] && has[names[j]] })
+	invalid := map[string]bool{}
+	for _, pr := range fixturesProblems(pass) {
+		if ptr := strings.Split(pr.Pointer, "/"); len(ptr) >= 3 && ptr[1] == "secrets" {
+			invalid[ptr[2]] = true
+		}
+	}
+	for _, m := range secrets.Members {
+		if declared[m.Key] || invalid[jsonPointerToken(m.Key)] || m.KeySpan.End <= m.KeySpan.Start {
+			continue
+		}
+		d := analysis.Diagnostic{
+			File: analysis.FixturesName, Span: analysis.Span(m.KeySpan),
+			Message: fmt.Sprintf("secret %q names no credential in capabilities.credentials: the broker never uses it", m.Key),
+			Tags:    []analysis.Tag{analysis.Unnecessary},
+		}
+		if use := suggest.Closest(m.Key, names); use != "" {
+			d.Message = fmt.Sprintf("secret %q names no credential (did you mean %q?)", m.Key, use)
+			d.Tags = nil // a typo, not dead weight
+			if !has[use] {
+				d.Message += fmt.Sprintf(": the broker looks secrets up by exact name, so credential %q has none and run refuses its requests unless %s is set", use, capability.EnvName(use))
+				d.Fixes = append(d.Fixes, analysis.Fix{
+					Title:     fmt.Sprintf("Rename the secret to %q (the credential's name)", use),
+					Edits:     []analysis.Edit{{File: analysis.FixturesName, Span: analysis.Span(m.KeySpan), NewText: jsonString(use)}},
+					Preferred: true,
+				})
+			}
+		}
+		if ed, err := jsonedit.RemoveElement(p.FixturesFile, m); err == nil {
+			d.Fixes = append(d.Fixes, analysis.Fix{Title: fmt.Sprintf("Remove the secret %q", m.Key), Edits: []analysis.Edit{ed}, Removes: true})
+		}
+		pass.Report(d)
+	}
+}
+
+// jsonPointerToken escapes a key as one JSON pointer token.
+func jsonPointerToken(k string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
 }

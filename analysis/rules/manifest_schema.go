@@ -35,6 +35,8 @@ var ManifestSchema = &analysis.Rule{
 	Lang:   "json",
 	Before: "{\n  \"name\": \"books\",\n  \"version\": \"1.2\",\n  \"tool\": [{ \"name\": \"lookupBook\", \"page\": \"code/lookup-book\" }]\n}",
 	After:  "{\n  \"name\": \"books\",\n  \"version\": \"1.2.0\",\n  \"tools\": [{ \"name\": \"lookupBook\", \"page\": \"code/lookup-book\" }]\n}",
+	Fix: "A misspelt key of plugin.json or fixtures.json is renamed to the key it misspells, its value kept; " +
+		"a domain written as a URL becomes the bare host.",
 	Run: func(pass *analysis.Pass) {
 		p := pass.Plugin
 		// Asked on every check, so that a cache swept after each check
@@ -56,14 +58,7 @@ var ManifestSchema = &analysis.Rule{
 			pass.Reportf(analysis.ManifestName, analysis.Span{}, "the manifest schema does not compile (please report this): %v", ps)
 		case []schema.Problem:
 			for _, pr := range ps {
-				d := analysis.Diagnostic{File: analysis.ManifestName, Span: analysis.Span(pr.Span), Message: pr.Message}
-				if pr.Suggestion != "" {
-					// A misspelt key: the fix renames it (its value stays).
-					d.Subject = pr.Suggestion
-					d.Fixes = []analysis.Fix{{Title: fmt.Sprintf("Rename %q to %q", pr.Key, pr.Suggestion),
-						Edits: []analysis.Edit{{File: analysis.ManifestName, Span: d.Span, NewText: jsonString(pr.Suggestion)}}}}
-				}
-				pass.Report(d)
+				pass.Report(schemaDiagnostic(analysis.ManifestName, pr))
 				done = append(done, analysis.Span(pr.Span))
 			}
 		}
@@ -84,8 +79,22 @@ func checkFixturesSchema(pass *analysis.Pass) {
 		return
 	}
 	for _, pr := range fixturesProblems(pass) {
-		pass.Reportf(analysis.FixturesName, analysis.Span(pr.Span), "%s", pr.Message)
+		pass.Report(schemaDiagnostic(analysis.FixturesName, pr))
 	}
+}
+
+// schemaDiagnostic is a schema problem of plugin.json or fixtures.json as
+// a diagnostic: a misspelt key ("stauts" for "status") gets the fix that
+// renames it, its value kept (the schema suggests only a key the object
+// does not already have).
+func schemaDiagnostic(file string, pr schema.Problem) analysis.Diagnostic {
+	d := analysis.Diagnostic{File: file, Span: analysis.Span(pr.Span), Message: pr.Message}
+	if pr.Suggestion != "" {
+		d.Subject = pr.Suggestion
+		d.Fixes = []analysis.Fix{{Title: fmt.Sprintf("Rename %q to %q", pr.Key, pr.Suggestion),
+			Edits: []analysis.Edit{{File: file, Span: d.Span, NewText: jsonString(pr.Suggestion)}}}}
+	}
+	return d
 }
 
 // checkDomains reports capabilities.fetch and credential domains that are

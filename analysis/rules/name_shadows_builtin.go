@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"path"
 	"regexp"
 	"strconv"
 	"strings"
@@ -27,8 +28,9 @@ var NameShadowsBuiltin = &analysis.Rule{
 	Lang:   "json",
 	Before: "\"nativeTools\": [{ \"module\": \"native/search.js\", \"names\": [\"web.search\"] }]",
 	After:  "\"nativeTools\": [{ \"module\": \"native/search.js\", \"names\": [\"books.search\"] }]",
-	Fix: "Rename to a free name: `<plugin>.<last part>` for a native name (then rename the export in the " +
-		"module too), `<name>2` for a function tool.",
+	Fix: "Rename to a free name: `<plugin>.<last part>` for a native name (the key in the module's `tools` " +
+		"map is renamed with it), `<name>2` for a function tool (the `\"tool\"` of its test cases in " +
+		"`tests/*.json` is renamed with it; snapshots are stored by file and case name, so they stay).",
 	Run: func(pass *analysis.Pass) {
 		m := pass.Plugin.Manifest
 		cat := pass.Config.Builtins
@@ -70,7 +72,7 @@ var NameShadowsBuiltin = &analysis.Rule{
 					break
 				}
 			}
-			report(pass, t.Name, fmt.Sprintf("function tool %q registers as %q, which is a built-in tool: built-ins win, so this tool can never be called", s, analysis.ReservedPrefix+s), suggestion)
+			report(pass, t.Name, fmt.Sprintf("function tool %q registers as %q, which is a built-in tool: built-ins win, so this tool can never be called", s, analysis.ReservedPrefix+s), suggestion, testRenames(pass.Plugin, s, suggestion)...)
 		}
 		for _, nt := range m.NativeTools {
 			for _, n := range nt.Names {
@@ -161,11 +163,72 @@ func report(pass *analysis.Pass, n *jsonpos.Node, msg, suggestion string, more .
 	if suggestion != "" {
 		if e, err := jsonedit.Replace(pass.Plugin.ManifestFile, n, jsonString(suggestion)); err == nil {
 			title := "Rename to " + strconv.Quote(suggestion)
-			if len(more) > 0 {
-				title += " in plugin.json and " + more[0].File
-			}
+			title += editedFiles(more)
 			d.Fixes = []analysis.Fix{{Title: title, Edits: append([]analysis.Edit{e}, more...)}}
 		}
 	}
 	pass.Report(d)
+}
+
+// testRenames are the edits that rename a function tool's test cases
+// along with the tool: every "tool" naming it in the test files
+// (tests/*.json, at the top of a file and in a case). Snapshots are
+// stored by test file and case name, so a rename leaves them valid. A
+// test file that is not well-formed JSON is left alone.
+func testRenames(p *analysis.Plugin, from, to string) []analysis.Edit {
+	var out []analysis.Edit
+	for _, rel := range p.Siblings(testsDir + "/x.json") {
+		if path.Ext(rel) != ".json" {
+			continue
+		}
+		f, err := p.ReadFile(rel)
+		if err != nil {
+			continue
+		}
+		root, serr := jsonpos.Parse(f.Text)
+		if serr != nil || root.Kind != jsonpos.Object {
+			continue
+		}
+		names := []*jsonpos.Node{root.Get("tool")}
+		if cases := root.Get("cases"); cases != nil && cases.Kind == jsonpos.Array {
+			for _, c := range cases.Children() {
+				if c.Kind == jsonpos.Object {
+					names = append(names, c.Get("tool"))
+				}
+			}
+		}
+		for _, n := range names {
+			if s, ok := analysis.Str(n); ok && s == from {
+				if e, err := jsonedit.Replace(f, n, jsonString(to)); err == nil {
+					out = append(out, e)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// testsDir holds a plugin's tool tests (docs/testing.md).
+const testsDir = "tests"
+
+// editedFiles names, for a fix title, the files edited besides
+// plugin.json: " in plugin.json and native/a.js", " in plugin.json and 2
+// test files".
+func editedFiles(more []analysis.Edit) string {
+	var files []string
+	seen := map[string]bool{}
+	for _, e := range more {
+		if !seen[e.File] {
+			seen[e.File] = true
+			files = append(files, e.File)
+		}
+	}
+	switch {
+	case len(files) == 0:
+		return ""
+	case len(files) == 1:
+		return " in plugin.json and " + files[0]
+	default:
+		return fmt.Sprintf(" in plugin.json and %d other files (%s)", len(files), strings.Join(files, ", "))
+	}
 }
