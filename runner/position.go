@@ -53,6 +53,25 @@ func hostCallPosition(p *analysis.Plugin, file string, line, col int, method str
 	return pos.Line + 1, pos.Col + 1, true
 }
 
+// returnPosition places a ResultError at the statement that returned the
+// value: the page analysis (the one check uses) lists the return
+// statements of the default export function, or its arrow's expression
+// body. Only when there is exactly one is it known which returned; ok is
+// false otherwise (several returns, a function defined in another file, a
+// page that cannot be read).
+func returnPosition(p *analysis.Plugin, page string) (int, int, bool) {
+	text, err := readInside(p, page)
+	if err != nil {
+		return 0, 0, false
+	}
+	rs := js.AnalyzePage(page, text).DefaultExport.Returns
+	if len(rs) != 1 {
+		return 0, 0, false
+	}
+	pos := analysis.NewFile(page, text).Position(rs[0].Start)
+	return pos.Line + 1, pos.Col + 1, true
+}
+
 // replaceFirstFrame rewrites the first "file:line:col" of a mapped stack.
 func replaceFirstFrame(stack, file string, line, col, nl, nc int) string {
 	old := fmt.Sprintf("%s:%d:%d", file, line, col)

@@ -265,6 +265,9 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 		if rec.Error.File == "" && (out.Err.Kind != sandbox.KindThrown || out.Err.Path != "") {
 			rec.Error.File = prog.Page
 		}
+		if out.Err.Path != "" && rec.Error.Line == 0 {
+			rec.Error.Line, rec.Error.Column, _ = returnPosition(p, prog.Page)
+		}
 	}
 	for _, l := range out.Logs {
 		rec.Logs = append(rec.Logs, LogEntry{Level: l.Level, Message: b.Redact(l.Message)})

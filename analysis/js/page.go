@@ -112,6 +112,11 @@ type DefaultExport struct {
 	// Kind is "function", "class", "object", "value" or "unknown" (not
 	// decidable statically: an imported or computed value).
 	Kind string
+	// Returns are where the default export function's value comes from,
+	// when it is a function of the page itself: each of its own return
+	// statements (the "return" keyword), or the start of an arrow
+	// function's expression body. Spans are in the page.
+	Returns []Span
 }
 
 // Header is an HTTP header name the page sets in code.
@@ -606,6 +611,19 @@ func (a *analyzer) localize() {
 	}
 	if d := &p.DefaultExport; d.Span.End > 0 {
 		_, d.Span = a.local(d.Span)
+	}
+	// Returns of a function defined in another file say nothing about
+	// the page: only the page's own are kept.
+	d := &p.DefaultExport
+	kept := d.Returns[:0]
+	for _, r := range d.Returns {
+		if f, sp := a.local(r); f == "" || f == p.Path {
+			kept = append(kept, sp)
+		}
+	}
+	d.Returns = kept
+	if len(d.Returns) == 0 {
+		d.Returns = nil
 	}
 }
 
