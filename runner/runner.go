@@ -252,8 +252,15 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 	}
 	if out.Err != nil {
 		stack, file, line, col := prog.MapStack(out.Err.Stack)
+		placed := false
 		if nl, nc, ok := hostCallPosition(p, file, line, col, out.Err.HostCall); ok {
-			stack, line, col = replaceFirstFrame(stack, file, line, col, nl, nc), nl, nc
+			stack, line, col, placed = replaceFirstFrame(stack, file, line, col, nl, nc), nl, nc, true
+		}
+		if file != "" {
+			stack = calleeFrames(p, stack, placed)
+			if !placed {
+				file, line, col = topFrame(stack, file, line, col)
+			}
 		}
 		rec.Error = &RunError{
 			Name:    b.Redact(out.Err.Name),

@@ -52,7 +52,31 @@ const (
 // Call records a host call.
 func (a *analyzer) Call(c *ast.CallExpression, sc *jsfront.Scope) {
 	a.calleeGlobal(c.Callee, sc)
+	a.callSite(c.Callee)
 	a.call(c, sc)
+}
+
+// callSite records the span of a callee: from its start to the end of
+// its last name (a.b(x).c ends at c), or its own tokens otherwise.
+func (a *analyzer) callSite(callee ast.Expression) {
+	callee = jsfront.Unwrap(callee)
+	st := a.start(callee)
+	if st < 0 {
+		return
+	}
+	end := -1
+	switch x := callee.(type) {
+	case *ast.DotExpression:
+		end = a.tokSpan(&x.Identifier).End
+	case *ast.PrivateDotExpression:
+		end = a.tokSpan(&x.Identifier).End
+	case *ast.Identifier:
+		end = a.tokSpan(x).End
+	}
+	if end <= st {
+		end = calleeEnd(a.ts, st)
+	}
+	a.page.CallSites = append(a.page.CallSites, CallSite{Callee: Span{st, end}})
 }
 
 // New records the names of new Headers({ … }).

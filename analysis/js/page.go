@@ -166,6 +166,16 @@ type Page struct {
 	Errors        []SyntaxError
 	// Globals are uses of globals the sandbox lacks (AbsentGlobals).
 	Globals []GlobalRef
+	// CallSites are the callees of every call expression (f, a.b.c,
+	// h.fetch), in source order per file: the runner places each frame
+	// of an error's stack at the call it was making.
+	CallSites []CallSite
+}
+
+// CallSite is the callee expression of one call.
+type CallSite struct {
+	File   string // plugin-relative, like HostCall.File
+	Callee Span
 }
 
 // MaxSize is the largest page analysed; a bigger one yields an error.
@@ -341,7 +351,7 @@ func analyzeAll(entries []string, read ReadFunc, follow bool) (pages []*Page) {
 	defer func() {
 		if e := recover(); e != nil {
 			for _, page := range pages {
-				page.Calls, page.Headers, page.Tokens = nil, nil, nil
+				page.Calls, page.Headers, page.Tokens, page.CallSites = nil, nil, nil, nil
 				page.Errors = append(page.Errors, SyntaxError{Message: fmt.Sprintf("internal error while analysing the page (please report this): %v", e), Unsupported: true})
 			}
 		}
@@ -591,6 +601,10 @@ func (a *analyzer) localize() {
 		if h.Remove.End > 0 {
 			_, h.Remove = a.local(h.Remove)
 		}
+	}
+	for i := range p.CallSites {
+		c := &p.CallSites[i]
+		c.File, c.Callee = a.local(c.Callee)
 	}
 	for i := range p.Tokens {
 		t := &p.Tokens[i]
