@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -54,6 +55,9 @@ func TestGoldenRecords(t *testing.T) {
 		{"input-null", "forecast", ``},
 		{"result-map", "mapResult", ``},
 		{"result-class-getters", "classResult", ``},
+		{"result-arrow-body", "arrowResult", ``},
+		{"stack-lib-helpers", "deepError", ``},
+		{"position-lib-fetch", "deepFetch", ``},
 		{"position-refused", "refused", ``},
 		{"position-no-fixture", "noFixture", `{"id":"a b"}`},
 		{"request-preview", "webhook", ``},
@@ -108,4 +112,66 @@ func TestHostErrorAtCheckPosition(t *testing.T) {
 	if !strings.HasPrefix(rec.Error.Stack, "    at refused (code/refused.ts:4:21)") {
 		t.Errorf("stack %q", rec.Error.Stack)
 	}
+}
+
+// TestStackFramesAtCallees: an error thrown two helpers deep in
+// code/lib/*.ts has every frame in its own .ts file, each at the callee
+// of the call that frame was making (lines.map, not map; loadPrices, not
+// the await before it), and a refused fetch inside a lib helper puts the
+// page's frame at the helper's name.
+func TestStackFramesAtCallees(t *testing.T) {
+	p := contractPlugin(t)
+	frame := regexp.MustCompile(`at (\S+) \(([^:()]+):(\d+):(\d+)\)`)
+	cases := []struct {
+		tool string
+		want []string // name@file:text at the position
+	}{
+		{"deepError", []string{
+			"toCents@code/lib/parse.ts:new RangeError",
+			"parseLine@code/lib/parse.ts:toCents(price)",
+			"<anonymous>@code/lib/fetch-list.ts:parseLine(l)",
+			"loadPrices@code/lib/fetch-list.ts:lines.map(",
+			"deepError@code/deep-error.ts:loadPrices(",
+		}},
+		{"deepFetch", []string{
+			"fetchPrices@code/lib/fetch-list.ts:http.fetch(url",
+			"deepFetch@code/deep-fetch.ts:fetchPrices(",
+		}},
+	}
+	for _, c := range cases {
+		rec := runTool(t, p, c.tool, "")
+		if rec.OK || rec.Error == nil {
+			t.Fatalf("%s: %+v", c.tool, rec)
+		}
+		ms := frame.FindAllStringSubmatch(rec.Error.Stack, -1)
+		if len(ms) != len(c.want) {
+			t.Fatalf("%s: stack %q, want %d frames", c.tool, rec.Error.Stack, len(c.want))
+		}
+		for i, m := range ms {
+			text, err := os.ReadFile(filepath.Join("testdata", "contract", m[2]))
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := analysis.NewFile(m[2], text)
+			line, col := atoi(t, m[3]), atoi(t, m[4])
+			off := f.Offset(line-1, col-1)
+			name, want, _ := strings.Cut(c.want[i], "@")
+			file, snippet, _ := strings.Cut(want, ":")
+			if m[1] != name || m[2] != file || !strings.HasPrefix(string(text[off:]), snippet) {
+				t.Errorf("%s frame %d: %s at %s:%d:%d (%q), want %s", c.tool, i, m[1], m[2], line, col, string(text[off:min(len(text), off+20)]), c.want[i])
+			}
+		}
+		if rec.Error.File != ms[0][2] || rec.Error.Line != atoi(t, ms[0][3]) || rec.Error.Column != atoi(t, ms[0][4]) {
+			t.Errorf("%s: the record's position %s:%d:%d is not the top frame's", c.tool, rec.Error.File, rec.Error.Line, rec.Error.Column)
+		}
+	}
+}
+
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

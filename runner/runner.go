@@ -252,8 +252,15 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 	}
 	if out.Err != nil {
 		stack, file, line, col := prog.MapStack(out.Err.Stack)
+		placed := false
 		if nl, nc, ok := hostCallPosition(p, file, line, col, out.Err.HostCall); ok {
-			stack, line, col = replaceFirstFrame(stack, file, line, col, nl, nc), nl, nc
+			stack, line, col, placed = replaceFirstFrame(stack, file, line, col, nl, nc), nl, nc, true
+		}
+		if file != "" {
+			stack = calleeFrames(p, stack, placed)
+			if !placed {
+				file, line, col = topFrame(stack, file, line, col)
+			}
 		}
 		rec.Error = &RunError{
 			Name:    b.Redact(out.Err.Name),
@@ -264,6 +271,9 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 		}
 		if rec.Error.File == "" && (out.Err.Kind != sandbox.KindThrown || out.Err.Path != "") {
 			rec.Error.File = prog.Page
+		}
+		if out.Err.Path != "" && rec.Error.Line == 0 {
+			rec.Error.Line, rec.Error.Column, _ = returnPosition(p, prog.Page)
 		}
 	}
 	for _, l := range out.Logs {

@@ -52,7 +52,31 @@ const (
 // Call records a host call.
 func (a *analyzer) Call(c *ast.CallExpression, sc *jsfront.Scope) {
 	a.calleeGlobal(c.Callee, sc)
+	a.callSite(c.Callee)
 	a.call(c, sc)
+}
+
+// callSite records the span of a callee: from its start to the end of
+// its last name (a.b(x).c ends at c), or its own tokens otherwise.
+func (a *analyzer) callSite(callee ast.Expression) {
+	callee = jsfront.Unwrap(callee)
+	st := a.start(callee)
+	if st < 0 {
+		return
+	}
+	end := -1
+	switch x := callee.(type) {
+	case *ast.DotExpression:
+		end = a.tokSpan(&x.Identifier).End
+	case *ast.PrivateDotExpression:
+		end = a.tokSpan(&x.Identifier).End
+	case *ast.Identifier:
+		end = a.tokSpan(x).End
+	}
+	if end <= st {
+		end = calleeEnd(a.ts, st)
+	}
+	a.page.CallSites = append(a.page.CallSites, CallSite{Callee: Span{st, end}})
 }
 
 // New records the names of new Headers({ … }).
@@ -109,6 +133,7 @@ func (a *analyzer) findDefaultExport(top []ast.Statement, sc *jsfront.Scope) {
 			de.Present = true
 			de.Kind = a.valueKind(vs.List[0].Initializer, sc, 0)
 			a.defaultBinding = sc.Own(defaultVar)
+			a.defaultReturns(funcOf(vs.List[0].Initializer, sc))
 			if st := a.toTS(a.prep.defaultDecl); st >= 0 {
 				de.Span = Span{st, st + len("export default")}
 				if a.ts[st:min(len(a.ts), st+6)] != "export" {
@@ -136,6 +161,7 @@ func (a *analyzer) findDefaultExport(top []ast.Statement, sc *jsfront.Scope) {
 				de.Span = a.tokSpan(b.Init())
 			}
 			a.defaultBinding = b
+			a.defaultReturns(bindingFunc(b))
 		}
 		if de.Span.End == 0 {
 			if st := a.toTS(a.prep.aliasAt); st >= 0 {
@@ -143,6 +169,38 @@ func (a *analyzer) findDefaultExport(top []ast.Statement, sc *jsfront.Scope) {
 			}
 		}
 	}
+}
+
+// bindingFunc is the function a binding declares or is initialised with,
+// through a few plain aliases (const f = g), nil otherwise.
+func bindingFunc(b *jsfront.Binding) ast.Expression {
+	for range 8 {
+		if f := b.Func(); f != nil {
+			return f
+		}
+		if b.Init() == nil || b.Destructured() || b.Changed() {
+			return nil
+		}
+		id, ok := jsfront.Unwrap(b.Init()).(*ast.Identifier)
+		if !ok {
+			return b.Init()
+		}
+		if b = b.Scope().Lookup(id.Name.String()); b == nil {
+			return nil
+		}
+	}
+	return nil
+}
+
+// funcOf is the function an expression is: a literal, or a binding's.
+func funcOf(e ast.Expression, sc *jsfront.Scope) ast.Expression {
+	if id, ok := jsfront.Unwrap(e).(*ast.Identifier); ok {
+		if b := sc.Lookup(id.Name.String()); b != nil {
+			return bindingFunc(b)
+		}
+		return nil
+	}
+	return e
 }
 
 func (a *analyzer) bindingKind(b *jsfront.Binding, depth int) string {

@@ -112,6 +112,11 @@ type DefaultExport struct {
 	// Kind is "function", "class", "object", "value" or "unknown" (not
 	// decidable statically: an imported or computed value).
 	Kind string
+	// Returns are where the default export function's value comes from,
+	// when it is a function of the page itself: each of its own return
+	// statements (the "return" keyword), or the start of an arrow
+	// function's expression body. Spans are in the page.
+	Returns []Span
 }
 
 // Header is an HTTP header name the page sets in code.
@@ -161,6 +166,16 @@ type Page struct {
 	Errors        []SyntaxError
 	// Globals are uses of globals the sandbox lacks (AbsentGlobals).
 	Globals []GlobalRef
+	// CallSites are the callees of every call expression (f, a.b.c,
+	// h.fetch), in source order per file: the runner places each frame
+	// of an error's stack at the call it was making.
+	CallSites []CallSite
+}
+
+// CallSite is the callee expression of one call.
+type CallSite struct {
+	File   string // plugin-relative, like HostCall.File
+	Callee Span
 }
 
 // MaxSize is the largest page analysed; a bigger one yields an error.
@@ -336,7 +351,7 @@ func analyzeAll(entries []string, read ReadFunc, follow bool) (pages []*Page) {
 	defer func() {
 		if e := recover(); e != nil {
 			for _, page := range pages {
-				page.Calls, page.Headers, page.Tokens = nil, nil, nil
+				page.Calls, page.Headers, page.Tokens, page.CallSites = nil, nil, nil, nil
 				page.Errors = append(page.Errors, SyntaxError{Message: fmt.Sprintf("internal error while analysing the page (please report this): %v", e), Unsupported: true})
 			}
 		}
@@ -590,6 +605,10 @@ func (a *analyzer) localize() {
 			_, h.Remove = a.local(h.Remove)
 		}
 	}
+	for i := range p.CallSites {
+		c := &p.CallSites[i]
+		c.File, c.Callee = a.local(c.Callee)
+	}
 	for i := range p.Tokens {
 		t := &p.Tokens[i]
 		t.File, t.Span = a.local(t.Span)
@@ -609,6 +628,19 @@ func (a *analyzer) localize() {
 	}
 	if d := &p.DefaultExport; d.Span.End > 0 {
 		_, d.Span = a.local(d.Span)
+	}
+	// Returns of a function defined in another file say nothing about
+	// the page: only the page's own are kept.
+	d := &p.DefaultExport
+	kept := d.Returns[:0]
+	for _, r := range d.Returns {
+		if f, sp := a.local(r); f == "" || f == p.Path {
+			kept = append(kept, sp)
+		}
+	}
+	d.Returns = kept
+	if len(d.Returns) == 0 {
+		d.Returns = nil
 	}
 }
 
