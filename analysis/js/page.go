@@ -310,9 +310,10 @@ func (l *loader) load(importer, rel string) (string, error) {
 	if len(b) > MaxSize || l.total > l.limit {
 		return "", fmt.Errorf("%s makes the page and its imports %d bytes; pages over %d bytes are not analysed", rel, l.total, MaxSize)
 	}
-	// Deep nesting would overflow esbuild's or goja's stack (fatal in Go):
-	// measured first, with a tokenizer that keeps no stack.
-	if e := jslex.CheckNesting(string(b), jslex.MaxNesting); e != nil {
+	// Deep nesting would overflow esbuild's or goja's stack (fatal in Go)
+	// and mass redeclarations stall esbuild: measured first, with a
+	// tokenizer that keeps no stack.
+	if e := jslex.CheckCode(string(b)); e != nil {
 		l.deep = append(l.deep, SyntaxError{File: rel, Span: Span{e.Offset, jslex.TokenEnd(string(b), e.Offset)}, Message: e.Message})
 		return "", fmt.Errorf("%s: %s", rel, e.Message)
 	}

@@ -28,14 +28,14 @@ type LimitError struct {
 
 func (e *LimitError) Error() string { return fmt.Sprintf("offset %d: %s", e.Offset, e.Message) }
 
-// CheckLimits reports the first place where src exceeds MaxSource or
-// MaxNesting, or nil. It runs in time linear in len(src) and constant
+// CheckLimits reports the first place where src exceeds MaxSource,
+// MaxNesting or MaxRedeclarations, or nil. It runs in time linear in len(src) and constant
 // stack.
 func CheckLimits(src string) *LimitError {
 	if len(src) > MaxSource {
 		return &LimitError{Offset: 0, Message: fmt.Sprintf("the file is %d bytes; files over %d bytes are not parsed", len(src), MaxSource)}
 	}
-	return CheckNesting(src, MaxNesting)
+	return CheckCode(src)
 }
 
 // CheckNesting reports the first token where the nesting of src exceeds

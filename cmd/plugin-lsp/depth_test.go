@@ -166,6 +166,16 @@ type deepCase struct {
 	// outcome but a crash or a hang).
 	want string
 	run  bool // `run` must refuse to compile the page
+	// limit is the refusal's message ("" for the nesting limit).
+	limit string
+}
+
+// limitMsg is what c's refusal says.
+func (c deepCase) limitMsg() string {
+	if c.limit != "" {
+		return c.limit
+	}
+	return "nests more than"
 }
 
 // deepCases builds every pathological plugin: each shape far past the
@@ -180,15 +190,29 @@ func deepCases() []deepCase {
 		}
 		body := s.text(n)
 		cs = append(cs,
-			deepCase{"page-" + s.name, map[string]string{"plugin.json": deepManifest, "code/t.ts": healthyPage + body, "native/m.js": healthyNative}, "code/t.ts:", true},
-			deepCase{"native-" + s.name, map[string]string{"plugin.json": deepManifest, "code/t.ts": healthyPage, "native/m.js": healthyNative + body}, "native/m.js:", false},
+			deepCase{"page-" + s.name, map[string]string{"plugin.json": deepManifest, "code/t.ts": healthyPage + body, "native/m.js": healthyNative}, "code/t.ts:", true, ""},
+			deepCase{"native-" + s.name, map[string]string{"plugin.json": deepManifest, "code/t.ts": healthyPage, "native/m.js": healthyNative + body}, "native/m.js:", false, ""},
 		)
 	}
 	for seed := int64(1); seed <= 3; seed++ {
 		body := mixedShape(seed, 150_000)
 		cs = append(cs,
-			deepCase{fmt.Sprintf("page-mixed%d", seed), map[string]string{"plugin.json": deepManifest, "code/t.ts": healthyPage + body, "native/m.js": healthyNative}, "code/t.ts:", true},
-			deepCase{fmt.Sprintf("native-mixed%d", seed), map[string]string{"plugin.json": deepManifest, "code/t.ts": healthyPage, "native/m.js": healthyNative + body}, "native/m.js:", false},
+			deepCase{fmt.Sprintf("page-mixed%d", seed), map[string]string{"plugin.json": deepManifest, "code/t.ts": healthyPage + body, "native/m.js": healthyNative}, "code/t.ts:", true, ""},
+			deepCase{fmt.Sprintf("native-mixed%d", seed), map[string]string{"plugin.json": deepManifest, "code/t.ts": healthyPage, "native/m.js": healthyNative + body}, "native/m.js:", false, ""},
+		)
+	}
+	// Mass redeclarations of one name (esbuild's error notes make them
+	// quadratic): in a page, a function body, a native module.
+	redeclared := map[string]string{
+		"const":       strings.Repeat("const a = 1;\n", 80_000),
+		"let-in-body": "export function f() {" + strings.Repeat("let x = 1;", 100_000) + "}\n",
+		"class":       strings.Repeat("class C {}\n", 90_000),
+		"let-var":     "let v;\n" + strings.Repeat("var v = 0;\n", 90_000),
+	}
+	for name, body := range redeclared {
+		cs = append(cs,
+			deepCase{"page-redeclared-" + name, map[string]string{"plugin.json": deepManifest, "code/t.ts": healthyPage + body, "native/m.js": healthyNative}, "code/t.ts:", true, "declared 65 times in one scope"},
+			deepCase{"native-redeclared-" + name, map[string]string{"plugin.json": deepManifest, "code/t.ts": healthyPage, "native/m.js": healthyNative + body}, "native/m.js:", false, "declared 65 times in one scope"},
 		)
 	}
 	// An imported file is checked by the compiler too.
@@ -196,7 +220,7 @@ func deepCases() []deepCase {
 		"plugin.json": deepManifest, "native/m.js": healthyNative,
 		"code/t.ts":    "import { z } from \"./deep\";\nexport default async function () { return z; }\n",
 		"code/deep.ts": "export " + deepShapes[0].text(300_000),
-	}, "", true})
+	}, "", true, ""})
 	domains := make([]string, 40_000)
 	for i := range domains {
 		domains[i] = strconv.Quote(fmt.Sprintf("api%d.example.com", i))
@@ -208,7 +232,7 @@ func deepCases() []deepCase {
 		"manifest-domains": `{"name":"m","version":"1.0.0","sdk":1,"tools":[],"capabilities":{"host":["http.fetch"],"fetch":[` + strings.Join(domains, ",") + `]}}`,
 	}
 	for name, text := range manifests {
-		cs = append(cs, deepCase{name, map[string]string{"plugin.json": text}, "", false})
+		cs = append(cs, deepCase{name, map[string]string{"plugin.json": text}, "", false, ""})
 	}
 	return cs
 }
@@ -232,13 +256,13 @@ func TestDepthSizeFuzz(t *testing.T) {
 		if c.want != "" && !strings.Contains(out, c.want) {
 			t.Errorf("check %s: no diagnostic at %s:\n%.400s", c.name, c.want, out)
 		}
-		if c.want != "" && !strings.Contains(out, "nests more than") {
-			t.Errorf("check %s: the nesting limit is not named:\n%.400s", c.name, out)
+		if c.want != "" && !strings.Contains(out, c.limitMsg()) {
+			t.Errorf("check %s: the limit is not named:\n%.400s", c.name, out)
 		}
 		if c.run {
 			code, out := subprocess(t, limit, "run", dir, "t")
-			if code != 1 || !strings.Contains(out, "nests more than") {
-				t.Errorf("run %s: exit %d, want 1 and the nesting limit:\n%.400s", c.name, code, out)
+			if code != 1 || !strings.Contains(out, c.limitMsg()) {
+				t.Errorf("run %s: exit %d, want 1 and the limit:\n%.400s", c.name, code, out)
 			}
 		}
 		if strings.HasPrefix(c.name, "native-") || strings.HasPrefix(c.name, "manifest-") {
@@ -353,7 +377,8 @@ func TestServerSurvivesPathologicalWorkspace(t *testing.T) {
 	c.send("initialized", 0, map[string]any{})
 	// Wait for the deep page of the first and the last case.
 	first, last := fileURI(filepath.Join(root, "page-arrays", "code", "t.ts")), fileURI(filepath.Join(root, "page-mixed3", "code", "t.ts"))
-	waitFor := []string{first, last}
+	redecl := fileURI(filepath.Join(root, "page-redeclared-const", "code", "t.ts"))
+	waitFor := []string{first, last, redecl}
 	if _, err := os.Stat(filepath.Join(root, "corpus-secret-in-page-url-check")); err == nil {
 		waitFor = append(waitFor, fileURI(filepath.Join(root, "corpus-secret-in-page-url-check", "code", "t.ts")),
 			fileURI(filepath.Join(root, "corpus-deep-native-module-check", "native", "m.js")))
@@ -375,6 +400,9 @@ func TestServerSurvivesPathologicalWorkspace(t *testing.T) {
 	}
 	if !strings.Contains(published[first], "nests more than") {
 		t.Errorf("deep page: %s", published[first])
+	}
+	if !strings.Contains(published[redecl], "declared 65 times in one scope") {
+		t.Errorf("redeclarations page: %.400s", published[redecl])
 	}
 	for u, d := range published {
 		if strings.Contains(d, corpusSecret) {

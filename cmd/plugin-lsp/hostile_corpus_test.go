@@ -92,6 +92,14 @@ func corpusCases() []corpusCase {
 		}
 		return b.String()
 	}() + "export default async function () { return http.fetch(\"https://api.example.com/\" + c15); }\n"), nil, []string{"check"}, 0, []string{"1 plugin checked"}})
+	// 45,000 redeclarations of one const (1 MB): esbuild reports each with
+	// a note locating the first, rescanning the text, and took minutes.
+	redeclared := strings.Repeat("const a = 1;\n", 1<<20/13)
+	redecl := `"a" is declared 65 times in one scope`
+	add(corpusCase{2, "redeclared-const-check", page(okPage + redeclared), nil, []string{"check"}, 1, []string{"code/t.ts:66:7", redecl, "[page-syntax]"}})
+	add(corpusCase{2, "redeclared-const-run", page(okPage + redeclared), nil, []string{"run"}, 1, []string{`"name": "CompileError"`, `"line": 66`, `\"a\" is declared 65 times in one scope`}})
+	add(corpusCase{2, "redeclared-let-one-line-native-check", with(page(okPage), "plugin.json", strings.Replace(corpusManifest(""), `"capabilities"`, `"nativeTools":[{"module":"native/m.js","names":["corpus.m"]}],"capabilities"`, 1),
+		"native/m.js", "export const tools = {};\nexport function f() {"+strings.Repeat("let x = 1;", 100_000)+"}\n"), nil, []string{"check"}, 1, []string{"native/m.js:2:", `"x" is declared 65 times`, "[native-module-not-esm]"}})
 	add(corpusCase{2, "one-line-manifest-40k-domains-check", map[string]string{"plugin.json": func() string {
 		d := make([]string, 40_000)
 		for i := range d {
