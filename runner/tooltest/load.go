@@ -232,7 +232,7 @@ func Parse(p *analysis.Plugin, rel string, data []byte) *File {
 		switch {
 		case c.Tool == "":
 			f.Problems = append(f.Problems, Problem{Span: c.NameSpan, Message: fmt.Sprintf("case %q names no tool: add \"tool\" to the case or to the file", c.Name)})
-		case p != nil && !tools[c.Tool]:
+		case p != nil && manifestLists(p) && !tools[c.Tool]:
 			at := c.NameSpan
 			if tn := n.Get("tool"); tn != nil {
 				at = analysis.SpanOf(tn)
@@ -284,4 +284,16 @@ func relocate(msg string, data []byte, base int) string {
 	}
 	off += col - 1
 	return fixtures.LineCol(data, off) + ": " + rest
+}
+
+// manifestLists reports whether the plugin's tools can be read: a
+// manifest with a syntax error, or whose "tools" is not a list, says
+// nothing about which tools exist (the manifest's own diagnostic is the
+// cause; every test case must not repeat it).
+func manifestLists(p *analysis.Plugin) bool {
+	if p.SyntaxError != nil || p.Manifest == nil {
+		return false
+	}
+	tn := p.Manifest.ToolsNode
+	return tn == nil || tn.Kind == jsonpos.Array
 }

@@ -480,3 +480,30 @@ func TestHostileTestFiles(t *testing.T) {
 		t.Errorf("deep diff: %d failures", len(fs))
 	}
 }
+
+// A manifest that does not parse says nothing about which tools exist:
+// its syntax error is the cause, and the test cases do not each repeat
+// it as "plugin.json has no function tool" (in an editor, every case of
+// every test file lit up while a key was being typed).
+func TestBrokenManifestIsNotRepeatedByTestFiles(t *testing.T) {
+	for name, manifest := range map[string]string{
+		"syntax":         `{"name": "p", "version": "1.0.0", "tools": [{"name": "echo", "page": "code/echo"}], "`,
+		"tools-not-list": `{"name": "p", "version": "1.0.0", "tools": {"name": "echo"}}`,
+	} {
+		dir := writePlugin(t, map[string]string{"plugin.json": manifest, "code/echo.ts": echoPage})
+		p, err := analysis.Load(nil, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := Parse(p, "tests/echo.json", []byte(`{"tool": "echo", "cases": [{"name": "x", "input": {}}]}`))
+		for _, pr := range f.Problems {
+			t.Errorf("%s: %s", name, pr.Message)
+		}
+	}
+	// The check still works when the manifest is readable.
+	dir := writePlugin(t, map[string]string{"plugin.json": echoPlugin, "code/echo.ts": echoPage})
+	p, _ := analysis.Load(nil, dir)
+	if f := Parse(p, "tests/x.json", []byte(`{"tool": "ehco", "cases": [{"name": "x"}]}`)); len(f.Problems) != 1 {
+		t.Errorf("a misspelt tool with a readable manifest: %+v", f.Problems)
+	}
+}
