@@ -226,7 +226,10 @@ describe("the extension in real VS Code (code-server)", { timeout: 20 * 60_000 }
     await input.waitFor();
     await input.fill(rel);
     const base = rel.split("/").pop().split(":")[0];
-    const row = page.locator(".quick-input-list .monaco-list-row", { hasText: base }).first();
+    // The row whose file name is exactly base: "plugin.json" also matches
+    // .plugin/fixtures.schema.json fuzzily, and may be listed first.
+    const exact = new RegExp("^" + base.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + "$");
+    const row = page.locator(".quick-input-list .monaco-list-row", { has: page.locator(".label-name", { hasText: exact }) }).first();
     await row.waitFor({ timeout: STEP }); // the first file search of a workspace is slow on a loaded machine
     await row.click();
     await page.locator(".quick-input-widget").waitFor({ state: "hidden" });
