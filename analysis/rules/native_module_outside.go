@@ -15,7 +15,7 @@ var NativeModuleOutside = &analysis.Rule{
 		"or a symlink whose target lies outside) would run bytes nobody approved, so it is refused. Copy " +
 		"the compiled module into the plugin directory and point `module` at the copy.",
 	Lang:   "json",
-	Before: "\"nativeTools\": [{ \"module\": \"../shared/telegram.js\", \"names\": [\"tg.sendMessage\"] }]",
+	Before: "\"nativeTools\": [{ \"module\": \"../common/telegram.js\", \"names\": [\"tg.sendMessage\"] }]",
 	After:  "\"nativeTools\": [{ \"module\": \"native/telegram.js\", \"names\": [\"tg.sendMessage\"] }]",
 	Run: func(pass *analysis.Pass) {
 		p := pass.Plugin

@@ -52,9 +52,9 @@ func PluginTypes(p *analysis.Plugin) []byte {
 		b.WriteString(indentBlock(httpAPI, "  "))
 	}
 	var coll []string
-	for _, m := range collectionMethods {
-		if granted["collections."+m.name] {
-			coll = append(coll, m.decl)
+	for _, m := range capability.MethodsOf("collections") { // the catalogue's methods, in its order
+		if d, ok := collectionDecls[m]; ok && granted["collections."+m] {
+			coll = append(coll, d)
 		}
 	}
 	if len(coll) > 0 {
@@ -138,14 +138,14 @@ func indentBlock(s, indent string) string {
 	return strings.Join(lines, "\n") + "\n"
 }
 
-type hostDecl struct{ name, decl string }
-
-// collectionMethods are the collections.* host methods (runner/collections.go).
-var collectionMethods = []hostDecl{
-	{"get", "/** The value stored under key, or null. */\nget<T = any>(name: string, key: string): Promise<T | null>;\n"},
-	{"put", "/** Stores a JSON value under key. */\nput(name: string, key: string, value: unknown): Promise<true>;\n"},
-	{"delete", "/** Removes key; resolves to whether it existed. */\ndelete(name: string, key: string): Promise<boolean>;\n"},
-	{"query", "/** Entries sorted by key; where keeps values whose top-level fields equal where's, where.limit caps the count. */\nquery<T = any>(name: string, where?: { limit?: number; [field: string]: unknown }): Promise<Array<{ key: string; value: T }>>;\n"},
+// collectionDecls are the TypeScript declarations of the collections.*
+// host methods (runner/collections.go), by method name; which methods exist
+// is the capability catalogue's to say (TestCatalogueMethodsAreDeclared).
+var collectionDecls = map[string]string{
+	"get":    "/** The value stored under key, or null. */\nget<T = any>(name: string, key: string): Promise<T | null>;\n",
+	"put":    "/** Stores a JSON value under key. */\nput(name: string, key: string, value: unknown): Promise<true>;\n",
+	"delete": "/** Removes key; resolves to whether it existed. */\ndelete(name: string, key: string): Promise<boolean>;\n",
+	"query":  "/** Entries sorted by key; where keeps values whose top-level fields equal where's, where.limit caps the count. */\nquery<T = any>(name: string, where?: { limit?: number; [field: string]: unknown }): Promise<Array<{ key: string; value: T }>>;\n",
 }
 
 // httpAPI is http.fetch as the sandbox prelude defines it.
