@@ -71,6 +71,9 @@ type Config struct {
 	// RequireSnapshot makes a missing capability snapshot
 	// (plugin.lock.json) an error (check --require-snapshot, for CI).
 	RequireSnapshot bool
+	// Runs are the last runs of the function tools, by tool name (see
+	// ToolRun); nil when nothing ran.
+	Runs map[string]ToolRun
 }
 
 // DefaultConfig uses the embedded catalogue.

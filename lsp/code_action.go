@@ -11,15 +11,8 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
-	"github.com/plugin-lsp/plugin-lsp/analysis/fixes"
+	"github.com/plugin-lsp/plugin-lsp/ide"
 )
-
-// capabilityCodes are the diagnostics that "add all missing capabilities"
-// fixes together.
-var capabilityCodes = map[string]bool{
-	"fetch-undeclared-domain": true,
-	"host-undeclared-method":  true,
-}
 
 // CodeAction offers, for the requested range: every fix of every
 // diagnostic there (quick fixes, also when the edit is in another file),
@@ -66,7 +59,7 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 				continue
 			}
 			pd := s.toDiagnostic(sn, d)
-			if capabilityCodes[d.Code] && len(d.Fixes) > 0 {
+			if ide.IsCapabilityCode(d.Code) && len(d.Fixes) > 0 {
 				capDiags = append(capDiags, pd)
 			}
 			if snapshotCodes[d.Code] {
@@ -133,22 +126,15 @@ func overlaps(a, want analysis.Span) bool {
 	return a.Start < want.End && want.Start < a.End || a.Start == a.End && want.Start <= a.Start && a.Start <= want.End
 }
 
-// fixAllCapabilities applies the capability fixes of page rel one at a
-// time, re-checking after each (every fix was computed against the text
-// before it), and returns how many it applied and the resulting
-// plugin.json. It stops after 64 rounds.
+// fixAllCapabilities is ide's AddAllCapabilities of page rel, checking
+// the plugin again (with the editor's buffers and the last runs) when
+// its fixes conflict.
 func (s *Server) fixAllCapabilities(sn *snapshot, dir, rel string) (int, string) {
-	mf := sn.file(analysis.ManifestName)
-	if mf == nil {
-		return 0, ""
-	}
 	files := map[string][]byte{}
 	for p, d := range sn.docs {
 		files[p] = d.text
 	}
 	manifestPath := absIn(dir, analysis.ManifestName)
-	text := append([]byte(nil), mf.Text...)
-	diags := sn.diags
 	s.mu.Lock()
 	cfg := s.analysisConfig()
 	cache := analysis.NewCache()
@@ -156,54 +142,19 @@ func (s *Server) fixAllCapabilities(sn *snapshot, dir, rel string) (int, string)
 		cache = ps.cache
 	}
 	s.mu.Unlock()
-	n := 0
-	for round := 0; round < 64; round++ {
-		var fix *analysis.Fix
-		for i := range diags {
-			d := &diags[i]
-			// The preferred fix (a rename of a typo rather than an add),
-			// never one that is the author's call (a lookalike host).
-			if fx := d.PreferredFix(); d.File == rel && capabilityCodes[d.Code] && fx != nil && manifestOnly(*fx) {
-				fix = fx
-				break
-			}
-		}
-		if fix == nil {
-			break
-		}
-		next, ok := applyEdits(text, fix.Edits)
-		if !ok {
-			break
-		}
-		text = next
-		n++
-		files[manifestPath] = text
+	cfg.Runs = analysisRuns(sn.runs)
+	recheck := func(manifest []byte) ([]analysis.Diagnostic, error) {
+		files[manifestPath] = manifest
 		p, err := analysis.Load(newOverlayFS(files), dir)
 		if err != nil {
-			break
+			return nil, err
 		}
-		diags = analysis.Run(p, s.rules(), cfg, cache)
-		diags = append(diags, learntDiagnostics(p, sn.runs, diags)...)
+		return analysis.Run(p, s.rules(), cfg, cache), nil
 	}
+	sn.mu.Lock()
+	n, text := sn.ide().AddAllCapabilities(rel, recheck)
+	sn.mu.Unlock()
 	return n, string(text)
-}
-
-func manifestOnly(fx analysis.Fix) bool {
-	if len(fx.Edits) == 0 {
-		return false
-	}
-	for _, e := range fx.Edits {
-		if e.File != analysis.ManifestName || e.Create {
-			return false
-		}
-	}
-	return true
-}
-
-// applyEdits applies non-overlapping edits of one file to text.
-func applyEdits(text []byte, edits []analysis.Edit) ([]byte, bool) {
-	out, err := fixes.ApplyText(text, edits)
-	return out, err == nil
 }
 
 // createActions offers to create each missing page and module named in

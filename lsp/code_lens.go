@@ -8,6 +8,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/ide"
 )
 
 // toolAnchor is where a tool's lens and hint sit: its entry in plugin.json,
@@ -25,24 +26,8 @@ func (sn *snapshot) anchors(rel string) []toolAnchor {
 	sn.mu.Lock()
 	defer sn.mu.Unlock()
 	var out []toolAnchor
-	for _, t := range sn.plugin.Manifest.Tools {
-		name, ok := analysis.Str(t.Name)
-		if !ok || name == "" {
-			continue
-		}
-		if rel == analysis.ManifestName {
-			out = append(out, toolAnchor{tool: name, span: analysis.SpanOf(t.Name)})
-			continue
-		}
-		page, ok := analysis.Str(t.Page)
-		if !ok {
-			continue
-		}
-		if r, ok := sn.plugin.ResolvePage(page); ok && r == rel {
-			if f, err := sn.plugin.ReadFile(rel); err == nil {
-				out = append(out, toolAnchor{tool: name, span: defaultExportSpan(f.Text)})
-			}
-		}
+	for _, a := range ide.Anchors(sn.plugin, rel) {
+		out = append(out, toolAnchor{tool: a.Tool, span: a.Span})
 	}
 	return out
 }

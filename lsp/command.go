@@ -15,6 +15,7 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/analysis/fixtures"
+	"github.com/plugin-lsp/plugin-lsp/ide"
 	"github.com/plugin-lsp/plugin-lsp/runner"
 	"github.com/plugin-lsp/plugin-lsp/runner/broker"
 )
@@ -126,7 +127,7 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 	if sn.plugin == nil {
 		return nil, invalidParams("%s has no plugin.json", ps.dir)
 	}
-	if findTool(sn.plugin.Manifest, args.Tool) == nil {
+	if ide.FindTool(sn.plugin.Manifest, args.Tool) == nil {
 		return nil, invalidParams("plugin %s: %s", ps.dir, analysis.WhyNotRunnable(sn.plugin.Manifest, args.Tool))
 	}
 	input := args.Input
@@ -222,16 +223,6 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 		s.safeGo("inlayHint refresh", func() { _ = s.client.InlayHintRefresh(s.ctx) })
 	}
 	return rec, nil
-}
-
-// findTool returns the function tool named name.
-func findTool(m *analysis.Manifest, name string) *analysis.Tool {
-	for _, t := range m.Tools {
-		if n, ok := analysis.Str(t.Name); ok && n == name {
-			return t
-		}
-	}
-	return nil
 }
 
 // progress reports one run through $/progress (when the client gave or

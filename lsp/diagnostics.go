@@ -112,6 +112,7 @@ func (s *Server) check(ps *pluginState) *snapshot {
 	}
 	cfg := s.analysisConfig()
 	runs := maps.Clone(ps.runs)
+	cfg.Runs = analysisRuns(runs)
 	tests := maps.Clone(ps.tests)
 	caps := s.caps
 	s.fitMemoryLimit(s.manifestSize(ps))
@@ -121,7 +122,6 @@ func (s *Server) check(ps *pluginState) *snapshot {
 	if p, err := analysis.Load(newOverlayFS(files), ps.dir); err == nil {
 		sn.plugin = p
 		sn.diags = analysis.Run(p, s.rules(), cfg, ps.cache)
-		sn.diags = append(sn.diags, learntDiagnostics(p, runs, sn.diags)...)
 		sn.diags = append(sn.diags, testDiagnostics(sn)...)
 		analysis.SortDiagnostics(sn.diags)
 	}

@@ -15,6 +15,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/fixes"
 )
 
 // copyExample copies testdata/example/books into a temp dir and returns it.
@@ -354,8 +355,8 @@ func applyTextEdits(t testing.TB, text string, edits []protocol.TextEdit) string
 	for _, e := range edits {
 		es = append(es, analysis.Edit{Span: encUTF16.fromRange(f, e.Range), NewText: e.NewText})
 	}
-	out, ok := applyEdits([]byte(text), es)
-	if !ok {
+	out, err := fixes.ApplyText([]byte(text), es)
+	if err != nil {
 		t.Fatalf("overlapping edits %s", dump(edits))
 	}
 	return string(out)

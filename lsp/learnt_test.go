@@ -63,10 +63,10 @@ func TestAllowlistLearntFromRuns(t *testing.T) {
 	if rec.OK || len(rec.Fetches) != 1 || rec.Fetches[0].Refused != "not-allowed" {
 		t.Fatalf("first run should be refused: %+v", rec)
 	}
-	p := h.waitDiags(page, func(p *protocol.PublishDiagnosticsParams) bool { return hasCode(p, "fetch-undeclared-domain") })
+	p := h.waitDiags(page, func(p *protocol.PublishDiagnosticsParams) bool { return hasCode(p, "fetch-refused-at-run") })
 	var d protocol.Diagnostic
 	for _, x := range p.Diagnostics {
-		if x.Code == protocol.String("fetch-undeclared-domain") {
+		if x.Code == protocol.String("fetch-refused-at-run") {
 			d = x
 		}
 	}
@@ -79,7 +79,7 @@ func TestAllowlistLearntFromRuns(t *testing.T) {
 	}
 	fix := acts[0].(*protocol.CodeAction)
 	h.change(manifest, 2, applyTextEdits(t, mustRead(t, manifest), editsFor(t, fix.Edit, manifest)))
-	h.waitDiags(page, func(p *protocol.PublishDiagnosticsParams) bool { return !hasCode(p, "fetch-undeclared-domain") })
+	h.waitDiags(page, func(p *protocol.PublishDiagnosticsParams) bool { return !hasCode(p, "fetch-refused-at-run") })
 	rec = run()
 	if !rec.OK || string(rec.Result) != `{"type":"stat","value":"Dune","label":"Title"}` {
 		t.Fatalf("after the fix: %+v (error %+v)", rec, rec.Error)

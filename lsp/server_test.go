@@ -557,17 +557,17 @@ func TestRunToolAndInlinePreview(t *testing.T) {
 	}
 
 	// the refused fetch became diagnostics on the page and the manifest, with the add-domain fix
-	pd := h.waitDiags(page, func(p *protocol.PublishDiagnosticsParams) bool { return hasCode(p, "fetch-undeclared-domain") })
+	pd := h.waitDiags(page, func(p *protocol.PublishDiagnosticsParams) bool { return hasCode(p, "fetch-refused-at-run") })
 	if !strings.Contains(dump(pd.Diagnostics[0].Message), "evil.example") {
 		t.Errorf("message %s", dump(pd.Diagnostics[0].Message))
 	}
-	md := h.waitDiags(manifest, func(p *protocol.PublishDiagnosticsParams) bool { return hasCode(p, "fetch-undeclared-domain") })
+	md := h.waitDiags(manifest, func(p *protocol.PublishDiagnosticsParams) bool { return hasCode(p, "fetch-refused-at-run") })
 	acts, err := h.server.CodeAction(h.ctx, &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(page)}, Range: pd.Diagnostics[0].Range})
 	if err != nil || len(acts) == 0 {
 		t.Fatalf("no fix for the learnt diagnostic: %v", err)
 	}
 	ca := acts[0].(*protocol.CodeAction)
-	if ca.Title != "Add evil.example to capabilities.fetch" {
+	if ca.Title != `Add "evil.example" to capabilities.fetch` {
 		t.Errorf("fix title %q", ca.Title)
 	}
 	_ = md

@@ -12,6 +12,7 @@ func pageRules() []*analysis.Rule {
 		HostUndeclaredMethod,
 		FetchNotHTTPS,
 		FetchUndeclaredDomain,
+		FetchRefusedAtRun,
 		FetchDynamicURL,
 		FetchUnusedDomain,
 		CredentialInCode,

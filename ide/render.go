@@ -1,4 +1,4 @@
-package lsp
+package ide
 
 import (
 	"bytes"
@@ -9,16 +9,16 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/runner"
 )
 
-// summary is the one-line outcome of a run shown in lenses and inlay
+// Summary is the one-line outcome of a run shown in lenses and inlay
 // hints: "✓ Title: The Hobbit · 12 ms · 1 fetch".
-func summary(run *toolRun) string {
+func Summary(run *Run) string {
 	if run == nil {
 		return ""
 	}
-	if run.record == nil {
-		return "✗ " + run.err
+	if run.Record == nil {
+		return "✗ " + run.Err
 	}
-	rec := run.record
+	rec := run.Record
 	var parts []string
 	if rec.OK {
 		parts = append(parts, "✓ "+resultSummary(rec.Result))
@@ -101,19 +101,19 @@ func clip(s string, n int) string {
 	return s
 }
 
-// renderRun is the whole result of a run as Markdown: the SubUI value
+// RenderRun is the whole result of a run as Markdown: the SubUI value
 // (stat, table, list, markdown; anything else as JSON), the error, the
 // logs and the fetch log.
-func renderRun(tool string, run *toolRun) string {
+func RenderRun(tool string, run *Run) string {
 	var b strings.Builder
-	if run.record == nil {
-		fmt.Fprintf(&b, "**%s** could not run: %s\n", tool, mdEscape(run.err))
+	if run.Record == nil {
+		fmt.Fprintf(&b, "**%s** could not run: %s\n", tool, mdEscape(run.Err))
 		return b.String()
 	}
-	rec := run.record
-	fmt.Fprintf(&b, "**Last run of %s** — %s\n\n", tool, mdEscape(summary(run)))
-	if len(run.input) > 0 {
-		fmt.Fprintf(&b, "Input: `%s`\n\n", strings.ReplaceAll(compact(run.input), "`", "'"))
+	rec := run.Record
+	fmt.Fprintf(&b, "**Last run of %s** — %s\n\n", tool, mdEscape(Summary(run)))
+	if len(run.Input) > 0 {
+		fmt.Fprintf(&b, "Input: `%s`\n\n", strings.ReplaceAll(compact(run.Input), "`", "'"))
 	}
 	if rec.OK {
 		b.WriteString(renderValue(rec.Result))

@@ -1,52 +1,51 @@
-package lsp
+package ide
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"regexp"
 	"sort"
 	"strings"
-
-	"go.lsp.dev/protocol"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/analysis/capability"
 	"github.com/plugin-lsp/plugin-lsp/analysis/esm"
 )
 
-// Hover explains what is under the cursor: in plugin.json a tool (with its
-// last run), a fetch domain, a credential (value redacted), a host method,
-// a native tool (description and schema from the module); in a page the
-// default export (the last run) and host calls.
-func (s *Server) Hover(ctx context.Context, params *protocol.HoverParams) (*protocol.Hover, error) {
-	sn, rel := s.snapshotOf(params.TextDocument.URI)
-	if sn == nil {
-		return nil, nil
-	}
-	f := sn.file(rel)
-	if f == nil {
-		return nil, nil
-	}
-	off := sn.enc.fromPosition(f, params.Position)
-	var md string
-	var span analysis.Span
-	if rel == analysis.ManifestName {
-		md, span = s.hoverManifest(sn, off)
-	} else {
-		md, span = s.hoverPage(sn, rel, f, off)
-	}
-	if md == "" {
-		return nil, nil
-	}
-	r := sn.enc.toRange(f, span)
-	return &protocol.Hover{Contents: markup(md, sn.caps.hoverMarkdown), Range: &r}, nil
+// Hover is the text shown for what is under the cursor (Markdown, which
+// lsp sends as is or as plain text) and the span it is about.
+type Hover struct {
+	Markdown string
+	Span     analysis.Span
 }
 
-func (s *Server) hoverManifest(sn *snapshot, off int) (string, analysis.Span) {
-	sn.mu.Lock()
-	defer sn.mu.Unlock()
-	p := sn.plugin
+// Hover explains what is under the cursor at byte off of file rel: in
+// plugin.json a tool (with its last run), a fetch domain, a credential
+// (value redacted), a host method, a native tool (description and schema
+// from the module); in a page the default export (the last run) and host
+// calls. nil when there is nothing to say.
+func (sn *Snapshot) Hover(rel string, off int) *Hover {
+	if sn.Plugin == nil {
+		return nil
+	}
+	f, err := sn.Plugin.ReadFile(rel)
+	if err != nil {
+		return nil
+	}
+	var h Hover
+	if rel == analysis.ManifestName {
+		h.Markdown, h.Span = sn.hoverManifest(off)
+	} else {
+		h.Markdown, h.Span = sn.hoverPage(rel, f, off)
+	}
+	if h.Markdown == "" {
+		return nil
+	}
+	return &h
+}
+
+func (sn *Snapshot) hoverManifest(off int) (string, analysis.Span) {
+	p := sn.Plugin
 	n := nodeAt(p.Manifest.Root, off)
 	if n == nil {
 		return "", analysis.Span{}
@@ -103,8 +102,8 @@ func (s *Server) hoverManifest(sn *snapshot, off int) (string, analysis.Span) {
 	return "", analysis.Span{}
 }
 
-func hoverTool(sn *snapshot, t *analysis.Tool) string {
-	p := sn.plugin
+func hoverTool(sn *Snapshot, t *analysis.Tool) string {
+	p := sn.Plugin
 	name, _ := analysis.Str(t.Name)
 	var b strings.Builder
 	fmt.Fprintf(&b, "**function tool** `fn.%s`", name)
@@ -124,14 +123,14 @@ func hoverTool(sn *snapshot, t *analysis.Tool) string {
 	}
 	reach := capability.FromManifest(p.Manifest)
 	fmt.Fprintf(&b, "Reach: host %s; fetch %s\n\n", listOrNone(reach.Host), listOrNone(reach.Domains()))
-	if run := sn.runs[name]; run != nil {
+	if run := sn.Runs[name]; run != nil {
 		b.WriteString("---\n\n")
-		b.WriteString(renderRun(name, run))
+		b.WriteString(RenderRun(name, run))
 	}
 	return b.String()
 }
 
-func hoverDomain(sn *snapshot, fc *analysis.FetchCap, reach *capability.Reach) string {
+func hoverDomain(sn *Snapshot, fc *analysis.FetchCap, reach *capability.Reach) string {
 	d, _ := analysis.Str(fc.Domain)
 	var b strings.Builder
 	fmt.Fprintf(&b, "**fetch domain** `%s` — https only, exact host\n\n", d)
@@ -156,11 +155,11 @@ func hoverDomain(sn *snapshot, fc *analysis.FetchCap, reach *capability.Reach) s
 		fmt.Fprintf(&b, "Credentials injected: %s\n\n", strings.Join(creds, ", "))
 	}
 	var used []string
-	for tool, run := range sn.runs {
-		if run.record == nil {
+	for tool, run := range sn.Runs {
+		if run.Record == nil {
 			continue
 		}
-		for _, f := range run.record.Fetches {
+		for _, f := range run.Record.Fetches {
 			if strings.EqualFold(f.Host, d) {
 				used = append(used, tool)
 				break
@@ -269,9 +268,9 @@ func hoverNative(p *analysis.Plugin, nt *analysis.NativeTool, name string) strin
 	return b.String()
 }
 
-func (s *Server) hoverPage(sn *snapshot, rel string, f *analysis.File, off int) (string, analysis.Span) {
-	for _, a := range sn.anchors(rel) {
-		lineStart, lineEnd := a.span.Start, a.span.End
+func (sn *Snapshot) hoverPage(rel string, f *analysis.File, off int) (string, analysis.Span) {
+	for _, a := range Anchors(sn.Plugin, rel) {
+		lineStart, lineEnd := a.Span.Start, a.Span.End
 		for lineStart > 0 && f.Text[lineStart-1] != '\n' {
 			lineStart--
 		}
@@ -279,14 +278,12 @@ func (s *Server) hoverPage(sn *snapshot, rel string, f *analysis.File, off int) 
 			lineEnd++
 		}
 		if off >= lineStart && off <= lineEnd {
-			sn.mu.Lock()
-			t := findTool(sn.plugin.Manifest, a.tool)
+			t := FindTool(sn.Plugin.Manifest, a.Tool)
 			md := ""
 			if t != nil {
 				md = hoverTool(sn, t)
 			}
-			sn.mu.Unlock()
-			return md, a.span
+			return md, a.Span
 		}
 	}
 	// host calls: http.fetch, collections.get… (only the text around the

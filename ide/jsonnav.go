@@ -1,4 +1,4 @@
-package lsp
+package ide
 
 import (
 	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"

@@ -1,38 +1,57 @@
-package lsp
+package ide
 
 import (
-	"context"
 	"io/fs"
 	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
 
-	"go.lsp.dev/protocol"
-
 	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/analysis/capability"
 	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
 )
 
-// Completion in plugin.json: host methods in capabilities.host, domains
-// seen in the pages (and in runs) in capabilities.fetch and credential
-// domains, page paths in tools[].page, module paths in
-// nativeTools[].module, exported names in nativeTools[].names.
-func (s *Server) Completion(ctx context.Context, params *protocol.CompletionParams) (protocol.CompletionResult, error) {
-	list := &protocol.CompletionList{Items: []protocol.CompletionItem{}}
-	sn, rel := s.snapshotOf(params.TextDocument.URI)
-	if sn == nil || rel != analysis.ManifestName {
-		return list, nil
+// Kind is what a completion candidate is.
+type Kind int
+
+const (
+	HostMethod Kind = iota + 1
+	Domain
+	PagePath
+	ModulePath
+	NativeName
+)
+
+// Candidate is one completion: the label to insert, what it is, and
+// Markdown documentation ("" for none). Replace is the content of the
+// string being typed (quotes kept), replaced by Label; when it is nil the
+// cursor is between array elements and Label goes in as a new JSON string.
+type Candidate struct {
+	Label   string
+	Kind    Kind
+	Detail  string
+	Doc     string
+	Replace *analysis.Span
+}
+
+// Complete lists the completions at byte off of file rel. Only plugin.json
+// has any: host methods in capabilities.host, domains seen in the pages
+// (and in runs) in capabilities.fetch and credential domains, page paths
+// in tools[].page, module paths in nativeTools[].module, exported names in
+// nativeTools[].names.
+func (sn *Snapshot) Complete(rel string, off int) []Candidate {
+	p := sn.Plugin
+	if p == nil || rel != analysis.ManifestName {
+		return nil
 	}
-	f := sn.file(rel)
-	off := sn.enc.fromPosition(f, params.Position)
-	sn.mu.Lock()
-	defer sn.mu.Unlock()
-	p := sn.plugin
+	f, err := p.ReadFile(rel)
+	if err != nil {
+		return nil
+	}
 	n := nodeAt(p.Manifest.Root, off)
 	if n == nil || onKey(n, off) {
-		return list, nil
+		return nil
 	}
 	// The string being typed (replaced by the completion), or an insertion
 	// point between array elements.
@@ -42,7 +61,7 @@ func (s *Server) Completion(ctx context.Context, params *protocol.CompletionPara
 		str, arr = n, n.Parent
 	}
 	if arr == nil {
-		return list, nil
+		return nil
 	}
 	where := pathOfNode(arr)
 	if str != nil && arr.Kind == jsonpos.Object {
@@ -50,7 +69,7 @@ func (s *Server) Completion(ctx context.Context, params *protocol.CompletionPara
 	}
 	whole := completionManifest(p.Manifest, f.Text, off)
 	var labels []string
-	var kind protocol.CompletionItemKind
+	var kind Kind
 	var detail string
 	switch {
 	case matchPath(where, "capabilities", "host") && len(where) == 2:
@@ -60,14 +79,14 @@ func (s *Server) Completion(ctx context.Context, params *protocol.CompletionPara
 				labels = append(labels, m)
 			}
 		}
-		kind, detail = protocol.CompletionItemKindFunction, "host method"
+		kind, detail = HostMethod, "host method"
 	case matchPath(where, "capabilities", "fetch") && len(where) == 2,
 		matchPath(where, "capabilities", "fetch", "[]", "domain") && len(where) == 4,
 		matchPath(where, "capabilities", "credentials", "[]", "domains") && len(where) == 4:
 		reach := capability.FromManifest(whole)
 		have := setOf(reach.Domains())
 		inFetch := where[1] == "fetch"
-		for _, d := range seenDomains(p, sn.runs) {
+		for _, d := range seenDomains(p, sn.Runs) {
 			if !inFetch || !have[d] {
 				labels = append(labels, d)
 			}
@@ -75,22 +94,22 @@ func (s *Server) Completion(ctx context.Context, params *protocol.CompletionPara
 		if !inFetch {
 			labels = reach.Domains()
 		}
-		kind, detail = protocol.CompletionItemKindValue, "domain"
+		kind, detail = Domain, "domain"
 	case matchPath(where, "tools", "[]", "page") && len(where) == 3:
-		labels = listFiles(p.Dir, func(rel string) (string, bool) {
+		labels = listFiles(p, func(rel string) (string, bool) {
 			ext := path.Ext(rel)
 			if ext != ".ts" && ext != ".js" || strings.HasPrefix(rel, "native/") {
 				return "", false
 			}
 			return strings.TrimSuffix(rel, ext), true
 		})
-		kind, detail = protocol.CompletionItemKindFile, "page"
+		kind, detail = PagePath, "page"
 	case matchPath(where, "nativeTools", "[]", "module") && len(where) == 3:
-		labels = listFiles(p.Dir, func(rel string) (string, bool) {
+		labels = listFiles(p, func(rel string) (string, bool) {
 			ext := path.Ext(rel)
 			return rel, ext == ".js" || ext == ".mjs"
 		})
-		kind, detail = protocol.CompletionItemKindModule, "native module"
+		kind, detail = ModulePath, "native module"
 	case matchPath(where, "nativeTools", "[]", "names") && len(where) == 3:
 		ntNode := arr.Parent
 		for _, nt := range p.Manifest.NativeTools {
@@ -112,39 +131,38 @@ func (s *Server) Completion(ctx context.Context, params *protocol.CompletionPara
 				}
 			}
 		}
-		kind, detail = protocol.CompletionItemKindFunction, "exported native tool"
+		kind, detail = NativeName, "exported native tool"
 	default:
-		return list, nil
+		return nil
 	}
+	var replace *analysis.Span
+	if str != nil {
+		// replace the string's content, quotes kept
+		sp := analysis.Span{Start: str.Span.Start + 1, End: str.Span.End - 1}
+		if str.Span.End-str.Span.Start < 2 || f.Text[str.Span.End-1] != '"' {
+			sp.End = str.Span.End
+		}
+		if sp.End < sp.Start {
+			sp.End = sp.Start
+		}
+		replace = &sp
+	}
+	out := make([]Candidate, 0, len(labels))
 	for _, l := range labels {
-		item := protocol.CompletionItem{Label: l, Kind: kind, Detail: protocol.NewOptional(detail)}
-		if m, ok := capability.LookupHostMethod(l); ok && detail == "host method" {
-			item.Documentation = markup(m.Markdown(), sn.caps.completionDocMD)
+		c := Candidate{Label: l, Kind: kind, Detail: detail, Replace: replace}
+		if m, ok := capability.LookupHostMethod(l); ok && kind == HostMethod {
+			c.Doc = m.Markdown()
 		}
-		if str != nil {
-			// replace the string's content, quotes kept
-			sp := analysis.Span{Start: str.Span.Start + 1, End: str.Span.End - 1}
-			if str.Span.End-str.Span.Start < 2 || f.Text[str.Span.End-1] != '"' {
-				sp.End = str.Span.End
-			}
-			if sp.End < sp.Start {
-				sp.End = sp.Start
-			}
-			item.TextEdit = &protocol.TextEdit{Range: sn.enc.toRange(f, sp), NewText: l}
-			item.FilterText = protocol.NewOptional(l)
-		} else {
-			item.InsertText = protocol.NewOptional(`"` + l + `"`)
-		}
-		list.Items = append(list.Items, item)
+		out = append(out, c)
 	}
-	return list, nil
+	return out
 }
 
 var urlHost = regexp.MustCompile(`https://([A-Za-z0-9.-]+(?::[0-9]+)?)`)
 
 // seenDomains are the hosts of https URLs written in the pages, and of the
 // fetches of the last runs.
-func seenDomains(p *analysis.Plugin, runs map[string]*toolRun) []string {
+func seenDomains(p *analysis.Plugin, runs map[string]*Run) []string {
 	set := map[string]bool{}
 	for _, t := range p.Manifest.Tools {
 		pg, ok := analysis.Str(t.Page)
@@ -164,10 +182,10 @@ func seenDomains(p *analysis.Plugin, runs map[string]*toolRun) []string {
 		}
 	}
 	for _, r := range runs {
-		if r.record == nil {
+		if r.Record == nil {
 			continue
 		}
-		for _, f := range r.record.Fetches {
+		for _, f := range r.Record.Fetches {
 			if f.Host != "" {
 				set[strings.ToLower(f.Host)] = true
 			}
@@ -178,7 +196,8 @@ func seenDomains(p *analysis.Plugin, runs map[string]*toolRun) []string {
 
 // listFiles walks the plugin directory (skipping hidden directories and
 // node_modules, at most 2,000 files) and maps each slash path through keep.
-func listFiles(dir string, keep func(rel string) (string, bool)) []string {
+func listFiles(pl *analysis.Plugin, keep func(rel string) (string, bool)) []string {
+	dir := pl.Dir
 	set := map[string]bool{}
 	n := 0
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -194,7 +213,7 @@ func listFiles(dir string, keep func(rel string) (string, bool)) []string {
 		if n++; n > 2000 {
 			return filepath.SkipAll
 		}
-		rel, ok := relTo(dir, p)
+		rel, ok := pl.Rel(p)
 		if !ok {
 			return nil
 		}
