@@ -34,6 +34,9 @@ func (h *harness) hover(path string, pos protocol.Position) string {
 	return hv.Contents.(*protocol.MarkupContent).Value
 }
 
+// TestHover checks the glue: Markdown for a client that takes it, the
+// range of what the hover is about, nil where there is nothing. What the
+// hovers say is checked by the marker tests of package ide.
 func TestHover(t *testing.T) {
 	dir := copyExample(t)
 	h := newHarness(t, Options{})
@@ -41,38 +44,20 @@ func TestHover(t *testing.T) {
 	manifest := filepath.Join(dir, "plugin.json")
 	text := mustRead(t, manifest)
 	h.openText(manifest, text)
-	for _, c := range []struct {
-		needle string
-		want   []string
-		not    []string
-	}{
-		{`"name": "lookupBook"`, []string{"**function tool** `fn.lookupBook` — Find a book by ISBN", "Page: `code/lookup-book.ts`", `"isbn"`}, nil},
-		{`"openlibrary_key",`, []string{"**credential** `openlibrary_key`", "Header: `Authorization: Bearer ••••(openlibrary_key)`", "Sent to: api.openlibrary.org", "fixtures.json `secrets` (value redacted)"}, []string{"dev-ol-4f9c2e7a1b"}},
-		{`"covers.openlibrary.org"`, []string{"**fetch domain** `covers.openlibrary.org`", "Limits: 4194304 bytes per response, 5000 ms per request"}, nil},
-		{`"collections.put"`, []string{"**host method** `collections.put`"}, nil},
-		{`"tg.readChat"`, []string{"**native tool** `tg.readChat` (native/telegram.js) in the full-trust lane", "Read the last messages of a Telegram chat", "needsApproval: false"}, nil},
-		{`"native/telegram.js"`, []string{"**native tool module** `native/telegram.js`", "`tg.sendMessage`, `tg.readChat`"}, nil},
-	} {
-		got := h.hover(manifest, posOf(t, text, c.needle, 2))
-		for _, w := range c.want {
-			if !strings.Contains(got, w) {
-				t.Errorf("hover on %s lacks %q:\n%s", c.needle, w, got)
-			}
-		}
-		for _, w := range c.not {
-			if strings.Contains(got, w) {
-				t.Errorf("hover on %s shows %q:\n%s", c.needle, w, got)
-			}
-		}
+	hv, err := h.server.Hover(h.ctx, &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(manifest)}, Position: posOf(t, text, `"covers.openlibrary.org"`, 2)}})
+	if err != nil || hv == nil {
+		t.Fatalf("hover: %v", err)
+	}
+	mc := hv.Contents.(*protocol.MarkupContent)
+	start, end := posOf(t, text, `"covers.openlibrary.org"`, 0), posOf(t, text, `"covers.openlibrary.org"`, len(`"covers.openlibrary.org"`))
+	if mc.Kind != protocol.MarkupKindMarkdown || !strings.HasPrefix(mc.Value, "**fetch domain** `covers.openlibrary.org`") || hv.Range == nil || hv.Range.Start != start || hv.Range.End != end {
+		t.Errorf("hover %s, want Markdown on %v-%v", dump(hv), start, end)
 	}
 	page := filepath.Join(dir, "code", "lookup-book.ts")
 	ptext := mustRead(t, page)
 	h.openText(page, ptext)
 	if got := h.hover(page, posOf(t, ptext, "http.fetch", 6)); !strings.Contains(got, "**host method** `http.fetch`") {
 		t.Errorf("hover on http.fetch: %q", got)
-	}
-	if got := h.hover(page, posOf(t, ptext, "export default", 0)); !strings.Contains(got, "`fn.lookupBook`") {
-		t.Errorf("hover on the default export: %q", got)
 	}
 	if got := h.hover(manifest, protocol.Position{}); got != "" {
 		t.Errorf("hover on the opening brace: %q", got)
@@ -92,38 +77,40 @@ func (h *harness) complete(path string, pos protocol.Position) []string {
 	return out
 }
 
+// TestCompletion checks the glue: a candidate replacing the string being
+// typed is a TextEdit of its content, one between elements is inserted as
+// a JSON string, kinds and host-method docs are set. Which candidates are
+// offered is checked by the marker tests of package ide.
 func TestCompletion(t *testing.T) {
 	dir := copyExample(t)
 	h := newHarness(t, Options{})
 	h.initialize(dir, protocol.ClientCapabilities{})
 	manifest := filepath.Join(dir, "plugin.json")
 	base := mustRead(t, manifest)
-	for _, c := range []struct {
-		name, from, to, cursorAfter string
-		want                        string
-	}{
-		{"host methods", `"collections.put"]`, `"collections.put", ""]`, `"collections.put", "`, "collections.delete|collections.query"},
-		{"host, no quote yet", `"collections.put"]`, `"collections.put", ]`, `"collections.put", `, "collections.delete|collections.query"},
-		{"page paths", `"page": "code/save-favourite"`, `"page": "code/"`, `"page": "code/`, "code/lookup-book|code/save-favourite|code/search-books"},
-		{"module paths", `"module": "native/telegram.js"`, `"module": "n"`, `"module": "n`, "native/telegram.js"},
-		{"native names", `"names": ["tg.sendMessage", "tg.readChat"]`, `"names": ["tg.sendMessage", ""]`, `"names": ["tg.sendMessage", "`, "tg.readChat"},
-		{"fetch domains seen in pages", `"api.openlibrary.org",`, `"api.openlibrary.org", "",`, `"api.openlibrary.org", "`, ""},
-		{"credential domains", `"domains": ["api.openlibrary.org"]`, `"domains": [""]`, `"domains": ["`, "api.openlibrary.org|covers.openlibrary.org"},
-	} {
-		text := strings.Replace(base, c.from, c.to, 1)
+	items := func(text, cursorAfter string) []protocol.CompletionItem {
+		t.Helper()
 		h.openText(manifest, text)
-		got := strings.Join(h.complete(manifest, posOf(t, text, c.cursorAfter, len(c.cursorAfter))), "|")
-		if got != c.want {
-			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
+		res, err := h.server.Completion(h.ctx, &protocol.CompletionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(manifest)}, Position: posOf(t, text, cursorAfter, len(cursorAfter))}})
+		if err != nil {
+			t.Fatal(err)
 		}
+		return res.(*protocol.CompletionList).Items
 	}
-	// a page writing a new domain makes it a completion in capabilities.fetch
-	page := filepath.Join(dir, "code", "lookup-book.ts")
-	h.openText(page, mustRead(t, page)+"\nconst X = \"https://images.example.org/x\";\n")
-	text := strings.Replace(base, `"api.openlibrary.org",`, `"api.openlibrary.org", "",`, 1)
-	h.openText(manifest, text)
-	if got := strings.Join(h.complete(manifest, posOf(t, text, `"api.openlibrary.org", "`, len(`"api.openlibrary.org", "`))), "|"); got != "images.example.org" {
-		t.Errorf("fetch completion with a new page domain: %q", got)
+	text := strings.Replace(base, `"collections.put"]`, `"collections.put", "col"]`, 1)
+	got := items(text, `"collections.put", "co`)
+	if len(got) != 2 || got[0].Label != "collections.delete" || got[0].Kind != protocol.CompletionItemKindFunction || 
+		dump(got[0].TextEdit) != dump(&protocol.TextEdit{Range: protocol.Range{Start: posOf(t, text, `"col"]`, 1), End: posOf(t, text, `"col"]`, 4)}, NewText: "collections.delete"}) ||
+		got[0].Documentation == nil || got[0].Documentation.(*protocol.MarkupContent).Kind != protocol.MarkupKindPlainText {
+		t.Errorf("replacing completion %s", dump(got))
+	}
+	text = strings.Replace(base, `"collections.put"]`, `"collections.put", ]`, 1)
+	got = items(text, `"collections.put", `)
+	if len(got) != 2 || got[1].Label != "collections.query" || dump(got[1].TextEdit) != "null" || dump(got[1].InsertText) != dump(`"collections.query"`) {
+		t.Errorf("inserting completion %s", dump(got))
+	}
+	text = strings.Replace(base, `"page": "code/save-favourite"`, `"page": "code/"`, 1)
+	if got = items(text, `"page": "code/`); len(got) != 3 || got[0].Kind != protocol.CompletionItemKindFile {
+		t.Errorf("page completion %s", dump(got))
 	}
 }
 

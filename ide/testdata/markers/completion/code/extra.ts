@@ -1,0 +1,2 @@
+// not any tool's page
+const Y = "https://unbound.example.org/y";
