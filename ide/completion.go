@@ -23,15 +23,15 @@ const (
 	NativeName
 )
 
-// Candidate is one completion: the label to insert, what it is, and
-// Markdown documentation ("" for none). Replace is the content of the
+// Candidate is one completion: the label to insert, what it is, and its
+// documentation (nil for none). Replace is the content of the
 // string being typed (quotes kept), replaced by Label; when it is nil the
 // cursor is between array elements and Label goes in as a new JSON string.
 type Candidate struct {
 	Label   string
 	Kind    Kind
 	Detail  string
-	Doc     string
+	Doc     Doc
 	Replace *analysis.Span
 }
 
@@ -151,7 +151,7 @@ func (sn *Snapshot) Complete(rel string, off int) []Candidate {
 	for _, l := range labels {
 		c := Candidate{Label: l, Kind: kind, Detail: detail, Replace: replace}
 		if m, ok := capability.LookupHostMethod(l); ok && kind == HostMethod {
-			c.Doc = m.Markdown()
+			c.Doc = Doc{Markdown(m.Markdown())}
 		}
 		out = append(out, c)
 	}

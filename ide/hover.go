@@ -12,11 +12,11 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/analysis/esm"
 )
 
-// Hover is the text shown for what is under the cursor (Markdown, which
-// lsp sends as is or as plain text) and the span it is about.
+// Hover is what is shown for what is under the cursor, and the span it
+// is about.
 type Hover struct {
-	Markdown string
-	Span     analysis.Span
+	Doc  Doc
+	Span analysis.Span
 }
 
 // Hover explains what is under the cursor at byte off of file rel: in
@@ -34,21 +34,21 @@ func (sn *Snapshot) Hover(rel string, off int) *Hover {
 	}
 	var h Hover
 	if rel == analysis.ManifestName {
-		h.Markdown, h.Span = sn.hoverManifest(off)
+		h.Doc, h.Span = sn.hoverManifest(off)
 	} else {
-		h.Markdown, h.Span = sn.hoverPage(rel, f, off)
+		h.Doc, h.Span = sn.hoverPage(rel, f, off)
 	}
-	if h.Markdown == "" {
+	if len(h.Doc) == 0 {
 		return nil
 	}
 	return &h
 }
 
-func (sn *Snapshot) hoverManifest(off int) (string, analysis.Span) {
+func (sn *Snapshot) hoverManifest(off int) (Doc, analysis.Span) {
 	p := sn.Plugin
 	n := nodeAt(p.Manifest.Root, off)
 	if n == nil {
-		return "", analysis.Span{}
+		return nil, analysis.Span{}
 	}
 	path := pathOfNode(n)
 	span := analysis.SpanOf(n)
@@ -81,9 +81,9 @@ func (sn *Snapshot) hoverManifest(off int) (string, analysis.Span) {
 	case matchPath(path, "capabilities", "host", "[]"):
 		m, _ := analysis.Str(n)
 		if hm, ok := capability.LookupHostMethod(m); ok {
-			return fmt.Sprintf("**host method** `%s`\n\n%s", m, hm.Markdown()), span
+			return hostMethodDoc(m, hm), span
 		}
-		return fmt.Sprintf("`%s` is not a host method, so it grants nothing. Known: %s", m, strings.Join(capability.HostMethodNames(), ", ")), span
+		return Doc{Para(Code(m), Text(" is not a host method, so it grants nothing. Known: "+strings.Join(capability.HostMethodNames(), ", ")))}, span
 	case matchPath(path, "capabilities", "fetch", "[]"):
 		fe := ancestorAt(n, 3)
 		for _, fc := range p.Manifest.Fetch {
@@ -99,41 +99,44 @@ func (sn *Snapshot) hoverManifest(off int) (string, analysis.Span) {
 			}
 		}
 	}
-	return "", analysis.Span{}
+	return nil, analysis.Span{}
 }
 
-func hoverTool(sn *Snapshot, t *analysis.Tool) string {
+// hostMethodDoc is the documentation of a host method, from the catalogue.
+func hostMethodDoc(name string, hm capability.HostMethod) Doc {
+	return Doc{Para(Strong("host method"), Text(" "), Code(name)), Markdown(hm.Markdown())}
+}
+
+func hoverTool(sn *Snapshot, t *analysis.Tool) Doc {
 	p := sn.Plugin
 	name, _ := analysis.Str(t.Name)
-	var b strings.Builder
-	fmt.Fprintf(&b, "**function tool** `fn.%s`", name)
+	head := []Inline{Strong("function tool"), Text(" "), Code("fn." + name)}
 	if d, ok := analysis.Str(t.Description); ok {
-		fmt.Fprintf(&b, " — %s", mdEscape(d))
+		head = append(head, Text(" — "), Quote(d))
 	}
-	b.WriteString("\n\n")
+	doc := Doc{Para(head...)}
 	if pg, ok := analysis.Str(t.Page); ok {
 		if rel, found := p.ResolvePage(pg); found {
-			fmt.Fprintf(&b, "Page: `%s`\n\n", rel)
+			doc = append(doc, Para(Text("Page: "), Code(rel)))
 		} else {
-			fmt.Fprintf(&b, "Page: `%s` (missing)\n\n", rel)
+			doc = append(doc, Para(Text("Page: "), Code(rel), Text(" (missing)")))
 		}
 	}
 	if t.InputSchema != nil {
-		fmt.Fprintf(&b, "Input schema:\n```json\n%s\n```\n\n", pretty(p.ManifestFile.Text[t.InputSchema.Span.Start:t.InputSchema.Span.End]))
+		doc = append(doc, Para(Text("Input schema:")), CodeBlock("json", pretty(p.ManifestFile.Text[t.InputSchema.Span.Start:t.InputSchema.Span.End])))
 	}
 	reach := capability.FromManifest(p.Manifest)
-	fmt.Fprintf(&b, "Reach: host %s; fetch %s\n\n", listOrNone(reach.Host), listOrNone(reach.Domains()))
+	doc = append(doc, Para(Text("Reach: host "), Quote(listOrNone(reach.Host)), Text("; fetch "), Quote(listOrNone(reach.Domains()))))
 	if run := sn.Runs[name]; run != nil {
-		b.WriteString("---\n\n")
-		b.WriteString(RenderRun(name, run))
+		doc = append(doc, Rule())
+		doc = append(doc, RenderRun(name, run)...)
 	}
-	return b.String()
+	return doc
 }
 
-func hoverDomain(sn *Snapshot, fc *analysis.FetchCap, reach *capability.Reach) string {
+func hoverDomain(sn *Snapshot, fc *analysis.FetchCap, reach *capability.Reach) Doc {
 	d, _ := analysis.Str(fc.Domain)
-	var b strings.Builder
-	fmt.Fprintf(&b, "**fetch domain** `%s` — https only, exact host\n\n", d)
+	doc := Doc{Para(Strong("fetch domain"), Text(" "), Code(d), Text(" — https only, exact host"))}
 	var f capability.Fetch
 	for _, x := range reach.Fetch {
 		if x.Node == fc.Node {
@@ -141,18 +144,22 @@ func hoverDomain(sn *Snapshot, fc *analysis.FetchCap, reach *capability.Reach) s
 		}
 	}
 	if f.Domain == "" {
-		b.WriteString("Not reachable: this entry is malformed or repeats an earlier one, so it grants nothing.\n\n")
+		doc = append(doc, Para(Text("Not reachable: this entry is malformed or repeats an earlier one, so it grants nothing.")))
+		var why [][]Inline
 		for _, pr := range reach.Problems {
 			if pr.Span.Start >= fc.Node.Span.Start && pr.Span.End <= fc.Node.Span.End {
-				fmt.Fprintf(&b, "- %s\n", mdEscape(pr.Message))
+				why = append(why, []Inline{Quote(pr.Message)})
 			}
 		}
-		return b.String()
+		if len(why) > 0 {
+			doc = append(doc, List(why...))
+		}
+		return doc
 	}
 	d = f.Domain
-	fmt.Fprintf(&b, "Limits: %d bytes per response, %d ms per request\n\n", f.MaxBytes, f.TimeoutMs)
+	doc = append(doc, Para(Text(fmt.Sprintf("Limits: %d bytes per response, %d ms per request", f.MaxBytes, f.TimeoutMs))))
 	if creds := reach.Injected(f.Domain); len(creds) > 0 {
-		fmt.Fprintf(&b, "Credentials injected: %s\n\n", strings.Join(creds, ", "))
+		doc = append(doc, Para(Text("Credentials injected: "), Quote(strings.Join(creds, ", "))))
 	}
 	var used []string
 	for tool, run := range sn.Runs {
@@ -168,12 +175,12 @@ func hoverDomain(sn *Snapshot, fc *analysis.FetchCap, reach *capability.Reach) s
 	}
 	sort.Strings(used)
 	if len(used) > 0 {
-		fmt.Fprintf(&b, "Fetched by the last runs of: %s\n", strings.Join(used, ", "))
+		doc = append(doc, Para(Text("Fetched by the last runs of: "), Quote(strings.Join(used, ", "))))
 	}
-	return b.String()
+	return doc
 }
 
-func hoverCredential(p *analysis.Plugin, c *analysis.Credential, reach *capability.Reach) string {
+func hoverCredential(p *analysis.Plugin, c *analysis.Credential, reach *capability.Reach) Doc {
 	var cr capability.Credential
 	for _, x := range reach.Credentials {
 		if x.Node == c.Node {
@@ -181,31 +188,28 @@ func hoverCredential(p *analysis.Plugin, c *analysis.Credential, reach *capabili
 		}
 	}
 	name := cr.Name
-	var b strings.Builder
 	if cr.Node == nil { // not even an object: the model holds nothing of it
-		b.WriteString("**credential** — **Never injected** (malformed): a credential is an object like `{ \"name\": \"api_key\", \"into\": { \"header\": \"Authorization\", \"format\": \"Bearer {{secret}}\" } }`\n")
-		return b.String()
+		return Doc{Para(Strong("credential"), Text(" — "), Strong("Never injected"), Text(" (malformed): a credential is an object like "),
+			Code(`{ "name": "api_key", "into": { "header": "Authorization", "format": "Bearer {{secret}}" } }`))}
 	}
-	fmt.Fprintf(&b, "**credential** `%s` — resolved host-side; the sandbox never sees it\n\n", name)
+	doc := Doc{Para(Strong("credential"), Text(" "), Code(name), Text(" — resolved host-side; the sandbox never sees it"))}
 	if cr.Broken != "" {
-		fmt.Fprintf(&b, "**Never injected** (malformed): %s\n\n", mdEscape(cr.Broken))
-		return b.String()
+		return append(doc, Para(Strong("Never injected"), Text(" (malformed): "), Quote(cr.Broken)))
 	}
-	fmt.Fprintf(&b, "Header: `%s`\n\n", cr.Display())
+	doc = append(doc, Para(Text("Header: "), Code(cr.Display())))
 	switch ds := reach.SentTo(cr); {
 	case cr.Unscoped:
-		fmt.Fprintf(&b, "Sent to: every domain in capabilities.fetch (%s)\n\n", listOrNone(ds))
+		doc = append(doc, Para(Text("Sent to: every domain in capabilities.fetch ("), Quote(listOrNone(ds)), Text(")")))
 	case len(ds) == 0:
-		b.WriteString("Sent to: no domain (its scope names no reachable domain)\n\n")
+		doc = append(doc, Para(Text("Sent to: no domain (its scope names no reachable domain)")))
 	default:
-		fmt.Fprintf(&b, "Sent to: %s\n\n", strings.Join(ds, ", "))
+		doc = append(doc, Para(Text("Sent to: "), Quote(strings.Join(ds, ", "))))
 	}
-	source := "`" + cr.EnvName() + "`"
+	source := []Inline{Code(cr.EnvName())}
 	if p.FixturesRoot.Get("secrets").Get(name) != nil {
-		source = "fixtures.json `secrets` (value redacted)"
+		source = []Inline{Text("fixtures.json "), Code("secrets"), Text(" (value redacted)")}
 	}
-	fmt.Fprintf(&b, "Dev value from: %s\n", source)
-	return b.String()
+	return append(doc, Para(append([]Inline{Text("Dev value from: ")}, source...)...))
 }
 
 // moduleInfo reads a native module's exports (memo by content).
@@ -221,54 +225,52 @@ func moduleInfo(p *analysis.Plugin, module string) (*esm.Module, *analysis.File)
 	return esm.ReadExports(f.Text), f
 }
 
-func hoverModule(p *analysis.Plugin, nt *analysis.NativeTool) string {
+func hoverModule(p *analysis.Plugin, nt *analysis.NativeTool) Doc {
 	mod, _ := analysis.Str(nt.Module)
-	var b strings.Builder
-	fmt.Fprintf(&b, "**native tool module** `%s` — full-trust lane, reviewed at install\n\n", mod)
+	doc := Doc{Para(Strong("native tool module"), Text(" "), Code(mod), Text(" — full-trust lane, reviewed at install"))}
 	m, _ := moduleInfo(p, mod)
 	if m == nil {
-		b.WriteString("The module does not exist (or is outside the plugin).\n")
-		return b.String()
+		return append(doc, Para(Text("The module does not exist (or is outside the plugin).")))
 	}
 	if m.Tools != nil {
-		var names []string
-		for _, e := range m.Tools.Entries {
-			names = append(names, "`"+e.Name+"`")
+		in := []Inline{Text("Exports (" + m.Tools.Export + "): ")}
+		for i, e := range m.Tools.Entries {
+			if i > 0 {
+				in = append(in, Text(", "))
+			}
+			in = append(in, Code(e.Name))
 		}
-		fmt.Fprintf(&b, "Exports (%s): %s\n", m.Tools.Export, strings.Join(names, ", "))
+		doc = append(doc, Para(in...))
 	}
-	return b.String()
+	return doc
 }
 
-func hoverNative(p *analysis.Plugin, nt *analysis.NativeTool, name string) string {
+func hoverNative(p *analysis.Plugin, nt *analysis.NativeTool, name string) Doc {
 	mod, _ := analysis.Str(nt.Module)
-	var b strings.Builder
-	fmt.Fprintf(&b, "**native tool** `%s` (%s) in the full-trust lane\n\n", name, mod)
+	doc := Doc{Para(Strong("native tool"), Text(" "), Code(name), Text(" ("), Quote(mod), Text(") in the full-trust lane"))}
 	m, f := moduleInfo(p, mod)
 	if m == nil || m.Tools == nil {
-		b.WriteString("The module does not export it.\n")
-		return b.String()
+		return append(doc, Para(Text("The module does not export it.")))
 	}
 	e := m.Tools.Lookup(name)
 	if e == nil {
-		b.WriteString("The module does not export it.\n")
-		return b.String()
+		return append(doc, Para(Text("The module does not export it.")))
 	}
 	if e.Def && e.ValueSpan.End <= len(f.Text) && e.ValueSpan.Start < e.ValueSpan.End {
 		def := definitionText(f.Text, e.ValueSpan.Start, e.ValueSpan.End)
 		if d := e.DescriptionText; d != "" {
-			fmt.Fprintf(&b, "%s\n\n", mdEscape(d))
+			doc = append(doc, Para(Quote(d)))
 		}
 		lines := strings.Split(def, "\n")
 		if len(lines) > 30 {
 			lines = append(lines[:30], "  …")
 		}
-		fmt.Fprintf(&b, "```js\n%s\n```\n", strings.Join(lines, "\n"))
+		doc = append(doc, CodeBlock("js", strings.Join(lines, "\n")))
 	}
-	return b.String()
+	return doc
 }
 
-func (sn *Snapshot) hoverPage(rel string, f *analysis.File, off int) (string, analysis.Span) {
+func (sn *Snapshot) hoverPage(rel string, f *analysis.File, off int) (Doc, analysis.Span) {
 	for _, a := range Anchors(sn.Plugin, rel) {
 		lineStart, lineEnd := a.Span.Start, a.Span.End
 		for lineStart > 0 && f.Text[lineStart-1] != '\n' {
@@ -279,18 +281,17 @@ func (sn *Snapshot) hoverPage(rel string, f *analysis.File, off int) (string, an
 		}
 		if off >= lineStart && off <= lineEnd {
 			t := FindTool(sn.Plugin.Manifest, a.Tool)
-			md := ""
-			if t != nil {
-				md = hoverTool(sn, t)
+			if t == nil {
+				return nil, a.Span
 			}
-			return md, a.Span
+			return hoverTool(sn, t), a.Span
 		}
 	}
 	// host calls: http.fetch, collections.get… (only the text around the
 	// cursor is searched: pages can be large)
 	lo, hi := max(off-32, 0), min(off+32, len(f.Text))
 	for _, hm := range capability.HostMethods() {
-		m, doc := hm.Name, hm.Markdown()
+		m := hm.Name
 		win := f.Text[lo:hi]
 		for i := 0; ; {
 			j := bytes.Index(win[i:], []byte(m))
@@ -299,12 +300,12 @@ func (sn *Snapshot) hoverPage(rel string, f *analysis.File, off int) (string, an
 			}
 			st := lo + i + j
 			if off >= st && off <= st+len(m) {
-				return fmt.Sprintf("**host method** `%s`\n\n%s", m, doc), analysis.Span{Start: st, End: st + len(m)}
+				return hostMethodDoc(m, hm), analysis.Span{Start: st, End: st + len(m)}
 			}
 			i += j + len(m)
 		}
 	}
-	return "", analysis.Span{}
+	return nil, analysis.Span{}
 }
 
 func listOrNone(xs []string) string {

@@ -229,7 +229,7 @@ func checkMarker(t tb, sn *Snapshot, m marker) {
 		h := sn.Hover(m.file, m.cursor(t, m.str(t, 0)))
 		if m.name == "nohover" {
 			if h != nil {
-				t.Errorf("%s: hover %q", m, h.Markdown)
+				t.Errorf("%s: hover %q", m, h.Doc.Markdown())
 			}
 			return
 		}
@@ -239,11 +239,11 @@ func checkMarker(t tb, sn *Snapshot, m marker) {
 		}
 		for _, w := range m.strs(t, 1) {
 			if not, ok := strings.CutPrefix(w, "!"); ok {
-				if strings.Contains(h.Markdown, not) {
-					t.Errorf("%s: the hover shows %q:\n%s", m, not, h.Markdown)
+				if strings.Contains(h.Doc.Markdown(), not) {
+					t.Errorf("%s: the hover shows %q:\n%s", m, not, h.Doc.Markdown())
 				}
-			} else if !strings.Contains(h.Markdown, w) {
-				t.Errorf("%s: the hover lacks %q:\n%s", m, w, h.Markdown)
+			} else if !strings.Contains(h.Doc.Markdown(), w) {
+				t.Errorf("%s: the hover lacks %q:\n%s", m, w, h.Doc.Markdown())
 			}
 		}
 	case "complete":

@@ -101,44 +101,41 @@ func clip(s string, n int) string {
 	return s
 }
 
-// RenderRun is the whole result of a run as Markdown: the SubUI value
-// (stat, table, list, markdown; anything else as JSON), the error, the
-// logs and the fetch log.
-func RenderRun(tool string, run *Run) string {
-	var b strings.Builder
+// RenderRun is the whole result of a run: the SubUI value (stat, table,
+// list, markdown; anything else as JSON), the error, the logs and the
+// fetch log.
+func RenderRun(tool string, run *Run) Doc {
 	if run.Record == nil {
-		fmt.Fprintf(&b, "**%s** could not run: %s\n", tool, mdEscape(run.Err))
-		return b.String()
+		return Doc{Para(Strong(tool), Text(" could not run: "), Quote(run.Err))}
 	}
 	rec := run.Record
-	fmt.Fprintf(&b, "**Last run of %s** — %s\n\n", tool, mdEscape(Summary(run)))
+	d := Doc{Para(Strong("Last run of "+tool), Text(" — "), Quote(Summary(run)))}
 	if len(run.Input) > 0 {
-		fmt.Fprintf(&b, "Input: `%s`\n\n", strings.ReplaceAll(compact(run.Input), "`", "'"))
+		d = append(d, Para(Text("Input: "), Code(compact(run.Input))))
 	}
 	if rec.OK {
-		b.WriteString(renderValue(rec.Result))
+		d = append(d, renderValue(rec.Result)...)
 	} else if rec.Error != nil {
-		fmt.Fprintf(&b, "**%s**: %s\n\n", mdEscape(rec.Error.Name), mdEscape(rec.Error.Message))
+		d = append(d, Para(StrongQuote(rec.Error.Name), Text(": "), Quote(rec.Error.Message)))
 		if rec.Error.Stack != "" {
-			fmt.Fprintf(&b, "```\n%s\n```\n\n", strings.TrimSpace(rec.Error.Stack))
+			d = append(d, CodeBlock("", strings.TrimSpace(rec.Error.Stack)))
 		}
 	}
 	if len(rec.Logs) > 0 {
-		b.WriteString("**Logs**\n\n```\n")
+		var b strings.Builder
 		for _, l := range rec.Logs {
 			fmt.Fprintf(&b, "[%s] %s\n", l.Level, l.Message)
 		}
-		b.WriteString("```\n\n")
+		d = append(d, Para(Strong("Logs")), CodeBlock("", b.String()))
 	}
 	if len(rec.Fetches) > 0 {
-		b.WriteString(renderFetches(rec.Fetches))
+		d = append(d, renderFetches(rec.Fetches)...)
 	}
-	return b.String()
+	return d
 }
 
-func renderFetches(fs []runner.FetchEntry) string {
-	var b strings.Builder
-	b.WriteString("**Fetches**\n\n| method | URL | status | source | ms | credentials |\n|---|---|---|---|---|---|\n")
+func renderFetches(fs []runner.FetchEntry) []Block {
+	rows := [][]string{{"method", "URL", "status", "source", "ms", "credentials"}}
 	for _, f := range fs {
 		status := fmt.Sprint(f.Status)
 		if f.Refused != "" {
@@ -146,14 +143,13 @@ func renderFetches(fs []runner.FetchEntry) string {
 		} else if f.Error != "" {
 			status = "error"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %.0f | %s |\n", cell(f.Method), cell(f.URL), cell(status), cell(f.Source), f.Ms, cell(strings.Join(f.Credentials, ", ")))
+		rows = append(rows, []string{f.Method, f.URL, status, f.Source, fmt.Sprintf("%.0f", f.Ms), strings.Join(f.Credentials, ", ")})
 	}
-	b.WriteString("\n")
-	return b.String()
+	return []Block{Para(Strong("Fetches")), Table(rows...)}
 }
 
 // renderValue renders a SubUI value.
-func renderValue(raw json.RawMessage) string {
+func renderValue(raw json.RawMessage) []Block {
 	var v map[string]any
 	if json.Unmarshal(raw, &v) == nil && v != nil {
 		switch v["type"] {
@@ -162,48 +158,42 @@ func renderValue(raw json.RawMessage) string {
 			if label == "" {
 				label = "Value"
 			}
-			return fmt.Sprintf("**%s**: %s\n\n", mdEscape(label), mdEscape(scalar(v["value"])))
+			return []Block{Para(StrongQuote(label), Text(": "), Quote(scalar(v["value"])))}
 		case "table":
 			cols, _ := v["columns"].([]any)
 			rows, _ := v["rows"].([]any)
 			if len(cols) > 0 {
-				var b strings.Builder
-				b.WriteString("|")
-				for _, c := range cols {
-					b.WriteString(" " + cell(scalar(c)) + " |")
+				t := [][]string{make([]string, len(cols))}
+				for i, c := range cols {
+					t[0][i] = scalar(c)
 				}
-				b.WriteString("\n|" + strings.Repeat("---|", len(cols)) + "\n")
 				for _, r := range rows {
 					cells, _ := r.([]any)
-					b.WriteString("|")
+					row := make([]string, len(cols))
 					for i := range cols {
-						c := ""
 						if i < len(cells) {
-							c = scalar(cells[i])
+							row[i] = scalar(cells[i])
 						}
-						b.WriteString(" " + cell(c) + " |")
 					}
-					b.WriteString("\n")
+					t = append(t, row)
 				}
-				b.WriteString("\n")
-				return b.String()
+				return []Block{Table(t...)}
 			}
 		case "list":
 			if items, ok := v["items"].([]any); ok {
-				var b strings.Builder
+				var list [][]Inline
 				for _, it := range items {
-					b.WriteString("- " + mdEscape(listItem(it)) + "\n")
+					list = append(list, []Inline{Quote(listItem(it))})
 				}
-				b.WriteString("\n")
-				return b.String()
+				return []Block{List(list...)}
 			}
 		case "markdown":
 			if text, ok := v["text"].(string); ok {
-				return text + "\n\n"
+				return []Block{Markdown(text)}
 			}
 		}
 	}
-	return "```json\n" + pretty(raw) + "\n```\n\n"
+	return []Block{CodeBlock("json", pretty(raw))}
 }
 
 func listItem(it any) string {
@@ -234,13 +224,4 @@ func compact(raw json.RawMessage) string {
 		return string(raw)
 	}
 	return b.String()
-}
-
-func mdEscape(s string) string {
-	r := strings.NewReplacer("\\", "\\\\", "*", "\\*", "_", "\\_", "`", "\\`", "<", "&lt;", "[", "\\[", "]", "\\]")
-	return r.Replace(s)
-}
-
-func cell(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(mdEscape(s), "|", "\\|"), "\n", " ")
 }

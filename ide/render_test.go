@@ -18,7 +18,7 @@ func TestRenderValue(t *testing.T) {
 		{`"just a string"`, "```json\n\"just a string\"\n```\n\n"},
 		{``, "```json\nnull\n```\n\n"},
 	} {
-		if got := renderValue(json.RawMessage(c.in)); got != c.want {
+		if got := Doc(renderValue(json.RawMessage(c.in))).Markdown(); got != c.want {
 			t.Errorf("%s:\ngot  %q\nwant %q", c.in, got, c.want)
 		}
 	}

@@ -1,10 +1,10 @@
 package lsp
 
 import (
-	"regexp"
-	"strings"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/plugin-lsp/plugin-lsp/ide"
 )
 
 // This file is what the server sends shaped by what the client declared
@@ -63,61 +63,10 @@ func hasMarkdown(kinds []protocol.MarkupKind) bool {
 	return false
 }
 
-// markup returns md as the client wants it: Markdown, or plain text for a
-// client that did not declare Markdown (the LSP default), so that it
-// never shows raw **, ` and ``` marks.
-func markup(md string, markdown bool) *protocol.MarkupContent {
+// markup renders a doc in the format the client reads.
+func markup(d ide.Doc, markdown bool) *protocol.MarkupContent {
 	if markdown {
-		return &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: md}
+		return &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: d.Markdown()}
 	}
-	return &protocol.MarkupContent{Kind: protocol.MarkupKindPlainText, Value: plainText(md)}
-}
-
-var (
-	mdStrong   = regexp.MustCompile(`\*\*([^*\n]+)\*\*|__([^_\n]+)__`)
-	mdCode     = regexp.MustCompile("`+([^`\n]*)`+")
-	mdLink     = regexp.MustCompile(`\[([^\]\n]*)\]\(([^)\s]*)\)`)
-	mdEscaped  = regexp.MustCompile("\\\\([\\\\`*_{}\\[\\]()#+\\-.!|<>~])")
-	mdRule     = regexp.MustCompile(`^\s*(-{3,}|\*{3,}|_{3,})\s*$`)
-	mdHeading  = regexp.MustCompile(`^#{1,6}\s+`)
-	mdTableSep = regexp.MustCompile(`^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$`)
-)
-
-// plainText renders the Markdown the server writes (strong, inline code,
-// fenced blocks, links, rules, headings, simple tables, backslash escapes)
-// as readable plain text. Code blocks keep their content verbatim.
-func plainText(md string) string {
-	var out []string
-	inFence := false
-	for _, line := range strings.Split(md, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(line), "```") {
-			inFence = !inFence
-			continue
-		}
-		if inFence {
-			out = append(out, line)
-			continue
-		}
-		switch {
-		case mdRule.MatchString(line):
-			out = append(out, "────────")
-			continue
-		case mdTableSep.MatchString(line):
-			continue
-		}
-		line = mdHeading.ReplaceAllString(line, "")
-		line = mdLink.ReplaceAllString(line, "$1 ($2)")
-		line = mdStrong.ReplaceAllString(line, "$1$2")
-		line = mdCode.ReplaceAllString(line, "$1")
-		line = mdEscaped.ReplaceAllString(line, "$1")
-		if t := strings.TrimSpace(line); strings.HasPrefix(t, "|") && strings.HasSuffix(t, "|") && len(t) > 1 {
-			cells := strings.Split(t[1:len(t)-1], "|")
-			for i := range cells {
-				cells[i] = strings.TrimSpace(cells[i])
-			}
-			line = strings.Join(cells, "  ")
-		}
-		out = append(out, line)
-	}
-	return strings.Join(out, "\n")
+	return &protocol.MarkupContent{Kind: protocol.MarkupKindPlainText, Value: d.PlainText()}
 }

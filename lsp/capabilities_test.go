@@ -45,11 +45,3 @@ func TestPositionEncodings(t *testing.T) {
 		t.Error("negotiation: utf-8 when offered, utf-16 otherwise")
 	}
 }
-
-func TestPlainText(t *testing.T) {
-	md := "**host method** `http.fetch`\n\nSee [docs](https://example.org/x) \\* 2\n\n---\n\n```json\n{\"a\": \"`x`\"}\n```\n\n| method | URL |\n|---|---|\n| GET | https://a.example |\n# Title"
-	want := "host method http.fetch\n\nSee docs (https://example.org/x) * 2\n\n────────\n\n{\"a\": \"`x`\"}\n\nmethod  URL\nGET  https://a.example\nTitle"
-	if got := plainText(md); got != want {
-		t.Errorf("plainText:\n%s\nwant:\n%s", got, want)
-	}
-}

@@ -35,8 +35,8 @@ func ideRun(r *toolRun) *ide.Run {
 // summary is the one-line outcome of a run (lenses, inlay hints).
 func summary(run *toolRun) string { return ide.Summary(ideRun(run)) }
 
-// renderRun is the whole result of a run as Markdown.
-func renderRun(tool string, run *toolRun) string { return ide.RenderRun(tool, ideRun(run)) }
+// renderRun is the whole result of a run.
+func renderRun(tool string, run *toolRun) ide.Doc { return ide.RenderRun(tool, ideRun(run)) }
 
 // Hover: see ide.Snapshot.Hover.
 func (s *Server) Hover(ctx context.Context, params *protocol.HoverParams) (*protocol.Hover, error) {
@@ -56,7 +56,7 @@ func (s *Server) Hover(ctx context.Context, params *protocol.HoverParams) (*prot
 		return nil, nil
 	}
 	r := sn.enc.toRange(f, h.Span)
-	return &protocol.Hover{Contents: markup(h.Markdown, sn.caps.hoverMarkdown), Range: &r}, nil
+	return &protocol.Hover{Contents: markup(h.Doc, sn.caps.hoverMarkdown), Range: &r}, nil
 }
 
 var completionKinds = map[ide.Kind]protocol.CompletionItemKind{
@@ -86,7 +86,7 @@ func (s *Server) Completion(ctx context.Context, params *protocol.CompletionPara
 	sn.mu.Unlock()
 	for _, c := range cands {
 		item := protocol.CompletionItem{Label: c.Label, Kind: completionKinds[c.Kind], Detail: protocol.NewOptional(c.Detail)}
-		if c.Doc != "" {
+		if len(c.Doc) > 0 {
 			item.Documentation = markup(c.Doc, sn.caps.completionDocMD)
 		}
 		if c.Replace != nil {
