@@ -1,7 +1,6 @@
 package lsp
 
 import (
-
 	"go.lsp.dev/protocol"
 
 	"github.com/plugin-lsp/plugin-lsp/ide"

@@ -98,7 +98,7 @@ func TestCompletion(t *testing.T) {
 	}
 	text := strings.Replace(base, `"collections.put"]`, `"collections.put", "col"]`, 1)
 	got := items(text, `"collections.put", "co`)
-	if len(got) != 2 || got[0].Label != "collections.delete" || got[0].Kind != protocol.CompletionItemKindFunction || 
+	if len(got) != 2 || got[0].Label != "collections.delete" || got[0].Kind != protocol.CompletionItemKindFunction ||
 		dump(got[0].TextEdit) != dump(&protocol.TextEdit{Range: protocol.Range{Start: posOf(t, text, `"col"]`, 1), End: posOf(t, text, `"col"]`, 4)}, NewText: "collections.delete"}) ||
 		got[0].Documentation == nil || got[0].Documentation.(*protocol.MarkupContent).Kind != protocol.MarkupKindPlainText {
 		t.Errorf("replacing completion %s", dump(got))
