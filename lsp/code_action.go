@@ -151,9 +151,9 @@ func (s *Server) fixAllCapabilities(sn *snapshot, dir, rel string) (int, string)
 		}
 		return analysis.Run(p, s.rules(), cfg, cache), nil
 	}
-	sn.mu.Lock()
-	n, text := sn.ide().AddAllCapabilities(rel, recheck)
-	sn.mu.Unlock()
+	var n int
+	var text []byte
+	sn.ask(func(is *ide.Snapshot) { n, text = is.AddAllCapabilities(rel, recheck) })
 	return n, string(text)
 }
 

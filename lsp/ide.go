@@ -17,6 +17,14 @@ func (sn *snapshot) ide() *ide.Snapshot {
 	return &ide.Snapshot{Plugin: sn.plugin, Diags: sn.diags, Runs: ideRuns(sn.runs)}
 }
 
+// ask runs f on the snapshot as package ide reads it. The plugin reads
+// its files lazily, so the calls on one snapshot take turns (sn.mu).
+func (sn *snapshot) ask(f func(*ide.Snapshot)) {
+	sn.mu.Lock()
+	defer sn.mu.Unlock()
+	f(sn.ide())
+}
+
 func ideRuns(runs map[string]*toolRun) map[string]*ide.Run {
 	out := make(map[string]*ide.Run, len(runs))
 	for name, r := range runs {
@@ -49,9 +57,8 @@ func (s *Server) Hover(ctx context.Context, params *protocol.HoverParams) (*prot
 		return nil, nil
 	}
 	off := sn.enc.fromPosition(f, params.Position)
-	sn.mu.Lock()
-	h := sn.ide().Hover(rel, off)
-	sn.mu.Unlock()
+	var h *ide.Hover
+	sn.ask(func(is *ide.Snapshot) { h = is.Hover(rel, off) })
 	if h == nil {
 		return nil, nil
 	}
@@ -81,9 +88,8 @@ func (s *Server) Completion(ctx context.Context, params *protocol.CompletionPara
 		return list, nil
 	}
 	off := sn.enc.fromPosition(f, params.Position)
-	sn.mu.Lock()
-	cands := sn.ide().Complete(rel, off)
-	sn.mu.Unlock()
+	var cands []ide.Candidate
+	sn.ask(func(is *ide.Snapshot) { cands = is.Complete(rel, off) })
 	for _, c := range cands {
 		item := protocol.CompletionItem{Label: c.Label, Kind: completionKinds[c.Kind], Detail: protocol.NewOptional(c.Detail)}
 		if len(c.Doc) > 0 {
@@ -112,9 +118,8 @@ func (s *Server) Definition(ctx context.Context, params *protocol.DefinitionPara
 		return out, nil
 	}
 	off := sn.enc.fromPosition(f, params.Position)
-	sn.mu.Lock()
-	targets := sn.ide().Definition(rel, off)
-	sn.mu.Unlock()
+	var targets []ide.Target
+	sn.ask(func(is *ide.Snapshot) { targets = is.Definition(rel, off) })
 	for _, t := range targets {
 		tf := sn.file(t.File)
 		if tf == nil {
