@@ -33,7 +33,8 @@ import (
 // the plugin checked is the one without them. A file runs.json, when
 // present, holds the last run of each tool ({tool: run record}): hover,
 // completion and fetch-refused-at-run read it. The plugin is checked with
-// every rule, as `plugin-lsp check` and the server check it.
+// every rule, as `plugin-lsp check` and the server check it. A file base
+// names a plugin (a path from the directory) the case starts from.
 
 // tb is what the marker checks report to: a *testing.T, or a recorder
 // (TestMarkerHarnessFails).
@@ -154,43 +155,56 @@ func (m marker) strs(t tb, from int) []string {
 }
 
 // markerCase loads the plugin of one testdata directory, markers removed.
+// A file named base holds the path (from the directory) of a plugin whose
+// files come first: the case's own files replace or add to them.
 func markerCase(t *testing.T, src string) (*Snapshot, []marker) {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), filepath.Base(src))
 	var ms []marker
 	var runs map[string]*Run
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		rel = filepath.ToSlash(rel)
-		b, err := os.ReadFile(p)
+	copyIn := func(from string, own bool) {
+		err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			rel, _ := filepath.Rel(from, p)
+			rel = filepath.ToSlash(rel)
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			switch {
+			case own && rel == "base":
+				return nil
+			case own && rel == "runs.json":
+				var recs map[string]*runner.Record
+				if err := json.Unmarshal(b, &recs); err != nil {
+					t.Fatalf("%s: %v", p, err)
+				}
+				runs = map[string]*Run{}
+				for tool, rec := range recs {
+					runs[tool] = &Run{Record: rec}
+				}
+				return nil
+			}
+			text, fm := stripMarkers(t, rel, string(b))
+			if own {
+				ms = append(ms, fm...)
+			}
+			target := filepath.Join(dir, filepath.FromSlash(rel))
+			if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+				return err
+			}
+			return os.WriteFile(target, []byte(text), 0o644)
+		})
 		if err != nil {
-			return err
+			t.Fatal(err)
 		}
-		if rel == "runs.json" {
-			var recs map[string]*runner.Record
-			if err := json.Unmarshal(b, &recs); err != nil {
-				t.Fatalf("%s: %v", p, err)
-			}
-			runs = map[string]*Run{}
-			for tool, rec := range recs {
-				runs[tool] = &Run{Record: rec}
-			}
-			return nil
-		}
-		text, fm := stripMarkers(t, rel, string(b))
-		ms = append(ms, fm...)
-		target := filepath.Join(dir, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-			return err
-		}
-		return os.WriteFile(target, []byte(text), 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
+	if b, err := os.ReadFile(filepath.Join(src, "base")); err == nil {
+		copyIn(filepath.Join(src, filepath.FromSlash(strings.TrimSpace(string(b)))), false)
+	}
+	copyIn(src, true)
 	p, err := analysis.Load(nil, dir)
 	if err != nil {
 		t.Fatal(err)
