@@ -79,7 +79,7 @@ func (c *checker) recheck(t testing.TB) Recheck {
 // oneAtATime is how "add all missing capabilities" worked before: the
 // first capability fix, a check, the next one; it returns the fixes
 // applied, the manifest, and the checks made.
-func oneAtATime(t *testing.T, dir, rel string) (int, string, int) {
+func oneAtATime(t testing.TB, dir, rel string) (int, string, int) {
 	c := &checker{dir: dir}
 	sn := c.check(t, nil)
 	mf, _ := sn.Plugin.ReadFile(analysis.ManifestName)
