@@ -1,6 +1,8 @@
 package ide
 
 import (
+	"sort"
+
 	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/analysis/fixes"
 )
@@ -24,7 +26,7 @@ type Recheck func(manifest []byte) ([]analysis.Diagnostic, error)
 // AddAllCapabilities applies the preferred capability fixes of the
 // diagnostics in file rel (a rename of a typo rather than an add, never a
 // fix that edits more than plugin.json) and returns how many it applied
-// and the resulting plugin.json. The fixes of one check are merged into
+// and the resulting plugin.json (AddAllEdit makes it an edit). The fixes of one check are merged into
 // one edit set (fixes.Merge); the plugin is checked again only when some
 // of them conflict (two first entries of an empty list, two new members
 // of one object), and then the fixes of that check are merged, for at
@@ -77,4 +79,41 @@ func manifestOnly(fx analysis.Fix) bool {
 		}
 	}
 	return true
+}
+
+// AddAllEdit is the edit that replaces plugin.json with the text
+// AddAllCapabilities returned.
+func (sn *Snapshot) AddAllEdit(text []byte) analysis.Edit {
+	end := 0
+	if sn.Plugin != nil {
+		if mf, err := sn.Plugin.ReadFile(analysis.ManifestName); err == nil {
+			end = len(mf.Text)
+		}
+	}
+	return analysis.Edit{File: analysis.ManifestName, Span: analysis.Span{End: end}, NewText: string(text)}
+}
+
+// FixAll is `plugin-lsp check --fix` on the plugin in dir (o.FS: the
+// editor's buffers over the disk): how many fixes it applied, and its
+// result as edits, each replacing (or creating) a whole file.
+func FixAll(dir string, o fixes.Options) (int, []analysis.Edit, error) {
+	res, err := fixes.FixAll(dir, o)
+	if err != nil || len(res.Applied) == 0 {
+		return 0, nil, err
+	}
+	rels := make([]string, 0, len(res.After))
+	for rel := range res.After {
+		rels = append(rels, rel)
+	}
+	sort.Strings(rels)
+	var edits []analysis.Edit
+	for _, rel := range rels {
+		before := res.Before[rel]
+		if before == nil {
+			edits = append(edits, analysis.Edit{File: rel, Create: true, NewText: string(res.After[rel])})
+			continue
+		}
+		edits = append(edits, analysis.Edit{File: rel, Span: analysis.Span{End: len(before)}, NewText: string(res.After[rel])})
+	}
+	return len(res.Applied), edits, nil
 }

@@ -88,16 +88,13 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 		// All missing capabilities of this page at once: only worth it
 		// when the page needs more than one.
 		if rel != analysis.ManifestName {
-			if n, text := s.fixAllCapabilities(sn, ps.dir, rel); n > 1 {
+			if n, edit := s.fixAllCapabilities(sn, ps.dir, rel); n > 1 {
 				kind := protocol.CodeActionKindQuickFix
-				mf := sn.file(analysis.ManifestName)
 				out = append(out, &protocol.CodeAction{
 					Title:       fmt.Sprintf("Add all %d missing capabilities of %s to plugin.json", n, rel),
 					Kind:        &kind,
 					Diagnostics: capDiags,
-					Edit: sn.workspaceEdit([]analysis.Edit{{
-						File: analysis.ManifestName, Span: analysis.Span{Start: 0, End: len(mf.Text)}, NewText: text,
-					}}, docChanges),
+					Edit:        sn.workspaceEdit([]analysis.Edit{edit}, docChanges),
 				})
 			}
 		}
@@ -129,7 +126,7 @@ func overlaps(a, want analysis.Span) bool {
 // fixAllCapabilities is ide's AddAllCapabilities of page rel, checking
 // the plugin again (with the editor's buffers and the last runs) when
 // its fixes conflict.
-func (s *Server) fixAllCapabilities(sn *snapshot, dir, rel string) (int, string) {
+func (s *Server) fixAllCapabilities(sn *snapshot, dir, rel string) (int, analysis.Edit) {
 	files := map[string][]byte{}
 	for p, d := range sn.docs {
 		files[p] = d.text
@@ -152,9 +149,13 @@ func (s *Server) fixAllCapabilities(sn *snapshot, dir, rel string) (int, string)
 		return analysis.Run(p, s.rules(), cfg, cache), nil
 	}
 	var n int
-	var text []byte
-	sn.ask(func(is *ide.Snapshot) { n, text = is.AddAllCapabilities(rel, recheck) })
-	return n, string(text)
+	var edit analysis.Edit
+	sn.ask(func(is *ide.Snapshot) {
+		var text []byte
+		n, text = is.AddAllCapabilities(rel, recheck)
+		edit = is.AddAllEdit(text)
+	})
+	return n, edit
 }
 
 // createActions offers to create each missing page and module named in

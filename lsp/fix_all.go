@@ -2,12 +2,11 @@ package lsp
 
 import (
 	"fmt"
-	"sort"
 
 	"go.lsp.dev/protocol"
 
-	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/analysis/fixes"
+	"github.com/plugin-lsp/plugin-lsp/ide"
 )
 
 // fixAllAction is the source.fixAll action: what `plugin-lsp check --fix`
@@ -22,27 +21,13 @@ func (s *Server) fixAllAction(sn *snapshot, ps *pluginState, docChanges bool) *p
 	s.mu.Lock()
 	o := fixes.Options{Rules: s.rules(), Config: s.analysisConfig(), Cache: ps.cache, FS: newOverlayFS(files)}
 	s.mu.Unlock()
-	res, err := fixes.FixAll(ps.dir, o)
-	if err != nil || len(res.Applied) == 0 {
+	n, edits, err := ide.FixAll(ps.dir, o)
+	if err != nil || n == 0 {
 		return nil
-	}
-	rels := make([]string, 0, len(res.After))
-	for rel := range res.After {
-		rels = append(rels, rel)
-	}
-	sort.Strings(rels)
-	var edits []analysis.Edit
-	for _, rel := range rels {
-		before := res.Before[rel]
-		if before == nil {
-			edits = append(edits, analysis.Edit{File: rel, Create: true, NewText: string(res.After[rel])})
-			continue
-		}
-		edits = append(edits, analysis.Edit{File: rel, Span: analysis.Span{End: len(before)}, NewText: string(res.After[rel])})
 	}
 	kind := protocol.CodeActionKindSourceFixAll
 	title := "Apply the preferred fix"
-	if n := len(res.Applied); n > 1 {
+	if n > 1 {
 		title = fmt.Sprintf("Apply all %d preferred fixes", n)
 	}
 	return &protocol.CodeAction{Title: title + " (plugin-lsp check --fix)", Kind: &kind, Edit: sn.workspaceEdit(edits, docChanges)}
