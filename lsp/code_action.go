@@ -221,9 +221,7 @@ func (s *Server) createActions(sn *snapshot, want analysis.Span, docChanges bool
 		if !ok || page == "" {
 			continue
 		}
-		sn.mu.Lock()
 		rel, exists := sn.plugin.ResolvePage(page)
-		sn.mu.Unlock()
 		if exists {
 			continue
 		}
@@ -247,9 +245,7 @@ func (s *Server) createActions(sn *snapshot, want analysis.Span, docChanges bool
 		if err != nil || created[c] {
 			continue
 		}
-		sn.mu.Lock()
 		exists := sn.plugin.Exists(c)
-		sn.mu.Unlock()
 		if exists {
 			continue
 		}

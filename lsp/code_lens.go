@@ -22,8 +22,6 @@ func (sn *snapshot) anchors(rel string) []toolAnchor {
 	if sn.plugin == nil {
 		return nil
 	}
-	sn.mu.Lock()
-	defer sn.mu.Unlock()
 	var out []toolAnchor
 	for _, t := range sn.plugin.Manifest.Tools {
 		name, ok := analysis.Str(t.Name)

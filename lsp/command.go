@@ -67,9 +67,7 @@ func (s *Server) ExecuteCommand(ctx context.Context, params *protocol.ExecuteCom
 		if sn.plugin == nil {
 			return nil, invalidParams("%s has no plugin.json", ps.dir)
 		}
-		sn.mu.Lock()
 		card, err := s.opts.Review(sn.plugin)
-		sn.mu.Unlock()
 		if err != nil {
 			return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "review card: %v", err)
 		}
@@ -131,9 +129,7 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 	}
 	input := args.Input
 	if len(input) == 0 {
-		sn.mu.Lock()
 		input = runner.DefaultInput(sn.plugin, args.Tool)
-		sn.mu.Unlock()
 	}
 	if s.opts.Runner == nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "the sandbox is not available in this build of plugin-lsp")

@@ -27,8 +27,6 @@ func (s *Server) Completion(ctx context.Context, params *protocol.CompletionPara
 	}
 	f := sn.file(rel)
 	off := sn.enc.fromPosition(f, params.Position)
-	sn.mu.Lock()
-	defer sn.mu.Unlock()
 	p := sn.plugin
 	n := nodeAt(p.Manifest.Root, off)
 	if n == nil || onKey(n, off) {

@@ -18,8 +18,6 @@ func (s *Server) Definition(ctx context.Context, params *protocol.DefinitionPara
 	}
 	f := sn.file(rel)
 	off := sn.enc.fromPosition(f, params.Position)
-	sn.mu.Lock()
-	defer sn.mu.Unlock()
 	p := sn.plugin
 	n := nodeAt(p.Manifest.Root, off)
 	if n == nil {

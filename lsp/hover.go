@@ -44,8 +44,6 @@ func (s *Server) Hover(ctx context.Context, params *protocol.HoverParams) (*prot
 }
 
 func (s *Server) hoverManifest(sn *snapshot, off int) (string, analysis.Span) {
-	sn.mu.Lock()
-	defer sn.mu.Unlock()
 	p := sn.plugin
 	n := nodeAt(p.Manifest.Root, off)
 	if n == nil {
@@ -279,13 +277,11 @@ func (s *Server) hoverPage(sn *snapshot, rel string, f *analysis.File, off int) 
 			lineEnd++
 		}
 		if off >= lineStart && off <= lineEnd {
-			sn.mu.Lock()
 			t := findTool(sn.plugin.Manifest, a.tool)
 			md := ""
 			if t != nil {
 				md = hoverTool(sn, t)
 			}
-			sn.mu.Unlock()
 			return md, a.span
 		}
 	}

@@ -61,10 +61,6 @@ type snapshot struct {
 	diags  []analysis.Diagnostic
 	runs   map[string]*toolRun
 	tests  map[string]*tooltest.Result
-
-	// mu guards plugin's file cache (see file); shared with the copies
-	// adopt makes, which share the plugin.
-	mu *sync.Mutex
 }
 
 // adopt returns sn with the documents opened since it was taken whose
@@ -111,8 +107,6 @@ func (sn *snapshot) readAs(path string, text []byte) bool {
 	if !ok {
 		return false
 	}
-	sn.mu.Lock()
-	defer sn.mu.Unlock()
 	f, read := sn.plugin.Cached(rel)
 	return !read || bytes.Equal(f.Text, text)
 }

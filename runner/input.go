@@ -67,8 +67,7 @@ func checkInput(p *analysis.Plugin, t *analysis.Tool, name string, input json.Ra
 	}
 	text := p.ManifestFile.Text[sch.Span.Start:sch.Span.End]
 	failed := func() *RunError {
-		// a fresh File: the Plugin's own line cache is not safe for concurrent runs
-		pos := analysis.NewFile(analysis.ManifestName, p.ManifestFile.Text).Position(sch.Span.Start)
+		pos := p.ManifestFile.Position(sch.Span.Start)
 		return &RunError{Name: "InputError", File: analysis.ManifestName, Line: pos.Line + 1, Column: pos.Col + 1}
 	}
 	s, err := schema.CompileInput(text)

@@ -187,8 +187,11 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 	}
 
 	// Compile.
-	rel, ok := resolvePage(p, pageStr)
+	rel, ok := p.ResolvePage(pageStr)
 	if !ok {
+		if _, err := p.ReadFile(rel); err != nil && !errors.Is(err, fs.ErrNotExist) { // a FIFO, a huge file, a symlink leading out
+			return fail("CompileError", "cannot read the page: "+err.Error(), rel, 0, 0)
+		}
 		return fail("CompileError", fmt.Sprintf("the page %q of %s does not exist (tried %s)", pageStr, claim, rel), rel, 0, 0)
 	}
 	progress("compiling " + rel)
@@ -487,24 +490,6 @@ func fetchMethod(b *broker.Broker, progress func(string)) sandbox.HostFunc {
 		}
 		return out, nil
 	}
-}
-
-// resolvePage is analysis.Plugin.ResolvePage without the Plugin's file
-// cache (safe when the Plugin is shared by concurrent runs).
-func resolvePage(p *analysis.Plugin, page string) (string, bool) {
-	c, err := analysis.Clean(page)
-	if err != nil {
-		return page, false
-	}
-	if filepath.Ext(c) != "" {
-		return c, existsInside(p, c)
-	}
-	for _, ext := range analysis.PageExtensions {
-		if existsInside(p, c+ext) {
-			return c + ext, true
-		}
-	}
-	return c + analysis.PageExtensions[0], false
 }
 
 // loadFixtures reads --fixtures from the disk, or the plugin's own
