@@ -87,7 +87,7 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 					Edit:        sn.workspaceEdit(fx.Edits, docChanges),
 				}
 				if d.PreferredFix() == &d.Fixes[j] {
-					ca.IsPreferred = b(true)
+					ca.IsPreferred = new(true)
 				}
 				out = append(out, ca)
 			}

@@ -124,7 +124,7 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 	if sn.plugin == nil {
 		return nil, invalidParams("%s has no plugin.json", ps.dir)
 	}
-	if findTool(sn.plugin.Manifest, args.Tool) == nil {
+	if sn.plugin.Manifest.FunctionTool(args.Tool) == nil {
 		return nil, invalidParams("plugin %s: %s", ps.dir, analysis.WhyNotRunnable(sn.plugin.Manifest, args.Tool))
 	}
 	input := args.Input
@@ -220,16 +220,6 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 	return rec, nil
 }
 
-// findTool returns the function tool named name.
-func findTool(m *analysis.Manifest, name string) *analysis.Tool {
-	for _, t := range m.Tools {
-		if n, ok := analysis.Str(t.Name); ok && n == name {
-			return t
-		}
-	}
-	return nil
-}
-
 // progress reports one run through $/progress (when the client gave or
 // accepts a token); every method is a no-op otherwise.
 type progress struct {
@@ -262,7 +252,7 @@ func (s *Server) startProgress(ctx context.Context, token protocol.ProgressToken
 	}
 	s.progressCancel[tokenKey(token)] = cancel
 	s.mu.Unlock()
-	pr.send(&protocol.WorkDoneProgressBegin{Kind: "begin", Title: title, Cancellable: b(true)})
+	pr.send(&protocol.WorkDoneProgressBegin{Kind: "begin", Title: title, Cancellable: new(true)})
 	return pr
 }
 

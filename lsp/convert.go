@@ -202,7 +202,7 @@ func (sn *snapshot) workspaceEdit(edits []analysis.Edit, useDocChanges bool) *pr
 		if g.create {
 			we.DocumentChanges = append(we.DocumentChanges, &protocol.CreateFile{
 				Kind: "create", URI: u,
-				Options: &protocol.CreateFileOptions{IgnoreIfExists: ptr(true)},
+				Options: &protocol.CreateFileOptions{IgnoreIfExists: new(true)},
 			})
 		}
 		elems := make([]protocol.TextDocumentEditElement, 0, len(tes))
@@ -218,5 +218,3 @@ func (sn *snapshot) workspaceEdit(edits []analysis.Edit, useDocChanges bool) *pr
 	}
 	return we
 }
-
-func ptr[T any](v T) *T { return &v }

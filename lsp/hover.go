@@ -277,7 +277,7 @@ func (s *Server) hoverPage(sn *snapshot, rel string, f *analysis.File, off int) 
 			lineEnd++
 		}
 		if off >= lineStart && off <= lineEnd {
-			t := findTool(sn.plugin.Manifest, a.tool)
+			t := sn.plugin.Manifest.FunctionTool(a.tool)
 			md := ""
 			if t != nil {
 				md = hoverTool(sn, t)

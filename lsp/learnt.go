@@ -40,7 +40,7 @@ func learntDiagnostics(p *analysis.Plugin, runs map[string]*toolRun, static []an
 		if run.record == nil {
 			continue
 		}
-		t := findTool(p.Manifest, name)
+		t := p.Manifest.FunctionTool(name)
 		if t == nil {
 			continue
 		}

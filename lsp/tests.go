@@ -291,7 +291,7 @@ func (s *Server) testActions(sn *snapshot, rel string, want analysis.Span) []pro
 			out = append(out, &protocol.CodeAction{
 				Title:       "Accept the new result as snapshot",
 				Kind:        &kind,
-				IsPreferred: b(true),
+				IsPreferred: new(true),
 				Command:     protocol.Command{Title: "Accept the new result as snapshot", Command: CommandAcceptSnapshot, Arguments: []protocol.LSPAny{arg}},
 			})
 		}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -217,16 +216,6 @@ func (s *Server) removeRoot(root string) []*pluginState {
 		}
 	}
 	return gone
-}
-
-// sortedPlugins returns the plugins in directory order. Callers hold s.mu.
-func (s *Server) sortedPlugins() []*pluginState {
-	out := make([]*pluginState, 0, len(s.plugins))
-	for _, ps := range s.plugins {
-		out = append(out, ps)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].dir < out[j].dir })
-	return out
 }
 
 // touch records a change to path: the plugin it belongs to gets a new

@@ -15,7 +15,6 @@ import (
 	"github.com/go-sourcemap/sourcemap"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
-	"github.com/plugin-lsp/plugin-lsp/analysis/js"
 	"github.com/plugin-lsp/plugin-lsp/analysis/jslex"
 )
 
@@ -151,10 +150,6 @@ func Compile(p *analysis.Plugin, page string) (*Program, error) {
 	}
 	return prog, nil
 }
-
-// candidates are the files an import may name: the same list the page
-// analysis follows (one definition).
-func candidates(c string) []string { return js.ImportCandidates(c) }
 
 func loaderFor(rel string) api.Loader {
 	switch path.Ext(rel) {

@@ -14,7 +14,7 @@ import (
 // object with each required property set to an empty value of its type
 // (which the input validation then reports if the schema wants more).
 func DefaultInput(p *analysis.Plugin, tool string) json.RawMessage {
-	t := findTool(p.Manifest, tool)
+	t := p.Manifest.FunctionTool(tool)
 	if t == nil {
 		return json.RawMessage("null")
 	}

@@ -118,7 +118,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 	if req.Tool == "" && req.Page != "" {
 		pageStr, claim = req.Page, req.Page
 	} else {
-		tool = findTool(p.Manifest, req.Tool)
+		tool = p.Manifest.FunctionTool(req.Tool)
 		if tool == nil {
 			return nil, unknownTool(analysis.WhyNotRunnable(p.Manifest, req.Tool))
 		}
@@ -308,15 +308,6 @@ func callID() string {
 	var b [6]byte
 	_, _ = rand.Read(b[:])
 	return hex.EncodeToString(b[:])
-}
-
-func findTool(m *analysis.Manifest, name string) *analysis.Tool {
-	for _, t := range m.Tools {
-		if s, ok := analysis.Str(t.Name); ok && s == name {
-			return t
-		}
-	}
-	return nil
 }
 
 // unknownTool is ErrUnknownTool with the explanation as its whole text

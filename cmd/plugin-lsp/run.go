@@ -178,7 +178,7 @@ func runCommandIO(args []string, stdin io.Reader, stdout, stderr io.Writer, newR
 			}
 		}
 		if !json.Valid(raw) {
-			fmt.Fprintf(stderr, "plugin-lsp run: --input is not JSON: %s\n", clip(string(raw), 80))
+			fmt.Fprintf(stderr, "plugin-lsp run: --input is not JSON: %s\n", analysis.Clip(string(raw), 80))
 			return 2
 		}
 		input = raw
@@ -236,11 +236,4 @@ func runCommandIO(args []string, stdin io.Reader, stdout, stderr io.Writer, newR
 		return 1
 	}
 	return 0
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }
