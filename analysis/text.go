@@ -9,11 +9,7 @@ func Elide(s string, max int) string {
 	if len(s) <= max {
 		return s
 	}
-	n := max
-	for n > 0 && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n] + fmt.Sprintf("…(%d bytes)", len(s))
+	return cutUTF8(s, max) + fmt.Sprintf("…(%d bytes)", len(s))
 }
 
 // Clip returns s when it is at most max bytes, else its first bytes (cut
@@ -23,9 +19,14 @@ func Clip(s string, max int) string {
 	if len(s) <= max {
 		return s
 	}
+	return cutUTF8(s, max) + "…"
+}
+
+// cutUTF8 is s[:max] (len(s) > max) shortened to a UTF-8 boundary.
+func cutUTF8(s string, max int) string {
 	n := max
 	for n > 0 && s[n]&0xC0 == 0x80 {
 		n--
 	}
-	return s[:n] + "…"
+	return s[:n]
 }
