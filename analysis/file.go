@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"sort"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -19,11 +20,13 @@ type Position struct {
 }
 
 // File is the text of one file of the plugin, as read from disk or from an
-// editor overlay.
+// editor overlay. It is safe for concurrent use (its line index is built
+// once, on first use).
 type File struct {
 	Path string // slash path relative to the plugin directory
 	Text []byte
 	// lineStarts[i] is the byte offset of line i; built on first use.
+	index      sync.Once
 	lineStarts []int
 	// marks are UTF-16 counts at rune boundaries every markEvery bytes or
 	// so (nil for an ASCII file, whose columns are byte counts), so that a
@@ -40,7 +43,7 @@ const markEvery = 256
 func NewFile(path string, text []byte) *File { return &File{Path: path, Text: text} }
 
 func (f *File) lines() []int {
-	if f.lineStarts == nil {
+	f.index.Do(func() {
 		starts := []int{0}
 		ascii := true
 		for i, b := range f.Text {
@@ -53,7 +56,7 @@ func (f *File) lines() []int {
 			f.marks = utf16Marks(f.Text)
 		}
 		f.lineStarts = starts
-	}
+	})
 	return f.lineStarts
 }
 

@@ -7,6 +7,16 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/analysis/suggest"
 )
 
+// FunctionTool returns the function tool (tools[]) named name, or nil.
+func (m *Manifest) FunctionTool(name string) *Tool {
+	for _, t := range m.Tools {
+		if s, ok := Str(t.Name); ok && s == name {
+			return t
+		}
+	}
+	return nil
+}
+
 // WhyNotRunnable explains why name is not a function tool of the
 // manifest, for `plugin-lsp run` and the plugin.runTool command: a native
 // tool is in the full-trust lane (run by the host, never by the sandbox,

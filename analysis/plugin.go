@@ -41,6 +41,14 @@ func (OSFS) EvalSymlinks(name string) (string, error) { return filepath.EvalSyml
 // Plugin is one loaded plugin directory. Loading never fails once the
 // directory has a plugin.json: a broken manifest yields a partial Manifest
 // plus SyntaxError.
+//
+// A Plugin is a snapshot, immutable once loaded and safe for concurrent
+// use: the exported fields are never changed after Load, and the files it
+// reads on demand (ReadFile, Exists, ResolvePage) are read once, under its
+// own lock, and then answered the same way for its whole life. Callers
+// (the language server's requests, the runner, esbuild's loaders) share
+// one Plugin without a lock of their own. A change on disk or in an
+// editor is a new Plugin.
 type Plugin struct {
 	Dir          string // absolute, cleaned
 	FS           FS
@@ -53,8 +61,8 @@ type Plugin struct {
 	FixturesRoot  *jsonpos.Node
 	FixturesError *jsonpos.SyntaxError
 
-	files  map[string]*File
-	exists map[string]bool // Exists results: a plugin is a snapshot
+	files  memo[*File] // ReadFile results, errors included
+	exists memo[bool]  // Exists results
 }
 
 // Load reads dir/plugin.json and dir/fixtures.json through fsys.
@@ -66,7 +74,7 @@ func Load(fsys FS, dir string) (*Plugin, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Plugin{Dir: abs, FS: fsys, files: map[string]*File{}}
+	p := &Plugin{Dir: abs, FS: fsys}
 	mf, err := p.ReadFile(ManifestName)
 	if err != nil {
 		return nil, fmt.Errorf("%s: not a plugin directory: %w", dir, err)
@@ -89,9 +97,9 @@ func LoadBytes(fsys FS, dir string, manifest []byte) *Plugin {
 		fsys = OSFS{}
 	}
 	abs, _ := filepath.Abs(dir)
-	p := &Plugin{Dir: abs, FS: fsys, files: map[string]*File{}}
+	p := &Plugin{Dir: abs, FS: fsys}
 	p.ManifestFile = NewFile(ManifestName, manifest)
-	p.files[ManifestName] = p.ManifestFile
+	p.files.set(ManifestName, p.ManifestFile)
 	root, serr := jsonpos.Parse(manifest)
 	p.Manifest = NewManifest(root)
 	p.SyntaxError = serr
@@ -137,24 +145,23 @@ func (p *Plugin) Rel(abs string) (string, bool) {
 	return filepath.ToSlash(r), true
 }
 
-// ReadFile returns the file at a plugin-relative path, read once per
-// Plugin. It refuses paths that leave the directory, lexically or through
-// a symlink.
+// ReadFile returns the file at a plugin-relative path through
+// ReadPluginFile, read once per Plugin (a failure too: the snapshot
+// answers the same way every time). It refuses paths that leave the
+// directory, lexically or through a symlink, anything but a regular file
+// and a file over MaxFileSize.
 func (p *Plugin) ReadFile(rel string) (*File, error) {
 	c, err := Clean(rel)
 	if err != nil {
 		return nil, err
 	}
-	if f, ok := p.files[c]; ok {
-		return f, nil
-	}
-	b, err := ReadPluginFile(p.FS, p.Dir, c)
-	if err != nil {
-		return nil, err
-	}
-	f := NewFile(c, b)
-	p.files[c] = f
-	return f, nil
+	return p.files.get(c, func() (*File, error) {
+		b, err := ReadPluginFile(p.FS, p.Dir, c)
+		if err != nil {
+			return nil, err
+		}
+		return NewFile(c, b), nil
+	})
 }
 
 // Cached returns the file at rel if ReadFile has read it (nothing is read
@@ -164,8 +171,8 @@ func (p *Plugin) Cached(rel string) (*File, bool) {
 	if err != nil {
 		return nil, false
 	}
-	f, ok := p.files[c]
-	return f, ok
+	f, err, ok := p.files.peek(c)
+	return f, ok && err == nil
 }
 
 // Exists reports whether a regular file is at rel (inside the directory).
@@ -174,17 +181,10 @@ func (p *Plugin) Exists(rel string) bool {
 	if err != nil {
 		return false
 	}
-	if _, ok := p.files[c]; ok {
+	if f, err, ok := p.files.peek(c); ok && err == nil && f != nil {
 		return true
 	}
-	if e, ok := p.exists[c]; ok {
-		return e
-	}
-	if p.exists == nil {
-		p.exists = map[string]bool{}
-	}
-	e := p.exists1(c)
-	p.exists[c] = e
+	e, _ := p.exists.get(c, func() (bool, error) { return p.exists1(c), nil })
 	return e
 }
 

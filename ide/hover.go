@@ -280,7 +280,7 @@ func (sn *Snapshot) hoverPage(rel string, f *analysis.File, off int) (Doc, analy
 			lineEnd++
 		}
 		if off >= lineStart && off <= lineEnd {
-			t := FindTool(sn.Plugin.Manifest, a.Tool)
+			t := sn.Plugin.Manifest.FunctionTool(a.Tool)
 			if t == nil {
 				return nil, a.Span
 			}

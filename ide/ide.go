@@ -65,16 +65,6 @@ func Anchors(p *analysis.Plugin, rel string) []Anchor {
 	return out
 }
 
-// FindTool returns the function tool named name.
-func FindTool(m *analysis.Manifest, name string) *analysis.Tool {
-	for _, t := range m.Tools {
-		if n, ok := analysis.Str(t.Name); ok && n == name {
-			return t
-		}
-	}
-	return nil
-}
-
 // AnalysisRuns are the fetches of the last runs as the rules read them
 // (analysis.Config.Runs, for fetch-refused-at-run).
 func AnalysisRuns(runs map[string]*Run) map[string]analysis.ToolRun {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/runner"
 )
 
@@ -27,7 +28,7 @@ func Summary(run *Run) string {
 		if rec.Error != nil {
 			msg = strings.TrimSpace(rec.Error.Name + ": " + rec.Error.Message)
 		}
-		parts = append(parts, "✗ "+clip(msg, 60))
+		parts = append(parts, "✗ "+oneLine(msg, 60))
 	}
 	parts = append(parts, fmt.Sprintf("%.0f ms", rec.DurationMs))
 	n, refused := len(rec.Fetches), 0
@@ -56,9 +57,9 @@ func resultSummary(raw json.RawMessage) string {
 			label, _ := v["label"].(string)
 			val := scalar(v["value"])
 			if label != "" {
-				return clip(label+": "+val, 60)
+				return oneLine(label+": "+val, 60)
 			}
-			return clip(val, 60)
+			return oneLine(val, 60)
 		case "table":
 			rows, _ := v["rows"].([]any)
 			cols, _ := v["columns"].([]any)
@@ -69,7 +70,7 @@ func resultSummary(raw json.RawMessage) string {
 		case "markdown":
 			text, _ := v["text"].(string)
 			line, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
-			return clip(line, 60)
+			return oneLine(line, 60)
 		}
 	}
 	if len(raw) == 0 {
@@ -77,9 +78,9 @@ func resultSummary(raw json.RawMessage) string {
 	}
 	var c bytes.Buffer
 	if json.Compact(&c, raw) != nil {
-		return clip(string(raw), 60)
+		return oneLine(string(raw), 60)
 	}
-	return clip(c.String(), 60)
+	return oneLine(c.String(), 60)
 }
 
 func scalar(v any) string {
@@ -93,12 +94,10 @@ func scalar(v any) string {
 	return string(b)
 }
 
-func clip(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
+// oneLine is s on one line (runs of white space as one space), clipped
+// to about n bytes.
+func oneLine(s string, n int) string {
+	return analysis.Clip(strings.Join(strings.Fields(s), " "), n-1)
 }
 
 // RenderRun is the whole result of a run: the SubUI value (stat, table,

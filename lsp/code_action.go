@@ -80,7 +80,7 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 					Edit:        sn.workspaceEdit(fx.Edits, docChanges),
 				}
 				if d.PreferredFix() == &d.Fixes[j] {
-					ca.IsPreferred = b(true)
+					ca.IsPreferred = new(true)
 				}
 				out = append(out, ca)
 			}
@@ -173,9 +173,7 @@ func (s *Server) createActions(sn *snapshot, want analysis.Span, docChanges bool
 		if !ok || page == "" {
 			continue
 		}
-		sn.mu.Lock()
 		rel, exists := sn.plugin.ResolvePage(page)
-		sn.mu.Unlock()
 		if exists {
 			continue
 		}
@@ -199,9 +197,7 @@ func (s *Server) createActions(sn *snapshot, want analysis.Span, docChanges bool
 		if err != nil || created[c] {
 			continue
 		}
-		sn.mu.Lock()
 		exists := sn.plugin.Exists(c)
-		sn.mu.Unlock()
 		if exists {
 			continue
 		}

@@ -23,8 +23,6 @@ func (sn *snapshot) anchors(rel string) []toolAnchor {
 	if sn.plugin == nil {
 		return nil
 	}
-	sn.mu.Lock()
-	defer sn.mu.Unlock()
 	var out []toolAnchor
 	for _, a := range ide.Anchors(sn.plugin, rel) {
 		out = append(out, toolAnchor{tool: a.Tool, span: a.Span})

@@ -15,7 +15,6 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/analysis/fixtures"
-	"github.com/plugin-lsp/plugin-lsp/ide"
 	"github.com/plugin-lsp/plugin-lsp/runner"
 	"github.com/plugin-lsp/plugin-lsp/runner/broker"
 )
@@ -68,9 +67,7 @@ func (s *Server) ExecuteCommand(ctx context.Context, params *protocol.ExecuteCom
 		if sn.plugin == nil {
 			return nil, invalidParams("%s has no plugin.json", ps.dir)
 		}
-		sn.mu.Lock()
 		card, err := s.opts.Review(sn.plugin)
-		sn.mu.Unlock()
 		if err != nil {
 			return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "review card: %v", err)
 		}
@@ -127,14 +124,12 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 	if sn.plugin == nil {
 		return nil, invalidParams("%s has no plugin.json", ps.dir)
 	}
-	if ide.FindTool(sn.plugin.Manifest, args.Tool) == nil {
+	if sn.plugin.Manifest.FunctionTool(args.Tool) == nil {
 		return nil, invalidParams("plugin %s: %s", ps.dir, analysis.WhyNotRunnable(sn.plugin.Manifest, args.Tool))
 	}
 	input := args.Input
 	if len(input) == 0 {
-		sn.mu.Lock()
 		input = runner.DefaultInput(sn.plugin, args.Tool)
-		sn.mu.Unlock()
 	}
 	if s.opts.Runner == nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "the sandbox is not available in this build of plugin-lsp")
@@ -257,7 +252,7 @@ func (s *Server) startProgress(ctx context.Context, token protocol.ProgressToken
 	}
 	s.progressCancel[tokenKey(token)] = cancel
 	s.mu.Unlock()
-	pr.send(&protocol.WorkDoneProgressBegin{Kind: "begin", Title: title, Cancellable: b(true)})
+	pr.send(&protocol.WorkDoneProgressBegin{Kind: "begin", Title: title, Cancellable: new(true)})
 	return pr
 }
 

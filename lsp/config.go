@@ -117,7 +117,7 @@ func (s *Server) fetchSettings(ctx context.Context) bool {
 		return false
 	}
 	res, err := s.client.Configuration(ctx, &protocol.ConfigurationParams{
-		Items: []protocol.ConfigurationItem{{Section: ptr("pluginLsp")}},
+		Items: []protocol.ConfigurationItem{{Section: new("pluginLsp")}},
 	})
 	if err != nil || len(res) == 0 {
 		return false

@@ -115,20 +115,16 @@ func (e encoding) fromRange(f *analysis.File, r protocol.Range) analysis.Span {
 	return analysis.Span{Start: s, End: en}
 }
 
-// file returns the plugin's file at rel as the check saw it, or nil.
-// analysis.Plugin caches files in a map without a lock, and a snapshot is
-// shared by concurrent requests: every access goes through sn.mu.
+// file returns the plugin's file at rel as the check saw it, or nil
+// (analysis.Plugin is an immutable snapshot: concurrent requests share it).
 func (sn *snapshot) file(rel string) *analysis.File {
 	if sn.plugin == nil {
 		return nil
 	}
-	sn.mu.Lock()
-	defer sn.mu.Unlock()
 	f, err := sn.plugin.ReadFile(rel)
 	if err != nil {
 		return nil
 	}
-	f.Position(0) // builds the line index now, under the lock: File builds it lazily
 	return f
 }
 
@@ -206,7 +202,7 @@ func (sn *snapshot) workspaceEdit(edits []analysis.Edit, useDocChanges bool) *pr
 		if g.create {
 			we.DocumentChanges = append(we.DocumentChanges, &protocol.CreateFile{
 				Kind: "create", URI: u,
-				Options: &protocol.CreateFileOptions{IgnoreIfExists: ptr(true)},
+				Options: &protocol.CreateFileOptions{IgnoreIfExists: new(true)},
 			})
 		}
 		elems := make([]protocol.TextDocumentEditElement, 0, len(tes))
@@ -222,5 +218,3 @@ func (sn *snapshot) workspaceEdit(edits []analysis.Edit, useDocChanges bool) *pr
 	}
 	return we
 }
-
-func ptr[T any](v T) *T { return &v }

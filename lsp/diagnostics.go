@@ -8,7 +8,6 @@ import (
 	"maps"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"go.lsp.dev/protocol"
@@ -118,7 +117,7 @@ func (s *Server) check(ps *pluginState) *snapshot {
 	s.fitMemoryLimit(s.manifestSize(ps))
 	s.mu.Unlock()
 
-	sn := &snapshot{gen: gen, docs: docs, runs: runs, tests: tests, enc: caps.enc, caps: caps, mu: new(sync.Mutex)}
+	sn := &snapshot{gen: gen, docs: docs, runs: runs, tests: tests, enc: caps.enc, caps: caps}
 	if p, err := analysis.Load(newOverlayFS(files), ps.dir); err == nil {
 		sn.plugin = p
 		sn.diags = analysis.Run(p, s.rules(), cfg, ps.cache)

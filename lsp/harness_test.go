@@ -395,7 +395,7 @@ func mustRead(t testing.TB, p string) string {
 // against the client profiles (profile_test.go).
 func richCaps() protocol.ClientCapabilities {
 	diag := protocol.DiagnosticsCapabilities{
-		RelatedInformation: ptr(true), CodeDescriptionSupport: ptr(true),
+		RelatedInformation: new(true), CodeDescriptionSupport: new(true),
 		TagSupport: protocol.ClientDiagnosticsTagOptions{ValueSet: []protocol.DiagnosticTag{protocol.DiagnosticTagUnnecessary, protocol.DiagnosticTagDeprecated}},
 	}
 	md := []protocol.MarkupKind{protocol.MarkupKindMarkdown, protocol.MarkupKindPlainText}

@@ -17,11 +17,10 @@ func (sn *snapshot) ide() *ide.Snapshot {
 	return &ide.Snapshot{Plugin: sn.plugin, Diags: sn.diags, Runs: ideRuns(sn.runs)}
 }
 
-// ask runs f on the snapshot as package ide reads it. The plugin reads
-// its files lazily, so the calls on one snapshot take turns (sn.mu).
+// ask runs f on the snapshot as package ide reads it. A snapshot never
+// changes once published (analysis.Plugin is safe for concurrent use), so
+// requests on one snapshot need no lock.
 func (sn *snapshot) ask(f func(*ide.Snapshot)) {
-	sn.mu.Lock()
-	defer sn.mu.Unlock()
 	f(sn.ide())
 }
 

@@ -36,7 +36,7 @@ func (s *Server) InlayHint(ctx context.Context, params *protocol.InlayHintParams
 		out = append(out, protocol.InlayHint{
 			Position:    pos,
 			Label:       protocol.String(summary(run)),
-			PaddingLeft: b(true),
+			PaddingLeft: new(true),
 			Tooltip:     markup(renderRun(a.tool, run), sn.caps.hoverMarkdown),
 		})
 	}

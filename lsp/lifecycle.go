@@ -12,8 +12,6 @@ const (
 	CommandReviewCard = "plugin.reviewCard"
 )
 
-func b(v bool) *bool { return &v }
-
 // Initialize records the client's capabilities and workspace folders and
 // answers with the server's capabilities.
 func (s *Server) Initialize(ctx context.Context, params *protocol.InitializeParams) (*protocol.InitializeResult, error) {
@@ -62,7 +60,7 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 	caps := protocol.ServerCapabilities{
 		PositionEncoding: s.caps.enc.kind(),
 		TextDocumentSync: &protocol.TextDocumentSyncOptions{
-			OpenClose: b(true), Change: &change, Save: protocol.Boolean(true),
+			OpenClose: new(true), Change: &change, Save: protocol.Boolean(true),
 		},
 		HoverProvider:          protocol.Boolean(true),
 		DefinitionProvider:     protocol.Boolean(true),
@@ -75,11 +73,11 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 		CompletionProvider:     &protocol.CompletionOptions{TriggerCharacters: []string{"\"", ".", "/"}},
 		InlayHintProvider:      protocol.Boolean(true),
 		Workspace: &protocol.WorkspaceOptions{WorkspaceFolders: &protocol.WorkspaceFoldersServerCapabilities{
-			Supported: b(true), ChangeNotifications: protocol.Boolean(true),
+			Supported: new(true), ChangeNotifications: protocol.Boolean(true),
 		}},
 	}
 	if s.caps.pullDiagnostics {
-		caps.DiagnosticProvider = &protocol.DiagnosticOptions{Identifier: ptr("plugin-lsp"), InterFileDependencies: true}
+		caps.DiagnosticProvider = &protocol.DiagnosticOptions{Identifier: new("plugin-lsp"), InterFileDependencies: true}
 	}
 	return &protocol.InitializeResult{
 		Capabilities: caps,

@@ -309,7 +309,7 @@ func TestDebounceKeepsOnlyTheLastEdit(t *testing.T) {
 func pullCaps() protocol.ClientCapabilities {
 	return protocol.ClientCapabilities{
 		TextDocument: &protocol.TextDocumentClientCapabilities{Diagnostic: &protocol.DiagnosticClientCapabilities{}},
-		Workspace:    &protocol.WorkspaceClientCapabilities{Diagnostics: &protocol.DiagnosticWorkspaceClientCapabilities{RefreshSupport: ptr(true)}},
+		Workspace:    &protocol.WorkspaceClientCapabilities{Diagnostics: &protocol.DiagnosticWorkspaceClientCapabilities{RefreshSupport: new(true)}},
 	}
 }
 
@@ -388,7 +388,7 @@ func TestQuickFixInManifestForPageDiagnostic(t *testing.T) {
 	dir := copyExample(t)
 	h := newHarness(t, Options{Rules: testRules()})
 	caps := richCaps()
-	caps.Workspace = &protocol.WorkspaceClientCapabilities{WorkspaceEdit: &protocol.WorkspaceEditClientCapabilities{DocumentChanges: b(true)}}
+	caps.Workspace = &protocol.WorkspaceClientCapabilities{WorkspaceEdit: &protocol.WorkspaceEditClientCapabilities{DocumentChanges: new(true)}}
 	h.initialize(dir, caps)
 	page := filepath.Join(dir, "code", "lookup-book.ts")
 	manifest := filepath.Join(dir, "plugin.json")
@@ -516,7 +516,7 @@ func TestRunToolAndInlinePreview(t *testing.T) {
 	h := newHarness(t, Options{Runner: fr})
 	h.client.settings = json.RawMessage(`{"providers": "real", "timeout": "5s"}`)
 	caps := richCaps()
-	caps.Window, caps.Workspace = &protocol.WindowClientCapabilities{WorkDoneProgress: b(true)}, &protocol.WorkspaceClientCapabilities{Configuration: b(true)}
+	caps.Window, caps.Workspace = &protocol.WindowClientCapabilities{WorkDoneProgress: new(true)}, &protocol.WorkspaceClientCapabilities{Configuration: new(true)}
 	h.initialize(dir, caps)
 	h.waitSettings(func(st Settings) bool { return st.Providers == "real" })
 	manifest := filepath.Join(dir, "plugin.json")
@@ -686,7 +686,7 @@ func TestSettings(t *testing.T) {
 		want    Settings
 	}{
 		{`null`, "", defaultSettings()},
-		{`{"builtins": ["x.y"], "providers": "real", "timeout": "2s", "debounceMs": 0}`, "", Settings{Builtins: []string{"x.y"}, Providers: "real", Timeout: 2 * time.Second, DebounceMs: ptr(0)}},
+		{`{"builtins": ["x.y"], "providers": "real", "timeout": "2s", "debounceMs": 0}`, "", Settings{Builtins: []string{"x.y"}, Providers: "real", Timeout: 2 * time.Second, DebounceMs: new(0)}},
 		{`{"pluginLsp": {"timeout": 1500}}`, "", Settings{Providers: "fake", Timeout: 1500 * time.Millisecond}},
 		{`{"providers": "network", "timeout": "soon"}`, `pluginLsp.providers must be "fake" or "real", not "network"; pluginLsp.timeout "soon" is not a duration like "30s"`, defaultSettings()},
 		{`[1]`, "settings must be an object", defaultSettings()},

@@ -19,8 +19,6 @@ func (s *Server) DocumentSymbol(ctx context.Context, params *protocol.DocumentSy
 		return out, nil
 	}
 	f := sn.file(rel)
-	sn.mu.Lock()
-	defer sn.mu.Unlock()
 	m := sn.plugin.Manifest
 	sym := func(name, detail string, kind protocol.SymbolKind, n, sel *jsonpos.Node, children []protocol.DocumentSymbol) protocol.DocumentSymbol {
 		if name == "" {

@@ -41,8 +41,6 @@ func (sn *snapshot) testFiles() []*tooltest.File {
 	if sn.plugin == nil {
 		return nil
 	}
-	sn.mu.Lock()
-	defer sn.mu.Unlock()
 	files, err := tooltest.Load(sn.plugin)
 	if err != nil {
 		return nil
@@ -265,9 +263,7 @@ func (s *Server) acceptSnapshot(ctx context.Context, args testArgs) ([]tooltest.
 	if c == nil || !c.Snapshot {
 		return nil, invalidParams("%s: %s has no snapshot case %q", CommandAcceptSnapshot, rel, args.Name)
 	}
-	sn.mu.Lock()
 	err = tooltest.Accept(sn.plugin, c, r.Record.Result)
-	sn.mu.Unlock()
 	if err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "accept snapshot: %v", err)
 	}
@@ -295,7 +291,7 @@ func (s *Server) testActions(sn *snapshot, rel string, want analysis.Span) []pro
 			out = append(out, &protocol.CodeAction{
 				Title:       "Accept the new result as snapshot",
 				Kind:        &kind,
-				IsPreferred: b(true),
+				IsPreferred: new(true),
 				Command:     protocol.Command{Title: "Accept the new result as snapshot", Command: CommandAcceptSnapshot, Arguments: []protocol.LSPAny{arg}},
 			})
 		}
@@ -333,8 +329,6 @@ func (s *Server) generateTypes(args testArgs) ([]string, error) {
 	if sn.plugin == nil {
 		return nil, invalidParams("%s has no plugin.json", ps.dir)
 	}
-	sn.mu.Lock()
-	defer sn.mu.Unlock()
 	wrote, err := tstypes.WriteFiles(sn.plugin)
 	if err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "types: %v", err)
@@ -358,9 +352,7 @@ func (s *Server) keepTypesFresh(sn *snapshot) {
 	if err != nil || !strings.HasPrefix(string(old), tstypes.Header) {
 		return // missing, or not ours: leave it
 	}
-	sn.mu.Lock()
 	want := tstypes.PluginTypes(sn.plugin)
-	sn.mu.Unlock()
 	if string(old) == string(want) {
 		return
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -61,10 +60,6 @@ type snapshot struct {
 	diags  []analysis.Diagnostic
 	runs   map[string]*toolRun
 	tests  map[string]*tooltest.Result
-
-	// mu guards plugin's file cache (see file); shared with the copies
-	// adopt makes, which share the plugin.
-	mu *sync.Mutex
 }
 
 // adopt returns sn with the documents opened since it was taken whose
@@ -111,8 +106,6 @@ func (sn *snapshot) readAs(path string, text []byte) bool {
 	if !ok {
 		return false
 	}
-	sn.mu.Lock()
-	defer sn.mu.Unlock()
 	f, read := sn.plugin.Cached(rel)
 	return !read || bytes.Equal(f.Text, text)
 }
@@ -223,16 +216,6 @@ func (s *Server) removeRoot(root string) []*pluginState {
 		}
 	}
 	return gone
-}
-
-// sortedPlugins returns the plugins in directory order. Callers hold s.mu.
-func (s *Server) sortedPlugins() []*pluginState {
-	out := make([]*pluginState, 0, len(s.plugins))
-	for _, ps := range s.plugins {
-		out = append(out, ps)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].dir < out[j].dir })
-	return out
 }
 
 // touch records a change to path: the plugin it belongs to gets a new

@@ -1,11 +1,13 @@
 package runner
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/plugin-lsp/plugin-lsp/analysis/capability"
 	"github.com/plugin-lsp/plugin-lsp/runner/sandbox"
 )
 
@@ -79,5 +81,34 @@ func TestRecordCaps(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Every method of the host-method catalogue (analysis/capability) has its
+// implementation in hostMethods: a catalogue entry without one would be
+// granted by check and the review card but missing in the sandbox.
+func TestEveryCatalogueMethodIsImplemented(t *testing.T) {
+	names := capability.HostMethodNames()
+	if len(names) < 2 {
+		t.Fatalf("the catalogue lists %v", names)
+	}
+	got := map[string]bool{}
+	for _, m := range hostMethods(capability.Build(names, nil, nil), nil, newCollections(nil), nil) {
+		if m.Fn == nil {
+			continue
+		}
+		if strings.HasPrefix(m.Name, "collections.") { // one closure serves every op: call it
+			args := []json.RawMessage{json.RawMessage(`"c"`), json.RawMessage(`"k"`), json.RawMessage(`1`)}
+			if _, err := m.Fn(context.Background(), args); err != nil && strings.Contains(err.Error(), "not a host method") {
+				t.Errorf("%s: %v", m.Name, err)
+				continue
+			}
+		}
+		got[m.Name] = true
+	}
+	for _, n := range names {
+		if !got[n] {
+			t.Errorf("catalogue method %s has no implementation in runner.hostMethods", n)
+		}
 	}
 }

@@ -15,7 +15,6 @@ import (
 	"github.com/go-sourcemap/sourcemap"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
-	"github.com/plugin-lsp/plugin-lsp/analysis/js"
 	"github.com/plugin-lsp/plugin-lsp/analysis/jslex"
 )
 
@@ -82,15 +81,16 @@ func Compile(p *analysis.Plugin, page string) (*Program, error) {
 			return api.OnResolveResult{Path: rel, Namespace: pluginNS}, nil
 		})
 		b.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: pluginNS}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
-			b, err := readInside(p, a.Path)
+			f, err := p.ReadFile(a.Path)
 			if err != nil {
 				return api.OnLoadResult{}, fmt.Errorf("cannot read %s: %v", a.Path, err)
 			}
+			b := f.Text
 			s := string(b)
 			// esbuild's parser recurses per nesting level, and a Go stack
 			// overflow is fatal: measure first.
 			if e := jslex.CheckLimits(s); e != nil {
-				pos := analysis.NewFile(a.Path, b).Position(e.Offset)
+				pos := f.Position(e.Offset)
 				ce := &CompileError{File: a.Path, Line: pos.Line + 1, Column: pos.Col + 1, Message: e.Message}
 				mu.Lock()
 				if limitErr == nil {
@@ -150,10 +150,6 @@ func Compile(p *analysis.Plugin, page string) (*Program, error) {
 	}
 	return prog, nil
 }
-
-// candidates are the files an import may name: the same list the page
-// analysis follows (one definition).
-func candidates(c string) []string { return js.ImportCandidates(c) }
 
 func loaderFor(rel string) api.Loader {
 	switch path.Ext(rel) {
@@ -246,36 +242,10 @@ func mapSource(s string) string {
 // content it was compiled from.
 func (p *Program) fresh(pl *analysis.Plugin) bool {
 	for rel, h := range p.files {
-		b, err := readInside(pl, rel)
-		if err != nil || sha256.Sum256(b) != h {
+		f, err := pl.ReadFile(rel)
+		if err != nil || sha256.Sum256(f.Text) != h {
 			return false
 		}
 	}
 	return true
-}
-
-// readInside reads a plugin file without touching the Plugin's own file
-// cache (esbuild calls loaders concurrently, and the LSP may share the
-// Plugin).
-func readInside(p *analysis.Plugin, rel string) ([]byte, error) {
-	return analysis.ReadPluginFile(p.FS, p.Dir, rel)
-}
-
-// existsInside reports whether a file that is not a directory (or a
-// symlink staying inside) is at rel. A FIFO or a device counts: reading it
-// then fails with a clear error (analysis.ReadPluginFile refuses it)
-// rather than "no such file".
-func existsInside(p *analysis.Plugin, rel string) bool {
-	c, err := analysis.Clean(rel)
-	if err != nil {
-		return false
-	}
-	fi, err := p.FS.Lstat(p.Abs(c))
-	if err != nil {
-		return false
-	}
-	if fi.Mode()&os.ModeSymlink != 0 {
-		return p.CheckInside(c) == nil
-	}
-	return !fi.IsDir()
 }

@@ -86,7 +86,7 @@ func TestCorpusHostsMatchAnalysis(t *testing.T) {
 			if !ok {
 				t.Fatalf("%s: page %s missing", name, page)
 			}
-			pg := js.AnalyzeBundle(rel, func(f string) ([]byte, error) {
+			pg := js.AnalyzeBundles([]string{rel}, func(f string) ([]byte, error) {
 				c, err := analysis.Clean(f)
 				if err != nil || !p.Exists(c) {
 					return nil, fs.ErrNotExist
@@ -96,7 +96,7 @@ func TestCorpusHostsMatchAnalysis(t *testing.T) {
 					return nil, err
 				}
 				return b.Text, nil
-			})
+			})[0]
 			predicted, dynamic := map[string]bool{}, false
 			for _, c := range pg.Calls {
 				if c.Object != "http" || c.Method != "fetch" || c.URL == nil {

@@ -14,7 +14,7 @@ import (
 // object with each required property set to an empty value of its type
 // (which the input validation then reports if the schema wants more).
 func DefaultInput(p *analysis.Plugin, tool string) json.RawMessage {
-	t := findTool(p.Manifest, tool)
+	t := p.Manifest.FunctionTool(tool)
 	if t == nil {
 		return json.RawMessage("null")
 	}
@@ -67,8 +67,7 @@ func checkInput(p *analysis.Plugin, t *analysis.Tool, name string, input json.Ra
 	}
 	text := p.ManifestFile.Text[sch.Span.Start:sch.Span.End]
 	failed := func() *RunError {
-		// a fresh File: the Plugin's own line cache is not safe for concurrent runs
-		pos := analysis.NewFile(analysis.ManifestName, p.ManifestFile.Text).Position(sch.Span.Start)
+		pos := p.ManifestFile.Position(sch.Span.Start)
 		return &RunError{Name: "InputError", File: analysis.ManifestName, Line: pos.Line + 1, Column: pos.Col + 1}
 	}
 	s, err := schema.CompileInput(text)

@@ -22,13 +22,12 @@ func hostCallPosition(p *analysis.Plugin, file string, line, col int, method str
 	if file == "" || line <= 0 || method == "" {
 		return 0, 0, false
 	}
-	text, err := readInside(p, file)
+	f, err := p.ReadFile(file)
 	if err != nil {
 		return 0, 0, false
 	}
-	f := analysis.NewFile(file, text)
 	off := f.Offset(line-1, col-1)
-	page := js.AnalyzePage(file, text)
+	page := js.AnalyzePage(file, f.Text)
 	// the innermost call of that method around off, else the nearest one
 	// that starts before it
 	best, around := -1, false
@@ -62,15 +61,15 @@ func hostCallPosition(p *analysis.Plugin, file string, line, col int, method str
 // false otherwise (several returns, a function defined in another file, a
 // page that cannot be read).
 func returnPosition(p *analysis.Plugin, page string) (int, int, bool) {
-	text, err := readInside(p, page)
+	f, err := p.ReadFile(page)
 	if err != nil {
 		return 0, 0, false
 	}
-	rs := js.AnalyzePage(page, text).DefaultExport.Returns
+	rs := js.AnalyzePage(page, f.Text).DefaultExport.Returns
 	if len(rs) != 1 {
 		return 0, 0, false
 	}
-	pos := analysis.NewFile(page, text).Position(rs[0].Start)
+	pos := f.Position(rs[0].Start)
 	return pos.Line + 1, pos.Col + 1, true
 }
 
@@ -103,8 +102,8 @@ func calleeFrames(p *analysis.Plugin, stack string, keepTop bool) string {
 			return fi
 		}
 		var fi *fileInfo
-		if text, err := readInside(p, rel); err == nil {
-			fi = &fileInfo{f: analysis.NewFile(rel, text), text: string(text), sites: js.AnalyzePage(rel, text).CallSites}
+		if f, err := p.ReadFile(rel); err == nil {
+			fi = &fileInfo{f: f, text: string(f.Text), sites: js.AnalyzePage(rel, f.Text).CallSites}
 		}
 		files[rel] = fi
 		return fi

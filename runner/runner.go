@@ -118,7 +118,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 	if req.Tool == "" && req.Page != "" {
 		pageStr, claim = req.Page, req.Page
 	} else {
-		tool = findTool(p.Manifest, req.Tool)
+		tool = p.Manifest.FunctionTool(req.Tool)
 		if tool == nil {
 			return nil, unknownTool(analysis.WhyNotRunnable(p.Manifest, req.Tool))
 		}
@@ -187,8 +187,11 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 	}
 
 	// Compile.
-	rel, ok := resolvePage(p, pageStr)
+	rel, ok := p.ResolvePage(pageStr)
 	if !ok {
+		if _, err := p.ReadFile(rel); err != nil && !errors.Is(err, fs.ErrNotExist) { // a FIFO, a huge file, a symlink leading out
+			return fail("CompileError", "cannot read the page: "+err.Error(), rel, 0, 0)
+		}
 		return fail("CompileError", fmt.Sprintf("the page %q of %s does not exist (tried %s)", pageStr, claim, rel), rel, 0, 0)
 	}
 	progress("compiling " + rel)
@@ -305,15 +308,6 @@ func callID() string {
 	var b [6]byte
 	_, _ = rand.Read(b[:])
 	return hex.EncodeToString(b[:])
-}
-
-func findTool(m *analysis.Manifest, name string) *analysis.Tool {
-	for _, t := range m.Tools {
-		if s, ok := analysis.Str(t.Name); ok && s == name {
-			return t
-		}
-	}
-	return nil
 }
 
 // unknownTool is ErrUnknownTool with the explanation as its whole text
@@ -487,24 +481,6 @@ func fetchMethod(b *broker.Broker, progress func(string)) sandbox.HostFunc {
 		}
 		return out, nil
 	}
-}
-
-// resolvePage is analysis.Plugin.ResolvePage without the Plugin's file
-// cache (safe when the Plugin is shared by concurrent runs).
-func resolvePage(p *analysis.Plugin, page string) (string, bool) {
-	c, err := analysis.Clean(page)
-	if err != nil {
-		return page, false
-	}
-	if filepath.Ext(c) != "" {
-		return c, existsInside(p, c)
-	}
-	for _, ext := range analysis.PageExtensions {
-		if existsInside(p, c+ext) {
-			return c + ext, true
-		}
-	}
-	return c + analysis.PageExtensions[0], false
 }
 
 // loadFixtures reads --fixtures from the disk, or the plugin's own

@@ -81,16 +81,3 @@ func MethodsOf(obj string) []string {
 	}
 	return out
 }
-
-// HostObjects returns the host globals ("http", "collections").
-func HostObjects() []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, m := range catalogue() {
-		if o := m.Object(); !seen[o] {
-			seen[o] = true
-			out = append(out, o)
-		}
-	}
-	return out
-}

@@ -27,13 +27,3 @@ func BrokerCapabilities() []BrokerCapability {
 	sort.Slice(caps, func(i, j int) bool { return caps[i].Name < caps[j].Name })
 	return caps
 }
-
-// IsBrokerCapability reports whether name is in the catalogue.
-func IsBrokerCapability(name string) bool {
-	for _, c := range BrokerCapabilities() {
-		if c.Name == name {
-			return true
-		}
-	}
-	return false
-}

@@ -150,12 +150,6 @@ func (r *reader) ident(name string, off int) *ast.Identifier {
 
 func (r *reader) span(n ast.Node) Span { return Span{r.off(n.Idx0()), r.off(n.Idx1())} }
 
-func (r *reader) clamp(s Span) Span {
-	s.Start = max(0, min(s.Start, len(r.src)))
-	s.End = max(s.Start, min(s.End, len(r.src)))
-	return s
-}
-
 func (r *reader) text(n ast.Node) string {
 	s := r.span(n)
 	t := strings.Join(strings.Fields(string(r.src[s.Start:s.End])), " ")

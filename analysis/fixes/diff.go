@@ -2,7 +2,6 @@ package fixes
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 )
 
@@ -164,19 +163,4 @@ func lineOps(a, b []string) []op {
 		ops = append(ops, op{' ', a[ia], ia, ib})
 	}
 	return ops
-}
-
-// DiffAll is the patch of a result: one file diff after another, in path
-// order.
-func DiffAll(res *Result) string {
-	rels := make([]string, 0, len(res.After))
-	for rel := range res.After {
-		rels = append(rels, rel)
-	}
-	sort.Strings(rels)
-	var b strings.Builder
-	for _, rel := range rels {
-		b.WriteString(Diff(rel, res.Before[rel], res.After[rel]))
-	}
-	return b.String()
 }

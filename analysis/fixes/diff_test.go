@@ -14,10 +14,10 @@ func TestDiffShapes(t *testing.T) {
 		before, after *string
 		want          string
 	}{
-		{"created", nil, ptr("a\nb\n"), "--- /dev/null\n+++ b/f\n@@ -0,0 +1,2 @@\n+a\n+b\n"},
-		{"same", ptr("a\n"), ptr("a\n"), ""},
-		{"no newline at end", ptr("a\nb"), ptr("a\nc"), "--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n\\ No newline at end of file\n"},
-		{"insert at top", ptr("x\n"), ptr("w\nx\n"), "--- a/f\n+++ b/f\n@@ -1 +1,2 @@\n+w\n x\n"},
+		{"created", nil, new("a\nb\n"), "--- /dev/null\n+++ b/f\n@@ -0,0 +1,2 @@\n+a\n+b\n"},
+		{"same", new("a\n"), new("a\n"), ""},
+		{"no newline at end", new("a\nb"), new("a\nc"), "--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n\\ No newline at end of file\n"},
+		{"insert at top", new("x\n"), new("w\nx\n"), "--- a/f\n+++ b/f\n@@ -1 +1,2 @@\n+w\n x\n"},
 	} {
 		var b []byte
 		if c.before != nil {
@@ -28,8 +28,6 @@ func TestDiffShapes(t *testing.T) {
 		}
 	}
 }
-
-func ptr(s string) *string { return &s }
 
 // Random edits of a 60-line file: applying the printed patch to the text
 // before gives the text after, and hunks never overlap.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -149,4 +150,19 @@ func BenchmarkFixAllTypo(b *testing.B) {
 			b.Fatal(err, res)
 		}
 	}
+}
+
+// DiffAll is the patch of a result: one file diff after another, in path
+// order.
+func DiffAll(res *Result) string {
+	rels := make([]string, 0, len(res.After))
+	for rel := range res.After {
+		rels = append(rels, rel)
+	}
+	sort.Strings(rels)
+	var b strings.Builder
+	for _, rel := range rels {
+		b.WriteString(Diff(rel, res.Before[rel], res.After[rel]))
+	}
+	return b.String()
 }

@@ -61,7 +61,7 @@ func TestBundlesEqualOneByOne(t *testing.T) {
 				t.Fatalf("%s: %d answers for %d pages", plugin, len(batch), len(pages))
 			}
 			for i, rel := range pages {
-				one := AnalyzeBundle(rel, read)
+				one := analyze(rel, read, true)
 				sortFiles(one)
 				sortFiles(batch[i])
 				if !reflect.DeepEqual(one, batch[i]) {

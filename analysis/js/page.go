@@ -22,7 +22,7 @@
 // parses is read through loader.load; the bundle goja parses goes
 // through jsfront.Parse.
 //
-// Architecture invariant: AnalyzeBundle never panics on any input, reads
+// Architecture invariant: AnalyzeBundles never panics on any input, reads
 // nothing but what its callback returns (goja's source-map loading is
 // off), and bounds its work (values.go).
 package js
@@ -207,16 +207,6 @@ func AnalyzePage(pagePath string, src []byte) *Page {
 	}, false)
 }
 
-// AnalyzeBundle analyses a page together with the files it imports
-// (relative imports, transitively, read through read), the way the
-// runner bundles them: esbuild hoists every module into one scope, so
-// imported constants, functions, classes and objects resolve across
-// files, and the source map sends every position back to its own file.
-// An import that is not relative ("lodash", "node:fs") stays unresolved:
-// what it provides is unknown. A relative import that leaves the plugin
-// or names no file is an error on the import.
-func AnalyzeBundle(entry string, read ReadFunc) *Page { return analyze(entry, read, true) }
-
 // ImportCandidates lists the files a relative import may name, in the
 // order they are tried (the runner's order).
 func ImportCandidates(rel string) []string {
@@ -257,11 +247,19 @@ func analyze(entry string, read ReadFunc, follow bool) *Page {
 	return analyzeAll([]string{entry}, read, follow)[0]
 }
 
-// AnalyzeBundles is AnalyzeBundle for several pages at once, with one
-// esbuild build that has every page as an entry point: a file several
-// pages import is read and parsed once. The answers are those of
-// AnalyzeBundle page by page (a page whose bundle fails, or is too big,
-// is analysed again on its own, so that its errors are its own).
+// AnalyzeBundles analyses pages, each together with the files it imports
+// (relative imports, transitively, read through read), the way the
+// runner bundles them: esbuild hoists every module into one scope, so
+// imported constants, functions, classes and objects resolve across
+// files, and the source map sends every position back to its own file.
+// An import that is not relative ("lodash", "node:fs") stays unresolved:
+// what it provides is unknown. A relative import that leaves the plugin
+// or names no file is an error on the import.
+//
+// All pages go through one esbuild build that has every page as an entry
+// point: a file several pages import is read and parsed once. The answers
+// are those of a build per page (a page whose bundle fails, or is too
+// big, is analysed again on its own, so that its errors are its own).
 func AnalyzeBundles(entries []string, read ReadFunc) []*Page { return analyzeAll(entries, read, true) }
 
 // loader reads the files of a build through a ReadFunc, once each, and

@@ -53,14 +53,6 @@ func describe(src string, p *Page) []string {
 	return out
 }
 
-func check(t *testing.T, name, src string, want ...string) {
-	t.Helper()
-	got := describe(src, AnalyzePage(name, []byte(src)))
-	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("%s:\ngot:\n\t%s\nwant:\n\t%s", name, strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
-	}
-}
-
 var pageCases = []struct{ name, src string }{
 	{"aliases.ts", `const { fetch, fetch: f2 } = http;
 const h = http, g = globalThis.http, c = globalThis["collections"];

@@ -12,12 +12,12 @@ import (
 // "file:line {v1 | v2}" with "…" after a known start and "?" for an
 // unknown value.
 func urlsOf(files map[string]string, entry string) []string {
-	p := AnalyzeBundle(entry, func(rel string) ([]byte, error) {
+	p := analyze(entry, func(rel string) ([]byte, error) {
 		if s, ok := files[rel]; ok {
 			return []byte(s), nil
 		}
 		return nil, fs.ErrNotExist
-	})
+	}, true)
 	var out []string
 	for _, e := range p.Errors {
 		out = append(out, fmt.Sprintf("error %s: %s", e.File, e.Message))

@@ -215,18 +215,16 @@ type NativeTool struct {
 	ModuleHash    string `json:"moduleHash,omitempty"` // sha256:<hex> of the module file
 }
 
-// Build loads the plugin at dir and builds its card. It fails when the
-// directory has no plugin.json or its tree cannot be hashed (a symlink).
-func Build(dir string) (*Card, error) {
-	p, err := analysis.Load(nil, dir)
-	if err != nil {
-		return nil, err
-	}
-	hash, err := TreeHash(dir)
-	if err != nil {
-		return nil, err
-	}
+// Build builds the card of a loaded plugin with the source-tree hash of
+// its directory on disk (unsaved editor buffers are not what gets
+// installed). When the tree cannot be hashed (a symlink, a FIFO) the card
+// is returned without Hash, with the error.
+func Build(p *analysis.Plugin) (*Card, error) {
 	c := FromPlugin(p)
+	hash, err := TreeHash(p.Dir)
+	if err != nil {
+		return c, err
+	}
 	c.Hash = "sha256:" + hash
 	return c, nil
 }

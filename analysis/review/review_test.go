@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
 )
 
 const example = "../../testdata/example/books"
@@ -90,7 +92,7 @@ func TestTreeHashChangesWithContentAndName(t *testing.T) {
 }
 
 func TestCardOfExample(t *testing.T) {
-	c, err := Build(example)
+	c, err := build(example)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +154,7 @@ func TestCardOfExample(t *testing.T) {
 func TestCardOfBrokenManifest(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "plugin.json"), []byte(`{"name":"half","version":"1.0.0","nativeTools":[{"module":"m.js","names":["a.b",`), 0o644)
-	c, err := Build(dir)
+	c, err := build(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +164,7 @@ func TestCardOfBrokenManifest(t *testing.T) {
 	unscoped := t.TempDir()
 	os.WriteFile(filepath.Join(unscoped, "plugin.json"), []byte(`{"name":"u","version":"1.0.0","tools":[{"name":"t","page":"p"}],
 	  "capabilities":{"fetch":["a.org",{"domain":"b.org","fetchMaxBytes":999999999,"fetchTimeoutMs":0}],"credentials":[{"name":"k","into":{"header":"X-K","format":"{{secret}}"}}]}}`), 0o644)
-	c, err = Build(unscoped)
+	c, err = build(unscoped)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,4 +198,13 @@ func TestUntrustedCardText(t *testing.T) {
 			t.Errorf("the card lacks the escaped %q:\n%s", want, text)
 		}
 	}
+}
+
+// build loads the plugin at dir and builds its card.
+func build(dir string) (*Card, error) {
+	p, err := analysis.Load(nil, dir)
+	if err != nil {
+		return nil, err
+	}
+	return Build(p)
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/analysis/fetchurl"
+	"github.com/plugin-lsp/plugin-lsp/analysis/js"
 )
 
 // corpusDir holds realistic plugins (API clients written the way public
@@ -293,3 +294,17 @@ var corpusFloor = struct {
 	falsePositives, dynamicMissed int
 	unusedErrors                  int
 }{recall: 1, resolved: 0.96, falsePositives: 0, dynamicMissed: 0, unusedErrors: 0}
+
+// callHosts returns the hosts a fetch call may reach, and whether it may
+// also reach hosts not known statically.
+func callHosts(c js.HostCall) (hosts []string, dynamic bool) {
+	for _, t := range urlTargets(c.URL) {
+		switch {
+		case t.host != "":
+			hosts = append(hosts, t.host)
+		case !t.relative:
+			dynamic = true
+		}
+	}
+	return hosts, dynamic
+}

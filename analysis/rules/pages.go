@@ -313,20 +313,6 @@ func fileOrPage(pi *pageInfo, file string) string {
 	return pi.Rel
 }
 
-// callHosts returns the hosts a fetch call may reach, and whether it may
-// also reach hosts not known statically.
-func callHosts(c js.HostCall) (hosts []string, dynamic bool) {
-	for _, t := range urlTargets(c.URL) {
-		switch {
-		case t.host != "":
-			hosts = append(hosts, t.host)
-		case !t.relative:
-			dynamic = true
-		}
-	}
-	return hosts, dynamic
-}
-
 // target is what the checker knows about one URL a fetch may use.
 type target struct {
 	raw      string // the URL for fetchurl (exact, or scheme://host/), "" when the host is unknown

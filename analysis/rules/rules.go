@@ -40,16 +40,6 @@ func documented() []*analysis.Rule {
 	return out
 }
 
-// ByCode returns the rule with the given code, or nil.
-func ByCode(code string) *analysis.Rule {
-	for _, r := range All() {
-		if r.Code == code {
-			return r
-		}
-	}
-	return nil
-}
-
 // Markdown renders docs/rules.md from the rules' own docs (run
 // `go run ./scripts/gendocs > docs/rules.md`; a test fails when the file
 // is stale). Each rule is a "## <code>" heading, so docs/rules.md#<code>

@@ -71,16 +71,6 @@ func Convert(schema any, prefix string) (typ string, decls []string) {
 	return typ, decls
 }
 
-// ConvertJSON is Convert for schema text.
-func ConvertJSON(text []byte, prefix string) (string, []string, error) {
-	var s any
-	if err := json.Unmarshal(text, &s); err != nil {
-		return "", nil, err
-	}
-	t, d := Convert(s, prefix)
-	return t, d, nil
-}
-
 func (g *Generator) resolve(ref string) any {
 	ptr := strings.TrimPrefix(ref, "#")
 	var cur any = g.root

@@ -2,6 +2,7 @@ package tstypes
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"os"
 	"os/exec"
@@ -263,4 +264,14 @@ func TestGoodPluginsTypeCheck(t *testing.T) {
 	if n < 5 {
 		t.Fatalf("only %d good plugins", n)
 	}
+}
+
+// ConvertJSON is Convert for schema text.
+func ConvertJSON(text []byte, prefix string) (string, []string, error) {
+	var s any
+	if err := json.Unmarshal(text, &s); err != nil {
+		return "", nil, err
+	}
+	t, d := Convert(s, prefix)
+	return t, d, nil
 }

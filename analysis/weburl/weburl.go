@@ -68,19 +68,6 @@ func Parse(input string, base *URL) (*URL, error) {
 	return parse(input, base, nil, stNone)
 }
 
-// ParseRef parses input against the base URL string (empty: none), as
-// new URL(input, base) does.
-func ParseRef(input, base string) (*URL, error) {
-	var b *URL
-	if base != "" {
-		var err error
-		if b, err = Parse(base, nil); err != nil {
-			return nil, fail("invalid base URL")
-		}
-	}
-	return Parse(input, b)
-}
-
 type state int
 
 const (

@@ -53,60 +53,31 @@ type checkOptions struct {
 // ("--format json", "--format=json", "-format json"); "--" ends flags.
 func parseCheckArgs(args []string, formats ...string) (checkOptions, error) {
 	o := checkOptions{format: formats[0]}
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			o.dirs = append(o.dirs, args[i+1:]...)
-			break
-		}
-		if !strings.HasPrefix(a, "-") || a == "-" {
-			o.dirs = append(o.dirs, a)
-			continue
-		}
-		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+	var err error
+	o.dirs, err = scanArgs(args, []string{"require-snapshot", "fix", "diff"}, []string{"format", "builtins"}, func(name, val string) error {
 		switch name {
-		case "require-snapshot", "fix", "diff":
-			if hasVal {
-				return o, fmt.Errorf("flag --%s takes no value", name)
-			}
-			switch name {
-			case "fix":
-				o.fix = true
-			case "diff":
-				o.diff = true
-			default:
-				o.requireSnapshot = true
-			}
-		case "format", "builtins":
-			if !hasVal {
-				if i+1 >= len(args) {
-					return o, fmt.Errorf("flag --%s needs a value", name)
-				}
-				i++
-				val = args[i]
-			}
-			if name == "builtins" {
-				o.builtins = val
-				continue
-			}
+		case "fix":
+			o.fix = true
+		case "diff":
+			o.diff = true
+		case "require-snapshot":
+			o.requireSnapshot = true
+		case "builtins":
+			o.builtins = val
+		case "format":
 			ok := false
 			for _, f := range formats {
 				ok = ok || f == val
 			}
 			if !ok {
-				return o, fmt.Errorf("unknown format %q (want %s)", val, strings.Join(formats, ", "))
+				return fmt.Errorf("unknown format %q (want %s)", val, strings.Join(formats, ", "))
 			}
 			o.format = val
-		case "h", "help":
-			return o, errHelp
-		default:
-			return o, fmt.Errorf("unknown flag %s", a)
 		}
-	}
-	return o, nil
+		return nil
+	})
+	return o, err
 }
-
-var errHelp = fmt.Errorf("help requested")
 
 // loadConfig builds the check configuration: the embedded catalogue plus
 // the names of a --builtins file.

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis/scaffold"
 )
@@ -21,34 +20,22 @@ Existing files are never overwritten; running init twice changes nothing.
 `
 
 func cmdInit(args []string, stdout, stderr io.Writer) int {
-	var dir, tool string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		switch {
-		case !strings.HasPrefix(a, "-"):
-			if dir != "" {
-				fmt.Fprintf(stderr, "plugin-lsp init: one DIR only (got %q and %q)\n\n%s", dir, a, initUsage)
-				return 2
-			}
-			dir = a
-		case name == "h" || name == "help":
-			fmt.Fprint(stdout, initUsage)
-			return 0
-		case name == "tool":
-			if !hasVal {
-				if i+1 >= len(args) {
-					fmt.Fprintf(stderr, "plugin-lsp init: --tool needs a value\n\n%s", initUsage)
-					return 2
-				}
-				i++
-				val = args[i]
-			}
-			tool = val
-		default:
-			fmt.Fprintf(stderr, "plugin-lsp init: unknown flag %s\n\n%s", a, initUsage)
-			return 2
-		}
+	var tool string
+	pos, err := scanArgs(args, nil, []string{"tool"}, func(_, val string) error { tool = val; return nil })
+	switch {
+	case err == errHelp:
+		fmt.Fprint(stdout, initUsage)
+		return 0
+	case err != nil:
+		fmt.Fprintf(stderr, "plugin-lsp init: %v\n\n%s", err, initUsage)
+		return 2
+	case len(pos) > 1:
+		fmt.Fprintf(stderr, "plugin-lsp init: one DIR only (got %q and %q)\n\n%s", pos[0], pos[1], initUsage)
+		return 2
+	}
+	dir := ""
+	if len(pos) == 1 {
+		dir = pos[0]
 	}
 	if dir == "" {
 		fmt.Fprintf(stderr, "plugin-lsp init: no directory given\n\n%s", initUsage)

@@ -6,32 +6,88 @@ import (
 	"testing"
 )
 
-// TestLayers enforces DESIGN.md §6: dependencies point down. analysis knows
-// neither the runner nor the protocol; the runner does not know the
+const mod = "github.com/plugin-lsp/plugin-lsp/"
+
+// deps lists the packages pkgs depend on (themselves included), or nil
+// when the pattern matches no package.
+func deps(t *testing.T, pkgs string) []string {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", pkgs)
+	cmd.Dir = "../.." // the module root
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		if strings.Contains(string(out), "matched no packages") || strings.Contains(string(out), "no such file or directory") {
+			return nil
+		}
+		t.Fatalf("go list %s: %v\n%s", pkgs, err, out)
+	}
+	return strings.Fields(string(out))
+}
+
+// TestLayers: dependencies point down (docs/architecture.md). analysis
+// knows neither the runner nor the protocol; the runner does not know the
 // protocol; only lsp imports go.lsp.dev.
 func TestLayers(t *testing.T) {
-	const mod = "github.com/plugin-lsp/plugin-lsp/"
 	forbidden := map[string][]string{
 		"./analysis/...": {mod + "runner", mod + "lsp", mod + "cmd", "go.lsp.dev/"},
 		"./runner/...":   {mod + "lsp", mod + "cmd", "go.lsp.dev/"},
 		"./lsp/...":      {mod + "cmd"},
 	}
 	for pkgs, bad := range forbidden {
-		cmd := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}}", pkgs)
-		cmd.Dir = "../.." // the module root
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			if strings.Contains(string(out), "matched no packages") {
-				continue
-			}
-			t.Fatalf("go list %s: %v\n%s", pkgs, err, out)
-		}
-		for _, dep := range strings.Fields(string(out)) {
+		for _, dep := range deps(t, pkgs) {
 			for _, b := range bad {
 				if strings.HasPrefix(dep, b) {
 					t.Errorf("%s depends on %s: the layer must not know it", pkgs, dep)
 				}
 			}
 		}
+	}
+}
+
+// TestLayerLeaves: the packages at the bottom import nothing of the
+// project but what is listed for them: the leaves (JSON positions, the JS
+// lexer, URL parsing and matching, did-you-mean) nothing at all, the
+// JavaScript front end only the lexer, the sandbox only the WHATWG URL
+// parser. A leaf that reached up into the analysis core (or the core into
+// the runner) would make two definitions of one fact possible again.
+func TestLayerLeaves(t *testing.T) {
+	const a = mod + "analysis/"
+	leaf := []string{}
+	jsFront := []string{a + "jsfront", a + "jslex"}
+	allowed := map[string][]string{
+		"./analysis/jsonpos":  leaf,
+		"./analysis/jslex":    leaf,
+		"./analysis/fetchurl": leaf,
+		"./analysis/weburl":   leaf,
+		"./analysis/suggest":  leaf,
+		"./analysis/text/...": leaf, // the text layer, once it is a package of its own
+		"./analysis/jsfront":  jsFront,
+		"./analysis/js":       jsFront,
+		"./analysis/esm":      jsFront,
+		"./runner/sandbox":    {a + "weburl"},
+	}
+	checked := 0
+	for pkgs, ok := range allowed {
+		ds := deps(t, pkgs)
+		if ds == nil {
+			continue
+		}
+		checked++
+		self := mod + strings.TrimSuffix(strings.TrimPrefix(pkgs, "./"), "/...")
+		for _, dep := range ds {
+			if !strings.HasPrefix(dep, mod) || strings.HasPrefix(dep, self) {
+				continue
+			}
+			allowedDep := false
+			for _, o := range ok {
+				allowedDep = allowedDep || dep == o
+			}
+			if !allowedDep {
+				t.Errorf("%s depends on %s: it may import only %v of the project", pkgs, dep, ok)
+			}
+		}
+	}
+	if checked < len(allowed)-1 {
+		t.Errorf("only %d of the %d layer rules matched packages: a package was renamed?", checked, len(allowed))
 	}
 }

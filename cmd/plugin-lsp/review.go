@@ -45,13 +45,11 @@ func cmdReview(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "plugin-lsp review: %v\n", err)
 		return 2
 	}
-	hash, err := review.TreeHash(dir)
+	card, err := review.Build(p)
 	if err != nil {
 		fmt.Fprintf(stderr, "plugin-lsp review: %s: cannot hash the source tree: %v\n", dir, err)
 		return 1
 	}
-	card := review.FromPlugin(p)
-	card.Hash = "sha256:" + hash
 	snapshot.AnnotateCard(card, p)
 	// The approver should know when the checker finds errors: list them
 	// on the card's problems.

@@ -53,51 +53,31 @@ type runOptions struct {
 
 func parseRunArgs(args []string) (runOptions, error) {
 	o := runOptions{providers: "fake", timeout: runner.DefaultTimeout}
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			o.pos = append(o.pos, args[i+1:]...)
-			break
-		}
-		if !strings.HasPrefix(a, "-") || a == "-" {
-			o.pos = append(o.pos, a)
-			continue
-		}
-		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+	var err error
+	o.pos, err = scanArgs(args, []string{"record"}, []string{"fixtures", "input", "timeout", "providers"}, func(name, val string) error {
 		switch name {
 		case "record":
 			o.record = true
-			continue
-		case "fixtures", "input", "timeout", "providers":
-		case "h", "help":
-			return o, flagHelp
-		default:
-			return o, fmt.Errorf("unknown flag %s", a)
-		}
-		if !hasVal {
-			if i+1 >= len(args) {
-				return o, fmt.Errorf("flag --%s needs a value", name)
-			}
-			i++
-			val = args[i]
-		}
-		switch name {
 		case "fixtures":
 			o.fixtures = val
 		case "input":
 			o.input = val
 		case "providers":
 			if val != "fake" && val != "real" {
-				return o, fmt.Errorf("--providers must be fake or real, not %q", val)
+				return fmt.Errorf("--providers must be fake or real, not %q", val)
 			}
 			o.providers = val
 		case "timeout":
 			d, err := time.ParseDuration(val)
 			if err != nil || d <= 0 {
-				return o, fmt.Errorf("--timeout %q is not a positive duration (e.g. 5s, 500ms)", val)
+				return fmt.Errorf("--timeout %q is not a positive duration (e.g. 5s, 500ms)", val)
 			}
 			o.timeout = d
 		}
+		return nil
+	})
+	if err != nil {
+		return o, err
 	}
 	if len(o.pos) != 2 {
 		return o, errors.New("want exactly DIR and TOOL")
@@ -107,8 +87,6 @@ func parseRunArgs(args []string) (runOptions, error) {
 	}
 	return o, nil
 }
-
-var flagHelp = errors.New("help")
 
 // runnerFactory builds the runner; tests replace it to share one engine.
 type runnerFactory func() (runner.ToolRunner, func(), error)
@@ -134,7 +112,7 @@ const maxInputBytes = 16 << 20
 
 func runCommandIO(args []string, stdin io.Reader, stdout, stderr io.Writer, newRunner runnerFactory) int {
 	o, err := parseRunArgs(args)
-	if err == flagHelp {
+	if err == errHelp {
 		fmt.Fprint(stdout, runUsage)
 		return 0
 	}
@@ -178,7 +156,7 @@ func runCommandIO(args []string, stdin io.Reader, stdout, stderr io.Writer, newR
 			}
 		}
 		if !json.Valid(raw) {
-			fmt.Fprintf(stderr, "plugin-lsp run: --input is not JSON: %s\n", clip(string(raw), 80))
+			fmt.Fprintf(stderr, "plugin-lsp run: --input is not JSON: %s\n", analysis.Clip(string(raw), 80))
 			return 2
 		}
 		input = raw
@@ -236,11 +214,4 @@ func runCommandIO(args []string, stdin io.Reader, stdout, stderr io.Writer, newR
 		return 1
 	}
 	return 0
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }

@@ -33,13 +33,10 @@ func (l *lazyRunner) Run(ctx context.Context, req runner.Request) (*runner.Recor
 // the plugin as the editor shows it, with the source-tree hash of the
 // files on disk (unsaved buffers are not part of what gets installed).
 func reviewCard(p *analysis.Plugin) (any, error) {
-	c := review.FromPlugin(p)
+	c, err := review.Build(p)
 	snapshot.AnnotateCard(c, p)
-	h, err := review.TreeHash(p.Dir)
 	if err != nil {
 		c.Problems = append(c.Problems, "source-tree hash: "+err.Error())
-	} else {
-		c.Hash = "sha256:" + h
 	}
 	return c, nil
 }

@@ -10,7 +10,6 @@ import (
 	"regexp"
 	"runtime"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
@@ -45,61 +44,41 @@ type testOptions struct {
 
 func parseTestArgs(args []string) (testOptions, error) {
 	o := testOptions{format: "text", timeout: tooltest.DefaultTimeout, parallel: runtime.GOMAXPROCS(0)}
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			o.dirs = append(o.dirs, args[i+1:]...)
-			break
-		}
-		if !strings.HasPrefix(a, "-") || a == "-" {
-			o.dirs = append(o.dirs, a)
-			continue
-		}
-		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+	var err error
+	o.dirs, err = scanArgs(args, []string{"update", "u"}, []string{"format", "run", "timeout", "parallel"}, func(name, val string) error {
 		switch name {
 		case "update", "u":
 			o.update = true
-			continue
-		case "h", "help":
-			return o, errHelp
-		case "format", "run", "timeout", "parallel":
-		default:
-			return o, fmt.Errorf("unknown flag %s", a)
-		}
-		if !hasVal {
-			if i+1 >= len(args) {
-				return o, fmt.Errorf("flag --%s needs a value", name)
-			}
-			i++
-			val = args[i]
-		}
-		switch name {
 		case "format":
 			switch val {
 			case "text", "json", "tap", "junit":
 				o.format = val
 			default:
-				return o, fmt.Errorf("unknown format %q (want text, json, tap or junit)", val)
+				return fmt.Errorf("unknown format %q (want text, json, tap or junit)", val)
 			}
 		case "run":
 			re, err := regexp.Compile(val)
 			if err != nil {
-				return o, fmt.Errorf("--run: %v", err)
+				return fmt.Errorf("--run: %v", err)
 			}
 			o.run = re
 		case "timeout":
 			d, err := time.ParseDuration(val)
 			if err != nil || d <= 0 {
-				return o, fmt.Errorf("--timeout %q is not a positive duration (e.g. 5s, 500ms)", val)
+				return fmt.Errorf("--timeout %q is not a positive duration (e.g. 5s, 500ms)", val)
 			}
 			o.timeout = d
 		case "parallel":
 			n, err := strconv.Atoi(val)
 			if err != nil || n < 1 {
-				return o, fmt.Errorf("--parallel %q is not a positive number", val)
+				return fmt.Errorf("--parallel %q is not a positive number", val)
 			}
 			o.parallel = n
 		}
+		return nil
+	})
+	if err != nil {
+		return o, err
 	}
 	if len(o.dirs) == 0 {
 		return o, fmt.Errorf("no plugin directory given")

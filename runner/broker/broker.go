@@ -40,6 +40,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/analysis/capability"
 	"github.com/plugin-lsp/plugin-lsp/analysis/fetchurl"
 )
@@ -362,7 +363,7 @@ func (b *Broker) Fetch(ctx context.Context, req Request) (*Response, error) {
 	if len(rawURL) > MaxURLBytes {
 		rawURL = rawURL[:MaxURLBytes] + "…"
 	}
-	e := Entry{Method: clip(method, 16), URL: b.Redact(rawURL), Credentials: []string{}}
+	e := Entry{Method: analysis.Clip(method, 16), URL: b.Redact(rawURL), Credentials: []string{}}
 	if k, ok := b.provider.(interface{ Source() Source }); ok {
 		// Refused calls name the source they would have used.
 		e.Source = string(k.Source())
@@ -556,7 +557,7 @@ func cleanHeader(h http.Header) (http.Header, string) {
 	total := 0
 	for k, vs := range h {
 		if !capability.ValidHeaderName(k) {
-			return nil, fmt.Sprintf("header name %q is not valid", clip(k, 64))
+			return nil, fmt.Sprintf("header name %q is not valid", analysis.Clip(k, 64))
 		}
 		ck := textproto.CanonicalMIMEHeaderKey(k)
 		if capability.ForbiddenHeader(ck) {
@@ -574,11 +575,4 @@ func cleanHeader(h http.Header) (http.Header, string) {
 		return nil, fmt.Sprintf("the request headers are %d bytes, more than %d", total, MaxRequestHeaderBytes)
 	}
 	return out, ""
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }

@@ -88,7 +88,7 @@ type NoFixtureError struct {
 
 func (e *NoFixtureError) Error() string {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "no fixture answers %s %s", e.Method, clip(e.URL, 512))
+	fmt.Fprintf(&sb, "no fixture answers %s %s", e.Method, analysis.Clip(e.URL, 512))
 	switch {
 	case e.UsedUp > 0:
 		fmt.Fprintf(&sb, ": the %d matching fixture(s) already answered as many times as their \"times\" allow", e.UsedUp)
@@ -99,7 +99,7 @@ func (e *NoFixtureError) Error() string {
 		sb.WriteString("; closest fixtures: ")
 		sb.WriteString(strings.Join(e.Closest, ", "))
 	}
-	fmt.Fprintf(&sb, " (add {\"url\": %q", clip(e.URL, 512))
+	fmt.Fprintf(&sb, " (add {\"url\": %q", analysis.Clip(e.URL, 512))
 	if e.Method != "GET" {
 		fmt.Fprintf(&sb, ", \"method\": %q", e.Method)
 	}
@@ -181,7 +181,7 @@ func (p *fixtureProvider) Source() Source { return SourceFixture }
 type SimulatedError struct{ Fixture string }
 
 func (e *SimulatedError) Error() string {
-	return "connection failed (simulated by the fixture " + clip(e.Fixture, 512) + ")"
+	return "connection failed (simulated by the fixture " + analysis.Clip(e.Fixture, 512) + ")"
 }
 
 func (p *fixtureProvider) RoundTrip(ctx context.Context, req *Request, limits Capability) (*Response, Source, error) {
@@ -241,7 +241,7 @@ func (p *fixtureProvider) closest(method, url string, n int) []string {
 		score int
 		diff  int
 	}
-	u := clip(url, 2048)
+	u := analysis.Clip(url, 2048)
 	var all []scored
 	seen := map[string]bool{}
 	for i := range p.list {
@@ -270,7 +270,7 @@ func (p *fixtureProvider) closest(method, url string, n int) []string {
 	})
 	var out []string
 	for i := 0; i < len(all) && i < n; i++ {
-		out = append(out, clip(all[i].desc, 520))
+		out = append(out, analysis.Clip(all[i].desc, 520))
 	}
 	return out
 }

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
 )
 
 // Caps of what an audit entry shows of a request and a response (the run
@@ -41,7 +43,7 @@ func (b *Broker) headerPreview(h http.Header, creds map[string]int, names []stri
 			v = b.Redact(v)
 		}
 		// a name can carry a secret too (a server echoing it as a header)
-		out[b.Redact(strings.ToLower(k))] = clipUTF8(v, PreviewHeaderBytes)
+		out[b.Redact(strings.ToLower(k))] = analysis.Clip(v, PreviewHeaderBytes)
 	}
 	return out
 }
@@ -78,14 +80,4 @@ func (b *Broker) bodyPreview(body []byte) string {
 		s += "…"
 	}
 	return s
-}
-
-func clipUTF8(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
 }

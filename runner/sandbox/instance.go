@@ -7,10 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"reflect"
 	"sync"
-	"unsafe"
-	_ "unsafe" // go:linkname to qjs's proxy constructor
 
 	"github.com/fastschema/qjs"
 	"github.com/tetratelabs/wazero"
@@ -42,7 +39,8 @@ import (
 //     gets 8 fresh random bytes at the offset found when the image was
 //     made (findRandomState); if it cannot be found, no image is used.
 //   - The Go side: a new qjs.Runtime/Context (unexported fields, set by
-//     reflection: newQJSRuntime fails loudly if a qjs upgrade moves them)
+//     reflection, qjsinternals.go: newQJSRuntime fails loudly if a qjs
+//     upgrade moves them)
 //     and a new proxy registry whose ids match the image's (1: the bridge,
 //     2: the context), checked when the image is made.
 //   - Wasm globals: the module has one, the stack pointer, which is back at
@@ -54,9 +52,6 @@ type instanceMaker struct {
 	root     string
 	proxies  sync.Map // api.Module → qjs.JsFunctionProxy
 }
-
-//go:linkname qjsCreateFuncProxy github.com/fastschema/qjs.createFuncProxyWithRegistry
-func qjsCreateFuncProxy(registry *qjs.ProxyRegistry) qjs.JsFunctionProxy
 
 func newInstanceMaker(cacheDir, root string, wasm []byte) (m *instanceMaker, err error) {
 	ctx := context.Background()
@@ -179,23 +174,12 @@ func (m *instanceMaker) forget(mod api.Module) {
 
 // newQJSRuntime builds the qjs.Runtime that qjs.New would have built
 // around mod (runtime.go: New, initializeRuntime), through reflection on
-// its unexported fields.
+// its unexported fields (setQJSField, qjsinternals.go).
 func newQJSRuntime(mod api.Module, wrt wazero.Runtime, opts qjs.Option, reg *qjs.ProxyRegistry, img *image) (*qjs.Runtime, error) {
 	rt := new(qjs.Runtime)
 	qctx := &qjs.Context{Context: opts.Context}
 	mem := new(qjs.Mem)
-	set := func(obj any, name string, v any) error {
-		f := reflect.ValueOf(obj).Elem().FieldByName(name)
-		if !f.IsValid() {
-			return fmt.Errorf("qjs changed: %T has no field %s", obj, name)
-		}
-		val := reflect.ValueOf(v)
-		if !val.Type().AssignableTo(f.Type()) {
-			return fmt.Errorf("qjs changed: %T.%s is %s, not %s", obj, name, f.Type(), val.Type())
-		}
-		reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem().Set(val)
-		return nil
-	}
+	set := setQJSField
 	cm := &cachedModule{Module: mod, fns: map[string]*pooledFunction{}}
 	malloc, free := cm.ExportedFunction("malloc"), cm.ExportedFunction("free")
 	if malloc == nil || free == nil {

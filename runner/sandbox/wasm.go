@@ -3,18 +3,7 @@ package sandbox
 import (
 	"errors"
 	"fmt"
-	_ "unsafe" // go:linkname to qjs's embedded module
-
-	_ "github.com/fastschema/qjs" // the module whose wasm we patch
 )
-
-// qjsWasm is the QuickJS-ng WebAssembly module that qjs v0.0.6 embeds
-// (qjs.wasmBytes, from its qjs.wasm). We read it instead of keeping a
-// second 1 MB copy in this repository; TestEmbeddedWasm fails loudly if a
-// qjs upgrade renames it.
-//
-//go:linkname qjsWasm github.com/fastschema/qjs.wasmBytes
-var qjsWasm []byte
 
 // PageSize is the WebAssembly page size.
 const PageSize = 64 << 10

@@ -161,12 +161,3 @@ func text(v any) string {
 
 // quoteJSON is a Go string as a JSON string.
 func quoteJSON(s string) string { return text(s) }
-
-// Pretty indents a JSON text (two spaces), or returns it as it is.
-func Pretty(raw json.RawMessage) string {
-	var buf bytes.Buffer
-	if json.Indent(&buf, raw, "", "  ") != nil {
-		return string(raw)
-	}
-	return buf.String()
-}
