@@ -121,7 +121,7 @@ type runState struct {
 	mu        sync.Mutex
 	nextID    int
 	inflight  int
-	completed []string // JSON {id, v|e}
+	completed []hostResult
 	// queued is the bytes of completed; taken signals a take.
 	queued  int
 	taken   chan struct{}
@@ -462,38 +462,45 @@ func (sb *sandbox) bridge(this *qjs.This) (v *qjs.Value, err error) {
 	}
 	op := arg(0)
 	if s, ok := webOp(op, arg(1), arg(2)); ok {
-		return c.NewString(s), nil
+		return sb.newString(c, []byte(s))
 	}
 	if rs == nil {
-		return c.NewString(""), nil
+		return sb.newString(c)
 	}
 	switch op {
 	case "log":
-		return c.NewString(rs.log(arg(1), arg(2))), nil
+		return sb.newString(c, []byte(rs.log(arg(1), arg(2))))
 	case "input":
 		if len(rs.job.Input) == 0 {
-			return c.NewString("null"), nil
+			return sb.newString(c, []byte("null"))
 		}
-		return c.NewString(string(rs.job.Input)), nil
+		return sb.newString(c, rs.job.Input)
 	case "done":
 		rs.finish(arg(1), arg(2))
-		return c.NewString(""), nil
+		return sb.newString(c)
 	case "call":
-		return c.NewString(rs.call(arg(1), arg(2))), nil
+		return sb.newString(c, []byte(rs.call(arg(1), arg(2))))
 	case "take":
 		rs.mu.Lock()
-		defer rs.mu.Unlock()
 		if len(rs.completed) == 0 {
-			return c.NewString(""), nil
+			rs.mu.Unlock()
+			return sb.newString(c)
 		}
-		s := rs.completed[0]
+		r := rs.completed[0]
+		rs.completed[0] = hostResult{} // the backing array must not keep a 16 MiB result
 		rs.completed = rs.completed[1:]
-		rs.queued -= len(s)
+		rs.queued -= r.size()
+		rs.mu.Unlock()
 		select {
 		case rs.taken <- struct{}{}:
 		default:
 		}
-		return c.NewString(s), nil
+		if r.v == nil {
+			return sb.newString(c, []byte(r.frame))
+		}
+		// {"id":N,"v":…} written straight into the sandbox's memory: the
+		// value is not copied into one more Go string first.
+		return sb.newString(c, []byte(`{"id":`+strconv.Itoa(r.id)+`,"v":`), r.v, []byte("}"))
 	case "timer":
 		id, _ := strconv.Atoi(arg(1))
 		ms, _ := strconv.ParseFloat(arg(2), 64)
@@ -502,7 +509,7 @@ func (sb *sandbox) bridge(this *qjs.This) (v *qjs.Value, err error) {
 		}
 		rs.seq++
 		heap.Push(&rs.timers, &timer{id: id, due: time.Now().Add(time.Duration(ms * float64(time.Millisecond))), seq: rs.seq})
-		return c.NewString(""), nil
+		return sb.newString(c)
 	case "cancel": // an AbortSignal fired: stop that host call
 		id, _ := strconv.Atoi(arg(1))
 		rs.mu.Lock()
@@ -511,13 +518,42 @@ func (sb *sandbox) bridge(this *qjs.This) (v *qjs.Value, err error) {
 		if cancel != nil {
 			cancel(ErrAborted)
 		}
-		return c.NewString(""), nil
+		return sb.newString(c)
 	case "clear":
 		id, _ := strconv.Atoi(arg(1))
 		rs.timers.remove(id)
-		return c.NewString(""), nil
+		return sb.newString(c)
 	}
-	return c.NewString(""), nil
+	return sb.newString(c)
+}
+
+// newString makes the JavaScript string of the parts joined, as the
+// bridge's answer. qjs's Context.NewString copies a Go string once more
+// and never frees the C copy it writes into the sandbox's memory: 16 MiB
+// of a taken fetch response stayed there for the rest of the run, and
+// the memory grew by that much with every response. Here the parts are
+// written once into memory from malloc, QuickJS copies them into its
+// string, and the buffer is freed at once.
+func (sb *sandbox) newString(c *qjs.Context, parts ...[]byte) (*qjs.Value, error) {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	ptr := c.Malloc(uint64(n) + 1)
+	if ptr == 0 {
+		return nil, fmt.Errorf("out of memory: a host answer of %d bytes does not fit in the sandbox (capped at %d MiB)", n, DefaultMemoryCapBytes>>20)
+	}
+	defer c.FreeHandle(ptr)
+	buf, ok := sb.mod.Memory().Read(uint32(ptr), uint32(n)+1)
+	if !ok {
+		return nil, errors.New("host error")
+	}
+	at := 0
+	for _, p := range parts {
+		at += copy(buf[at:], p)
+	}
+	buf[n] = 0 // QJS_NewString reads a C string, as in qjs's NewString
+	return c.Call("QJS_NewString", c.Raw(), ptr), nil
 }
 
 func (rs *runState) log(level, msg string) string {
@@ -615,16 +651,21 @@ func (rs *runState) call(name, argsJSON string) string {
 		if err == nil {
 			err = rs.waitRoom(len(v))
 		}
-		s := resultJSON(id, v, err)
+		r := hostResult{id: id}
+		if err == nil && len(v) > 0 && json.Valid(v) {
+			r.v = v
+		} else {
+			r.frame = resultJSON(id, v, err)
+		}
 		v = nil
 		rs.mu.Lock()
 		delete(rs.cancels, id)
 		if rs.ctx.Err() != nil {
-			s = resultJSON(id, nil, rs.ctx.Err())
+			r = hostResult{id: id, frame: resultJSON(id, nil, rs.ctx.Err())}
 		}
 		rs.inflight--
-		rs.completed = append(rs.completed, s)
-		rs.queued += len(s)
+		rs.completed = append(rs.completed, r)
+		rs.queued += r.size()
 		rs.mu.Unlock()
 		select {
 		case rs.wake <- struct{}{}:
@@ -635,6 +676,17 @@ func (rs *runState) call(name, argsJSON string) string {
 }
 
 type roomKey struct{}
+
+// hostResult is a finished async host call waiting for the page: its
+// value (valid JSON), handed over as {"id":N,"v":value} without a copy,
+// or, for an error or a null, the whole frame {"id":N,"e":…}.
+type hostResult struct {
+	id    int
+	v     json.RawMessage
+	frame string
+}
+
+func (r hostResult) size() int { return len(r.v) + len(r.frame) }
 
 // waitRoom waits until the results the page has not taken yet leave room
 // for n more bytes (at most MaxQueuedBytes are held, or one result), or
