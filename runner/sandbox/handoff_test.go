@@ -39,3 +39,57 @@ func TestTakenResultsDoNotStayInMemory(t *testing.T) {
 		t.Fatalf("7 results of 2 MiB grew the sandbox's memory by %d MiB more than one did (each taken result must be freed)", (seven-one)>>20)
 	}
 }
+
+// TestSetText: a text handed over raw reaches the page as the same string
+// JSON would have made (ASCII, Latin-1, astral characters, U+2028);
+// text that cannot go raw (a NUL byte, bad UTF-8) is refused, and the
+// method puts it into its JSON instead.
+func TestSetText(t *testing.T) {
+	texts := []string{"", "plain ascii", "café ü ß", "emoji 😀 and \u2028 line sep", strings.Repeat("é", 100000), "nul\x00inside", "bad \xff byte"}
+	var raw []bool
+	m := Method{Name: "http.fetch", Async: true, Fn: func(ctx context.Context, args []json.RawMessage) (json.RawMessage, error) {
+		var u string
+		json.Unmarshal(args[0], &u)
+		i, _ := strconv.Atoi(u)
+		text := []byte(texts[i])
+		if SetText(ctx, "body", text) {
+			raw = append(raw, true)
+			return json.RawMessage(`{"status":200,"headers":{}}`), nil
+		}
+		raw = append(raw, false)
+		b, _ := json.Marshal(map[string]any{"status": 200, "headers": map[string]string{}, "body": string(text)})
+		return b, nil
+	}}
+	job := Job{Name: "page.js", Code: page(`async function main(x) {
+		const out = [];
+		for (let i = 0; i < x.n; i++) out.push(await (await http.fetch(String(i))).text());
+		return out;
+	}`), Methods: []Method{m}, Timeout: 30 * time.Second, Input: json.RawMessage(`{"n":` + strconv.Itoa(len(texts)) + `}`)}
+	out := engine(t).Run(context.Background(), job)
+	if !out.OK {
+		t.Fatalf("%+v", out.Err)
+	}
+	var got []string
+	if err := json.Unmarshal(out.Result, &got); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range texts {
+		wantRaw := i < 5
+		if raw[i] != wantRaw {
+			t.Errorf("text %d: SetText = %v, want %v", i, raw[i], wantRaw)
+		}
+		if w := strings.ToValidUTF8(want, "\uFFFD"); got[i] != w {
+			t.Errorf("text %d: the page read %q, want %q", i, elide(got[i]), elide(w))
+		}
+	}
+	if SetText(context.Background(), "body", []byte("x")) {
+		t.Error("SetText outside a host call must refuse")
+	}
+}
+
+func elide(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "…"
+	}
+	return s
+}
