@@ -125,6 +125,7 @@ type runState struct {
 	inflight  int
 	completed []hostResult
 	text      []byte // of the result taken last, until the prelude takes it
+	delivered int    // bytes taken by the current __sb.deliver()
 	// queued is the bytes of completed; taken signals a take.
 	queued  int
 	taken   chan struct{}
@@ -324,6 +325,9 @@ func (sb *sandbox) drive(ctx context.Context, rs *runState, cc *codeCache, insta
 			if ctx.Err() != nil { // select picks at random when both are ready
 				return Outcome{Err: rs.ctxError()}
 			}
+			rs.mu.Lock()
+			rs.delivered = 0
+			rs.mu.Unlock()
 			if err := sb.eval("<deliver>", "__sb.deliver()"); err != nil {
 				return Outcome{Err: rs.evalError(err, KindThrown)}
 			}
@@ -490,6 +494,19 @@ func (sb *sandbox) bridge(this *qjs.This) (v *qjs.Value, err error) {
 			return sb.newString(c)
 		}
 		r := rs.completed[0]
+		if rs.delivered > 0 && rs.delivered+r.size() > maxDeliverBytes {
+			// Enough for one delivery: the page's reactions run (and drop
+			// what they do not keep) before the next results enter the
+			// sandbox. Taken all at once, 8 responses of 16 MiB were all
+			// alive in its memory until the reactions ran.
+			rs.mu.Unlock()
+			select {
+			case rs.wake <- struct{}{}:
+			default:
+			}
+			return sb.newString(c)
+		}
+		rs.delivered += r.size()
 		rs.completed[0] = hostResult{} // the backing array must not keep a 16 MiB result
 		rs.completed = rs.completed[1:]
 		rs.queued -= r.size()
@@ -701,6 +718,11 @@ func (rs *runState) call(name, argsJSON string) string {
 }
 
 type roomKey struct{}
+
+// maxDeliverBytes bounds the results one __sb.deliver() takes (or one
+// result, however large): small results are settled together, big ones
+// one by one, each after the page's reactions to the last one have run.
+const maxDeliverBytes = 4 << 20
 
 // hostCall is an async host call as its method sees it (roomKey).
 type hostCall struct {
