@@ -8,6 +8,8 @@
 # peak RSS < 256 MB, the run ends within its deadline + 1 s.
 # Usage: scripts/bench-bigresp.sh [ROUNDS]            (default 5)
 #        scripts/bench-bigresp.sh compare REV [ROUNDS]
+#   SIZE=BYTES: another body size (SIZE=1: the CLI's own baseline).
+#   KEEP=PREFIX: keep each run record as PREFIX.VERSION.ROUND.json.
 #   compare: the CLI built from commit REV and from the work tree, run
 #   alternately round by round, so that a loaded machine slows both alike.
 set -eu
@@ -33,7 +35,7 @@ if [ "$versions" != new ]; then
 	(cd "$tmp/src" && go build -o "$tmp/old" ./cmd/plugin-lsp)
 fi
 go build -o "$tmp/server" ./scripts/bigresp
-"$tmp/server" -cert "$tmp/cert.pem" >"$tmp/addr" &
+"$tmp/server" -cert "$tmp/cert.pem" -size "${SIZE:-16777216}" >"$tmp/addr" &
 srv=$!
 i=0
 while [ ! -s "$tmp/addr" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
@@ -66,6 +68,7 @@ while [ "$r" -le "$rounds" ]; do
 		T
 		summary=$(jq -r '"run \(.durationMs / 1000 * 100 | floor / 100)s ok=\(.ok) error=\(.error.name // "-") fetched=\([.fetches[] | select(.status != null)] | length)/\(.fetches | length)"' "$tmp/out" 2>/dev/null || echo "no record")
 		echo "$v round $r: wall ${wall}s peak-rss $((kb / 1024))MB $summary" | tee -a "$tmp/runs"
+		if [ -n "${KEEP:-}" ]; then cp "$tmp/out" "$KEEP.$v.$r.json"; fi
 	done
 	r=$((r + 1))
 done
