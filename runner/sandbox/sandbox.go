@@ -102,7 +102,9 @@ type sandbox struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	run    *runState // set while a job runs
-	mu     sync.Mutex
+	// scratch is newString's buffer in the sandbox's memory (0: none yet).
+	scratch uint64
+	mu      sync.Mutex
 }
 
 // runState is the Go side of one job: what the bridge reads and writes.
@@ -568,18 +570,29 @@ func (sb *sandbox) bridge(this *qjs.This) (v *qjs.Value, err error) {
 // and never frees the C copy it writes into the sandbox's memory: 16 MiB
 // of a taken fetch response stayed there for the rest of the run, and
 // the memory grew by that much with every response. Here the parts are
-// written once into memory from malloc, QuickJS copies them into its
-// string, and the buffer is freed at once.
+// written once into the sandbox's memory (a small answer into one buffer
+// the sandbox keeps, a large one into a buffer from malloc, freed as soon
+// as QuickJS has copied it into its string).
 func (sb *sandbox) newString(c *qjs.Context, parts ...[]byte) (*qjs.Value, error) {
 	n := 0
 	for _, p := range parts {
 		n += len(p)
 	}
-	ptr := c.Malloc(uint64(n) + 1)
+	var ptr uint64
+	if n < scratchBytes {
+		if sb.scratch == 0 {
+			sb.scratch = c.Malloc(scratchBytes)
+		}
+		ptr = sb.scratch
+	} else {
+		ptr = c.Malloc(uint64(n) + 1)
+		if ptr != 0 {
+			defer c.FreeHandle(ptr)
+		}
+	}
 	if ptr == 0 {
 		return nil, fmt.Errorf("out of memory: a host answer of %d bytes does not fit in the sandbox (capped at %d MiB)", n, DefaultMemoryCapBytes>>20)
 	}
-	defer c.FreeHandle(ptr)
 	buf, ok := sb.mod.Memory().Read(uint32(ptr), uint32(n)+1)
 	if !ok {
 		return nil, errors.New("host error")
@@ -591,6 +604,10 @@ func (sb *sandbox) newString(c *qjs.Context, parts ...[]byte) (*qjs.Value, error
 	buf[n] = 0 // QJS_NewString reads a C string, as in qjs's NewString
 	return c.Call("QJS_NewString", c.Raw(), ptr), nil
 }
+
+// scratchBytes is the size of the buffer a sandbox keeps for the
+// bridge's small answers (no malloc and free per answer).
+const scratchBytes = 4 << 10
 
 func (rs *runState) log(level, msg string) string {
 	if rs.logTruncated {
