@@ -404,6 +404,7 @@ func restoreImage(mod api.Module, img *image) error {
 // engine (the same one with host objects installed): as if it had been
 // restored from that one.
 func (sb *sandbox) restore(img *image) error {
+	sb.scratch = 0 // newString's buffer was in the memory replaced
 	return restoreImage(sb.mod, img)
 }
 

@@ -797,8 +797,8 @@ func WaitForRoom(ctx context.Context, n int) error {
 // SetText makes text the property name of the object an async host
 // method returns, handed to the page as a JavaScript string made straight
 // from the bytes: no JSON string is built in Go, and none is parsed in the
-// sandbox (a 16 MiB response body took 16 MiB in Go and 52 MiB of the
-// sandbox's memory as JSON, and takes 16 and 32 this way). The method
+// sandbox (a 16 MiB response body took 34 MiB in Go, the body and its
+// JSON, and 52 MiB of the sandbox's memory; it takes 16 and 32 this way). The method
 // keeps no reference to text afterwards. It returns false, and sets
 // nothing, when ctx is not an async host call or text is not valid UTF-8
 // free of NUL bytes (JS_NewString would cut it at the first NUL and read
