@@ -33,12 +33,14 @@ const bigRespPage = `export default async function () {
 `
 
 type bigRespFigures struct {
-	WallMs  float64 `json:"wallMs"`
-	PeakMB  float64 `json:"peakRssMB"`
-	OK      bool    `json:"ok"`
-	Error   string  `json:"error"`
-	Refused int     `json:"refused"`
-	Fetched int     `json:"fetched"`
+	WallMs float64 `json:"wallMs"`
+	PeakMB float64 `json:"peakRssMB"`
+	// SandboxMB is the sandbox's linear memory at the end (its peak).
+	SandboxMB float64 `json:"sandboxMB"`
+	OK        bool    `json:"ok"`
+	Error     string  `json:"error"`
+	Refused   int     `json:"refused"`
+	Fetched   int     `json:"fetched"`
 }
 
 // bigRespChild runs the case once and prints its figures as JSON.
@@ -86,7 +88,7 @@ func bigRespChild() int {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
 	}
-	f := bigRespFigures{WallMs: float64(wall.Microseconds()) / 1000, PeakMB: peakRSSMB(), OK: rec.OK}
+	f := bigRespFigures{WallMs: float64(wall.Microseconds()) / 1000, PeakMB: peakRSSMB(), OK: rec.OK, SandboxMB: float64(rec.Usage.MemoryPeakBytes) / (1 << 20)}
 	if rec.Error != nil {
 		f.Error = rec.Error.Name + ": " + analysis.Elide(rec.Error.Message, 200)
 	}
@@ -134,7 +136,10 @@ func runBigRespChild(tb testing.TB) bigRespFigures {
 }
 
 // BenchmarkParallelBigResponses prints the case's wall time and peak RSS
-// (medians over b.N child processes).
+// (medians over b.N child processes). The test server runs in the same
+// process (its 16 MiB body and TLS buffers are in the figure);
+// scripts/bench-bigresp.sh measures the same case through `plugin-lsp run`
+// against a server in another process.
 func BenchmarkParallelBigResponses(b *testing.B) {
 	var walls, peaks []float64
 	for b.Loop() {

@@ -363,7 +363,8 @@ type fetchInit struct {
 
 // fetchResultJSON is {status, headers, body, url} as JSON, written into
 // one buffer sized for the body: a 16 MiB response is copied once here,
-// not three times (string conversion, encoder growth, final copy).
+// not three times (string conversion, encoder growth, final copy). A nil
+// body is left out (the sandbox hands it over as a text: SetText).
 func fetchResultJSON(status int, headers map[string]string, url string, body []byte) (json.RawMessage, error) {
 	h, err := json.Marshal(headers) // sorted keys
 	if err != nil {
@@ -378,8 +379,10 @@ func fetchResultJSON(status int, headers map[string]string, url string, body []b
 	out = strconv.AppendInt(out, int64(status), 10)
 	out = append(out, `,"headers":`...)
 	out = append(out, h...)
-	out = append(out, `,"body":`...)
-	out = appendJSONString(out, body)
+	if body != nil {
+		out = append(out, `,"body":`...)
+		out = appendJSONString(out, body)
+	}
 	out = append(out, `,"url":`...)
 	out = append(out, u...)
 	return append(out, '}'), nil
@@ -470,13 +473,20 @@ func fetchMethod(b *broker.Broker, progress func(string)) sandbox.HostFunc {
 		for k, vs := range resp.Header {
 			headers[strings.ToLower(k)] = strings.Join(vs, ", ")
 		}
-		out, err := fetchResultJSON(resp.Status, headers, resp.URL, resp.Body)
-		resp.Body = nil // the encoded copy is all that is kept from here on
+		// The body goes to the page as it is (a string made from its
+		// bytes); only a body that is not NUL-free UTF-8 is encoded into
+		// the JSON, where bad bytes become U+FFFD.
+		body, n := resp.Body, len(resp.Body)
+		if sandbox.SetText(ctx, "body", body) {
+			body = nil
+		}
+		out, err := fetchResultJSON(resp.Status, headers, resp.URL, body)
+		resp.Body, body = nil, nil // the sandbox's reference is all that is kept from here on
 		if err != nil {
 			return nil, err
 		}
 		// Keep the budget until the page can take the response.
-		if err := sandbox.WaitForRoom(ctx, len(out)); err != nil {
+		if err := sandbox.WaitForRoom(ctx, len(out)+n); err != nil {
 			return nil, err
 		}
 		return out, nil

@@ -108,9 +108,7 @@ func (m *instanceMaker) close() {
 // the engine's runtime; nothing in it runs. Its file system root is the
 // absent directory; it gets no environment and no arguments.
 func (m *instanceMaker) instantiate(ctx context.Context, reserve uint64) (api.Module, error) {
-	if reserve > 0 {
-		ctx = experimental.WithMemoryAllocator(ctx, reserved(reserve))
-	}
+	ctx = experimental.WithMemoryAllocator(ctx, reserved(reserve))
 	return m.wrt.InstantiateModule(ctx, m.compiled, wazero.NewModuleConfig().
 		WithName("").
 		WithStartFunctions().
@@ -335,20 +333,19 @@ func (f *pooledFunction) CallWithStack(ctx context.Context, stack []uint64) erro
 	return g.CallWithStack(ctx, stack)
 }
 
-// reserved allocates an instance's linear memory with room for n bytes at
-// once, so that growing it to the image's size does not copy it. Memory
-// past the current length is always zero: it was never handed out.
+// reserved allocates an instance's linear memory (newLinearMemory: its
+// own mapping where the system has mmap) with room for n bytes at once,
+// so that growing it to the image's size does not copy it. Memory past
+// the current length is always zero: it was never handed out.
 type reserved uint64
 
-func (n reserved) Allocate(capacity, max uint64) experimental.LinearMemory {
-	c := uint64(n)
-	if capacity > c {
-		c = capacity
-	}
-	if max < c {
-		c = max
-	}
-	return &linearMemory{buf: make([]byte, 0, c)}
+func (n reserved) Allocate(capacity, limit uint64) experimental.LinearMemory {
+	return newLinearMemory(max(capacity, uint64(n)), limit)
+}
+
+// goMemory is a linear memory in a Go slice.
+func newGoMemory(capacity, limit uint64) experimental.LinearMemory {
+	return &linearMemory{buf: make([]byte, 0, min(capacity, limit))}
 }
 
 type linearMemory struct{ buf []byte }
@@ -391,6 +388,7 @@ func restoreImage(mod api.Module, img *image) error {
 // engine (the same one with host objects installed): as if it had been
 // restored from that one.
 func (sb *sandbox) restore(img *image) error {
+	sb.scratch = 0 // newString's buffer was in the memory replaced
 	return restoreImage(sb.mod, img)
 }
 

@@ -370,6 +370,9 @@
         const s = call("take");
         if (s === "") return;
         const r = parse(s);
+        // A text Go handed over as it is (sandbox.SetText): a string made
+        // from its bytes, not a JSON string to parse.
+        if (hasOwn(r, "t")) r.v[r.t] = call("text");
         const p = apply(mapGet, pending, [r.id]);
         if (!p) continue;
         apply(mapDelete, pending, [r.id]);

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"container/heap"
 	"context"
 	"encoding/json"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/fastschema/qjs"
 	"github.com/tetratelabs/wazero/api"
@@ -100,7 +102,9 @@ type sandbox struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	run    *runState // set while a job runs
-	mu     sync.Mutex
+	// scratch is newString's buffer in the sandbox's memory (0: none yet).
+	scratch uint64
+	mu      sync.Mutex
 }
 
 // runState is the Go side of one job: what the bridge reads and writes.
@@ -121,7 +125,9 @@ type runState struct {
 	mu        sync.Mutex
 	nextID    int
 	inflight  int
-	completed []string // JSON {id, v|e}
+	completed []hostResult
+	text      []byte // of the result taken last, until the prelude takes it
+	delivered int    // bytes taken by the current __sb.deliver()
 	// queued is the bytes of completed; taken signals a take.
 	queued  int
 	taken   chan struct{}
@@ -321,6 +327,9 @@ func (sb *sandbox) drive(ctx context.Context, rs *runState, cc *codeCache, insta
 			if ctx.Err() != nil { // select picks at random when both are ready
 				return Outcome{Err: rs.ctxError()}
 			}
+			rs.mu.Lock()
+			rs.delivered = 0
+			rs.mu.Unlock()
 			if err := sb.eval("<deliver>", "__sb.deliver()"); err != nil {
 				return Outcome{Err: rs.evalError(err, KindThrown)}
 			}
@@ -462,38 +471,74 @@ func (sb *sandbox) bridge(this *qjs.This) (v *qjs.Value, err error) {
 	}
 	op := arg(0)
 	if s, ok := webOp(op, arg(1), arg(2)); ok {
-		return c.NewString(s), nil
+		return sb.newString(c, []byte(s))
 	}
 	if rs == nil {
-		return c.NewString(""), nil
+		return sb.newString(c)
 	}
 	switch op {
 	case "log":
-		return c.NewString(rs.log(arg(1), arg(2))), nil
+		return sb.newString(c, []byte(rs.log(arg(1), arg(2))))
 	case "input":
 		if len(rs.job.Input) == 0 {
-			return c.NewString("null"), nil
+			return sb.newString(c, []byte("null"))
 		}
-		return c.NewString(string(rs.job.Input)), nil
+		return sb.newString(c, rs.job.Input)
 	case "done":
 		rs.finish(arg(1), arg(2))
-		return c.NewString(""), nil
+		return sb.newString(c)
 	case "call":
-		return c.NewString(rs.call(arg(1), arg(2))), nil
+		return sb.newString(c, []byte(rs.call(arg(1), arg(2))))
 	case "take":
 		rs.mu.Lock()
-		defer rs.mu.Unlock()
 		if len(rs.completed) == 0 {
-			return c.NewString(""), nil
+			rs.mu.Unlock()
+			return sb.newString(c)
 		}
-		s := rs.completed[0]
+		r := rs.completed[0]
+		if rs.delivered > 0 && rs.delivered+r.size() > maxDeliverBytes {
+			// Enough for one delivery: the page's reactions run (and drop
+			// what they do not keep) before the next results enter the
+			// sandbox. Taken all at once, 8 responses of 16 MiB were all
+			// alive in its memory until the reactions ran.
+			rs.mu.Unlock()
+			select {
+			case rs.wake <- struct{}{}:
+			default:
+			}
+			return sb.newString(c)
+		}
+		rs.delivered += r.size()
+		rs.completed[0] = hostResult{} // the backing array must not keep a 16 MiB result
 		rs.completed = rs.completed[1:]
-		rs.queued -= len(s)
+		rs.queued -= r.size()
+		rs.mu.Unlock()
 		select {
 		case rs.taken <- struct{}{}:
 		default:
 		}
-		return c.NewString(s), nil
+		if r.v == nil {
+			return sb.newString(c, []byte(r.frame))
+		}
+		end := "}"
+		if r.text != nil {
+			// The prelude takes the text next ("text") and sets it as
+			// the property r.textName of the value.
+			name, _ := json.Marshal(r.textName)
+			end = `,"t":` + string(name) + "}"
+			rs.mu.Lock()
+			rs.text = r.text
+			rs.mu.Unlock()
+		}
+		// {"id":N,"v":…} written straight into the sandbox's memory: the
+		// value is not copied into one more Go string first.
+		return sb.newString(c, []byte(`{"id":`+strconv.Itoa(r.id)+`,"v":`), r.v, []byte(end))
+	case "text": // the text of the result taken last
+		rs.mu.Lock()
+		text := rs.text
+		rs.text = nil
+		rs.mu.Unlock()
+		return sb.newString(c, text)
 	case "timer":
 		id, _ := strconv.Atoi(arg(1))
 		ms, _ := strconv.ParseFloat(arg(2), 64)
@@ -502,7 +547,7 @@ func (sb *sandbox) bridge(this *qjs.This) (v *qjs.Value, err error) {
 		}
 		rs.seq++
 		heap.Push(&rs.timers, &timer{id: id, due: time.Now().Add(time.Duration(ms * float64(time.Millisecond))), seq: rs.seq})
-		return c.NewString(""), nil
+		return sb.newString(c)
 	case "cancel": // an AbortSignal fired: stop that host call
 		id, _ := strconv.Atoi(arg(1))
 		rs.mu.Lock()
@@ -511,14 +556,58 @@ func (sb *sandbox) bridge(this *qjs.This) (v *qjs.Value, err error) {
 		if cancel != nil {
 			cancel(ErrAborted)
 		}
-		return c.NewString(""), nil
+		return sb.newString(c)
 	case "clear":
 		id, _ := strconv.Atoi(arg(1))
 		rs.timers.remove(id)
-		return c.NewString(""), nil
+		return sb.newString(c)
 	}
-	return c.NewString(""), nil
+	return sb.newString(c)
 }
+
+// newString makes the JavaScript string of the parts joined, as the
+// bridge's answer. qjs's Context.NewString copies a Go string once more
+// and never frees the C copy it writes into the sandbox's memory: 16 MiB
+// of a taken fetch response stayed there for the rest of the run, and
+// the memory grew by that much with every response. Here the parts are
+// written once into the sandbox's memory (a small answer into one buffer
+// the sandbox keeps, a large one into a buffer from malloc, freed as soon
+// as QuickJS has copied it into its string).
+func (sb *sandbox) newString(c *qjs.Context, parts ...[]byte) (*qjs.Value, error) {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	var ptr uint64
+	if n < scratchBytes {
+		if sb.scratch == 0 {
+			sb.scratch = c.Malloc(scratchBytes)
+		}
+		ptr = sb.scratch
+	} else {
+		ptr = c.Malloc(uint64(n) + 1)
+		if ptr != 0 {
+			defer c.FreeHandle(ptr)
+		}
+	}
+	if ptr == 0 {
+		return nil, fmt.Errorf("out of memory: a host answer of %d bytes does not fit in the sandbox (capped at %d MiB)", n, DefaultMemoryCapBytes>>20)
+	}
+	buf, ok := sb.mod.Memory().Read(uint32(ptr), uint32(n)+1)
+	if !ok {
+		return nil, errors.New("host error")
+	}
+	at := 0
+	for _, p := range parts {
+		at += copy(buf[at:], p)
+	}
+	buf[n] = 0 // QJS_NewString reads a C string, as in qjs's NewString
+	return c.Call("QJS_NewString", c.Raw(), ptr), nil
+}
+
+// scratchBytes is the size of the buffer a sandbox keeps for the
+// bridge's small answers (no malloc and free per answer).
+const scratchBytes = 4 << 10
 
 func (rs *runState) log(level, msg string) string {
 	if rs.logTruncated {
@@ -610,21 +699,32 @@ func (rs *runState) call(name, argsJSON string) string {
 	rs.cancels[id] = ccancel
 	rs.mu.Unlock()
 	go func() {
-		v, err := safeCall(context.WithValue(cctx, roomKey{}, rs), m.Fn, args)
+		hc := &hostCall{rs: rs}
+		v, err := safeCall(context.WithValue(cctx, roomKey{}, hc), m.Fn, args)
 		ccancel(nil)
 		if err == nil {
-			err = rs.waitRoom(len(v))
+			err = rs.waitRoom(len(v) + len(hc.text))
 		}
-		s := resultJSON(id, v, err)
-		v = nil
+		r := hostResult{id: id}
+		switch {
+		case err == nil && hc.text != nil && len(v) > 1 && v[0] == '{' && json.Valid(v):
+			r.v, r.textName, r.text = v, hc.textName, hc.text
+		case err == nil && hc.text != nil: // a text needs an object to go into
+			r.frame = resultJSON(id, nil, errors.New(m.Name+": host error"))
+		case err == nil && len(v) > 0 && json.Valid(v):
+			r.v = v
+		default:
+			r.frame = resultJSON(id, v, err)
+		}
+		v, hc.text = nil, nil
 		rs.mu.Lock()
 		delete(rs.cancels, id)
 		if rs.ctx.Err() != nil {
-			s = resultJSON(id, nil, rs.ctx.Err())
+			r = hostResult{id: id, frame: resultJSON(id, nil, rs.ctx.Err())}
 		}
 		rs.inflight--
-		rs.completed = append(rs.completed, s)
-		rs.queued += len(s)
+		rs.completed = append(rs.completed, r)
+		rs.queued += r.size()
 		rs.mu.Unlock()
 		select {
 		case rs.wake <- struct{}{}:
@@ -635,6 +735,33 @@ func (rs *runState) call(name, argsJSON string) string {
 }
 
 type roomKey struct{}
+
+// maxDeliverBytes bounds the results one __sb.deliver() takes (or one
+// result, however large): small results are settled together, big ones
+// one by one, each after the page's reactions to the last one have run.
+const maxDeliverBytes = 4 << 20
+
+// hostCall is an async host call as its method sees it (roomKey).
+type hostCall struct {
+	rs       *runState
+	textName string
+	text     []byte
+}
+
+// hostResult is a finished async host call waiting for the page: its
+// value (valid JSON), handed over as {"id":N,"v":value} without a copy,
+// plus, when the method set one (SetText), a text the page gets as the
+// value's property textName; or, for an error or a null, the whole
+// frame {"id":N,"e":…}.
+type hostResult struct {
+	id       int
+	v        json.RawMessage
+	textName string
+	text     []byte
+	frame    string
+}
+
+func (r hostResult) size() int { return len(r.v) + len(r.text) + len(r.frame) }
 
 // waitRoom waits until the results the page has not taken yet leave room
 // for n more bytes (at most MaxQueuedBytes are held, or one result), or
@@ -661,10 +788,31 @@ func (rs *runState) waitRoom(n int) error {
 // method holding a share of a budget (a fetch's response bytes) keeps it
 // until its result can be queued. Outside a run it returns at once.
 func WaitForRoom(ctx context.Context, n int) error {
-	if rs, ok := ctx.Value(roomKey{}).(*runState); ok {
-		return rs.waitRoom(n)
+	if hc, ok := ctx.Value(roomKey{}).(*hostCall); ok {
+		return hc.rs.waitRoom(n)
 	}
 	return ctx.Err()
+}
+
+// SetText makes text the property name of the object an async host
+// method returns, handed to the page as a JavaScript string made straight
+// from the bytes: no JSON string is built in Go, and none is parsed in the
+// sandbox (a 16 MiB response body took 34 MiB in Go, the body and its
+// JSON, and 52 MiB of the sandbox's memory; it takes 16 and 32 this way). The method
+// keeps no reference to text afterwards. It returns false, and sets
+// nothing, when ctx is not an async host call or text is not valid UTF-8
+// free of NUL bytes (JS_NewString would cut it at the first NUL and read
+// bad bytes its own way): the method then puts the text into its JSON.
+func SetText(ctx context.Context, name string, text []byte) bool {
+	hc, ok := ctx.Value(roomKey{}).(*hostCall)
+	if !ok || name == "" || bytes.IndexByte(text, 0) >= 0 || !utf8.Valid(text) {
+		return false
+	}
+	if text == nil {
+		text = []byte{}
+	}
+	hc.textName, hc.text = name, text
+	return true
 }
 
 func safeCall(ctx context.Context, fn HostFunc, args []json.RawMessage) (v json.RawMessage, err error) {
