@@ -8,7 +8,6 @@
 package tooltest
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -273,16 +272,7 @@ func relocate(msg string, data []byte, base int) string {
 		return msg
 	}
 	_, rest, _ := strings.Cut(msg, ": ")
-	// Walk line-1 newlines from base, then col-1 bytes.
-	off := base
-	for l := 1; l < line; l++ {
-		i := bytes.IndexByte(data[off:], '\n')
-		if i < 0 {
-			break
-		}
-		off += i + 1
-	}
-	off += col - 1
+	off := base + analysis.NewFile("", data[base:]).OffsetUTF8(line-1, col-1)
 	return fixtures.LineCol(data, off) + ": " + rest
 }
 
