@@ -181,7 +181,7 @@ func Parse(p *analysis.Plugin, rel string, data []byte) *File {
 		return f
 	}
 	if root.Kind != jsonpos.Object {
-		f.Problems = append(f.Problems, Problem{Span: analysis.Span(root.Span), Message: fmt.Sprintf("a test file must hold one JSON object like { \"tool\": \"lookupBook\", \"cases\": [ … ] }, not %s", root.Kind)})
+		f.Problems = append(f.Problems, Problem{Span: root.Span, Message: fmt.Sprintf("a test file must hold one JSON object like { \"tool\": \"lookupBook\", \"cases\": [ … ] }, not %s", root.Kind)})
 		return f
 	}
 	v, err := testsValidator()
@@ -190,7 +190,7 @@ func Parse(p *analysis.Plugin, rel string, data []byte) *File {
 		return f
 	}
 	for _, pr := range v.Validate(root) {
-		f.Problems = append(f.Problems, Problem{Span: analysis.Span(pr.Span), Message: pr.Message})
+		f.Problems = append(f.Problems, Problem{Span: pr.Span, Message: pr.Message})
 	}
 	if len(f.Problems) > 0 {
 		return f
