@@ -79,22 +79,24 @@ func (ix *Index[T]) Lines() int { return len(ix.starts) }
 // LineStart returns the byte offset where line starts, clamped: 0 before
 // the first line, the text's length after the last.
 func (ix *Index[T]) LineStart(line int) int {
-	if line < 0 {
-		return 0
-	}
-	if line >= len(ix.starts) {
-		return len(ix.text)
-	}
-	return ix.starts[line]
+	start, _ := ix.bounds(line)
+	return start
 }
 
-// lineEnd returns the offset of the '\n' that ends line (a CRLF line keeps
-// its '\r'), or the text's length for the last line. 0 <= line < Lines().
-func (ix *Index[T]) lineEnd(line int) int {
-	if line+1 < len(ix.starts) {
-		return ix.starts[line+1] - 1
+// bounds returns where line starts and ends: at the '\n' that ends it (a
+// CRLF line keeps its '\r'), or at the text's end for the last line. A
+// line before the first is empty at 0, one after the last empty at the
+// text's end.
+func (ix *Index[T]) bounds(line int) (start, end int) {
+	switch {
+	case line < 0:
+		return 0, 0
+	case line >= len(ix.starts):
+		return len(ix.text), len(ix.text)
+	case line+1 < len(ix.starts):
+		return ix.starts[line], ix.starts[line+1] - 1
 	}
-	return len(ix.text)
+	return ix.starts[line], len(ix.text)
 }
 
 // Position converts a byte offset to a line and column. Offsets outside
@@ -119,14 +121,8 @@ func (ix *Index[T]) Position(off int) Position {
 // surrogate pair means the offset after that character: Offset never lands
 // inside a UTF-8 sequence.
 func (ix *Index[T]) Offset(line, col16 int) int {
-	if line < 0 {
-		return 0
-	}
-	if line >= len(ix.starts) {
-		return len(ix.text)
-	}
-	start, end := ix.starts[line], ix.lineEnd(line)
-	if col16 <= 0 {
+	start, end := ix.bounds(line)
+	if col16 <= 0 || start == end {
 		return start
 	}
 	if ix.marks == nil {
@@ -155,13 +151,7 @@ func (ix *Index[T]) Offset(line, col16 int) int {
 // inside a UTF-8 sequence means the start of that sequence; lines clamp as
 // in Offset.
 func (ix *Index[T]) OffsetUTF8(line, col8 int) int {
-	if line < 0 {
-		return 0
-	}
-	if line >= len(ix.starts) {
-		return len(ix.text)
-	}
-	start, end := ix.starts[line], ix.lineEnd(line)
+	start, end := ix.bounds(line)
 	off := start + col8
 	if off > end || off < start {
 		return end

@@ -55,34 +55,34 @@ func TestPosition(t *testing.T) {
 	// é is 2 bytes / 1 unit; 😀 is 4 bytes / 2 units; 中 is 3 bytes / 1 unit.
 	const s = "aé😀中x\nsecond\r\n😀😀z\rw\n"
 	for _, tc := range []struct {
-		off               int
-		line, col16, colB int
+		off  int
+		want Position // line, UTF-16 column, byte column
 	}{
-		{0, 0, 0, 0},
-		{1, 0, 1, 1},   // before é
-		{3, 0, 2, 3},   // before 😀
-		{7, 0, 4, 7},   // before 中
-		{10, 0, 5, 10}, // before x
-		{11, 0, 6, 11}, // the newline
-		{12, 1, 0, 0},  // "second"
-		{18, 1, 6, 6},  // the \r of CRLF counts as a column
-		{19, 1, 7, 7},  // the \n of CRLF
-		{20, 2, 0, 0},
-		{24, 2, 2, 4},  // between the two emoji
-		{28, 2, 4, 8},  // z
-		{29, 2, 5, 9},  // a lone \r is a column, not a line break
-		{30, 2, 6, 10}, // w
-		{32, 3, 0, 0},  // end of text, after the last newline
-		{99, 3, 0, 0},  // past the end: clamped
-		{-5, 0, 0, 0},  // before the start: clamped
-		{5, 0, 4, 5},   // inside 😀 (2 of its 4 bytes): one unit per byte before
+		{0, Position{0, 0, 0}},
+		{1, Position{0, 1, 1}},   // before é
+		{3, Position{0, 2, 3}},   // before 😀
+		{7, Position{0, 4, 7}},   // before 中
+		{10, Position{0, 5, 10}}, // before x
+		{11, Position{0, 6, 11}}, // the newline
+		{12, Position{1, 0, 0}},  // "second"
+		{18, Position{1, 6, 6}},  // the \r of CRLF counts as a column
+		{19, Position{1, 7, 7}},  // the \n of CRLF
+		{20, Position{2, 0, 0}},
+		{24, Position{2, 2, 4}},  // between the two emoji
+		{28, Position{2, 4, 8}},  // z
+		{29, Position{2, 5, 9}},  // a lone \r is a column, not a line break
+		{30, Position{2, 6, 10}}, // w
+		{32, Position{3, 0, 0}},  // end of text, after the last newline
+		{99, Position{3, 0, 0}},  // past the end: clamped
+		{-5, Position{0, 0, 0}},  // before the start: clamped
+		{5, Position{0, 4, 5}},   // inside 😀 (2 of its 4 bytes): one unit per byte before
 	} {
 		for name, p := range map[string]Position{
 			"string": NewIndex(s).Position(tc.off),
 			"bytes":  NewIndex([]byte(s)).Position(tc.off),
 		} {
-			if p != (Position{tc.line, tc.col16, tc.colB}) {
-				t.Errorf("%s: Position(%d) = %+v, want line %d col %d col8 %d", name, tc.off, p, tc.line, tc.col16, tc.colB)
+			if p != tc.want {
+				t.Errorf("%s: Position(%d) = %+v, want %+v", name, tc.off, p, tc.want)
 			}
 		}
 	}
