@@ -11,7 +11,9 @@
 package text
 
 import (
+	"bytes"
 	"sort"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -48,7 +50,14 @@ const markEvery = 256
 // NewIndex builds the line index of text. The index keeps text: it must
 // not change while the index is used.
 func NewIndex[T string | []byte](text T) *Index[T] {
-	ix := &Index[T]{text: text, starts: make([]int, 1, 1+len(text)/32)}
+	lines := 1 // counted first: starts is allocated once, to its size
+	switch t := any(text).(type) {
+	case string:
+		lines += strings.Count(t, "\n")
+	case []byte:
+		lines += bytes.Count(t, []byte{'\n'})
+	}
+	ix := &Index[T]{text: text, starts: make([]int, 1, lines)}
 	ascii := true
 	for i := 0; i < len(text); i++ {
 		c := text[i]
