@@ -74,6 +74,11 @@ func NewIndex[T string | []byte](text T) *Index[T] {
 				ix.marks = append(ix.marks, mark{off, n})
 				next = off + markEvery
 			}
+			if text[off] < utf8.RuneSelf {
+				n++
+				off++
+				continue
+			}
 			size, units := decode(text, off)
 			n += units
 			off += size
@@ -184,6 +189,11 @@ func (ix *Index[T]) u16At(off int) int {
 func UTF16Len[T string | []byte](s T) int {
 	n := 0
 	for i := 0; i < len(s); {
+		if s[i] < utf8.RuneSelf {
+			n++
+			i++
+			continue
+		}
 		size, units := decode(s, i)
 		n += units
 		i += size
