@@ -143,9 +143,9 @@ func SpanOf(n *jsonpos.Node) Span {
 		return Span{}
 	}
 	if n.Kind == jsonpos.Invalid && n.KeySpan.End > n.KeySpan.Start {
-		return Span(n.KeySpan)
+		return n.KeySpan
 	}
-	return Span(n.Span)
+	return n.Span
 }
 
 // KeySpanOf returns the span of a member's key (with quotes), or its value
@@ -155,7 +155,7 @@ func KeySpanOf(n *jsonpos.Node) Span {
 		return Span{}
 	}
 	if n.KeySpan.End > n.KeySpan.Start {
-		return Span(n.KeySpan)
+		return n.KeySpan
 	}
-	return Span(n.Span)
+	return n.Span
 }

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	textpkg "github.com/plugin-lsp/plugin-lsp/analysis/text"
 )
 
 func TestPositionUTF16(t *testing.T) {
@@ -104,7 +106,7 @@ func FuzzPositionLongLines(f *testing.F) {
 		for off := 0; off <= len(text); off += step {
 			p := file.Position(off)
 			start := bytes.LastIndexByte(text[:off], '\n') + 1
-			if want := utf16Len(text[start:off]); p.Col != want || p.Col8 != off-start {
+			if want := textpkg.UTF16Len(text[start:off]); p.Col != want || p.Col8 != off-start {
 				t.Fatalf("Position(%d) = %+v, want col %d", off, p, want)
 			}
 		}

@@ -1,10 +1,8 @@
 package lsp
 
 import (
-	"math"
 	"path/filepath"
 	"sort"
-	utf8pkg "unicode/utf8"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -94,16 +92,7 @@ func (e encoding) fromPosition(f *analysis.File, p protocol.Position) int {
 	if e == encUTF16 {
 		return f.Offset(int(p.Line), int(p.Character))
 	}
-	start := f.Offset(int(p.Line), 0)
-	end := f.Offset(int(p.Line), math.MaxInt32)
-	off := start + int(p.Character)
-	if off > end || off < start {
-		return end
-	}
-	for off > start && off < len(f.Text) && !utf8pkg.RuneStart(f.Text[off]) {
-		off--
-	}
-	return off
+	return f.OffsetUTF8(int(p.Line), int(p.Character))
 }
 
 // fromRange converts an LSP range in f to a byte span.

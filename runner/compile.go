@@ -16,6 +16,7 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/analysis/jslex"
+	"github.com/plugin-lsp/plugin-lsp/analysis/text"
 )
 
 // ScriptName is the name the compiled page carries in QuickJS stack traces.
@@ -168,7 +169,7 @@ func compileError(m api.Message, page string) *CompileError {
 		e.Line = m.Location.Line
 		e.Column = m.Location.Column + 1 // esbuild columns are 0-based (bytes)
 		if m.Location.LineText != "" && m.Location.Column <= len(m.Location.LineText) {
-			e.Column = utf16Len(m.Location.LineText[:m.Location.Column]) + 1
+			e.Column = text.UTF16Len(m.Location.LineText[:m.Location.Column]) + 1
 		}
 	}
 	return e
@@ -179,18 +180,6 @@ func sourceName(s string) string {
 	s = strings.TrimPrefix(s, pluginNS+":")
 	s = filepath.ToSlash(s)
 	return s
-}
-
-func utf16Len(s string) int {
-	n := 0
-	for _, r := range s {
-		if r >= 0x10000 {
-			n += 2
-		} else {
-			n++
-		}
-	}
-	return n
 }
 
 // frameRE matches a QuickJS stack position "page.js:12:5".

@@ -51,10 +51,15 @@
 // top.
 package esm
 
-import "fmt"
+import (
+	"fmt"
 
-// Span is a half-open byte range [Start, End) in the module's bytes.
-type Span struct{ Start, End int }
+	"github.com/plugin-lsp/plugin-lsp/analysis/text"
+)
+
+// Span is a half-open byte range [Start, End) in the module's bytes (the
+// text layer's).
+type Span = text.Span
 
 // Kind is what sort of module the bytes are.
 type Kind int

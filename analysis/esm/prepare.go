@@ -68,7 +68,7 @@ func prepare(src []byte, mp *jslex.Prepared) *prepared {
 		return toks[i].Text(s)
 	}
 	is := func(i int, w string) bool { return i >= 0 && i < len(toks) && toks[i].Is(s, w) }
-	span := func(i int) Span { return Span{int(toks[i].Start), int(toks[i].End)} }
+	span := func(i int) Span { return Span{Start: int(toks[i].Start), End: int(toks[i].End)} }
 	afterDot := func(i int) bool { return i > 0 && (is(i-1, ".") || is(i-1, "?.")) }
 	stmts := mp.Stmts
 	for i := 0; i < len(toks); i++ {
@@ -91,7 +91,7 @@ func prepare(src []byte, mp *jslex.Prepared) *prepared {
 			p.gates = append(p.gates, span(i))
 		case "module":
 			if !afterDot(i) && is(i+1, ".") && is(i+2, "exports") {
-				p.cjs = append(p.cjs, Mark{Span{int(t.Start), int(toks[i+2].End)}, "module.exports"})
+				p.cjs = append(p.cjs, Mark{Span{Start: int(t.Start), End: int(toks[i+2].End)}, "module.exports"})
 			}
 		case "exports":
 			if !afterDot(i) && (is(i+1, ".") || is(i+1, "[")) {
@@ -106,7 +106,7 @@ func prepare(src []byte, mp *jslex.Prepared) *prepared {
 				if is(i+1, "[") {
 					text = "exports[…]"
 				}
-				p.cjs = append(p.cjs, Mark{Span{int(t.Start), int(toks[e].End)}, text})
+				p.cjs = append(p.cjs, Mark{Span{Start: int(t.Start), End: int(toks[e].End)}, text})
 			}
 		case "require":
 			if !afterDot(i) && is(i+1, "(") {
@@ -122,7 +122,7 @@ func (p *prepared) statement(st jslex.Stmt) {
 	src, toks := p.src, p.toks
 	text := func(i int) string { return toks[i].Text(src) }
 	is := func(i int, w string) bool { return i >= 0 && i < len(toks) && toks[i].Is(src, w) }
-	span := func(i int) Span { return Span{int(toks[i].Start), int(toks[i].End)} }
+	span := func(i int) Span { return Span{Start: int(toks[i].Start), End: int(toks[i].End)} }
 	from := ""
 	if st.From >= 0 {
 		from = unquote(text(st.From))
@@ -130,7 +130,7 @@ func (p *prepared) statement(st jslex.Stmt) {
 	i := st.Tok
 	switch st.Kind {
 	case jslex.Import:
-		imp := Import{From: from, Span: Span{st.Start, st.End}}
+		imp := Import{From: from, Span: Span{Start: st.Start, End: st.End}}
 		if st.From != i+1 {
 			// default, * as ns, { a, b as c, "d" as e }
 			inBraces := false

@@ -12,6 +12,7 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 	"github.com/plugin-lsp/plugin-lsp/analysis/jsfront"
 	"github.com/plugin-lsp/plugin-lsp/analysis/jslex"
+	"github.com/plugin-lsp/plugin-lsp/analysis/text"
 )
 
 // maxDepth bounds the resolution of constants through one another.
@@ -63,7 +64,7 @@ func ReadExports(src []byte) (m *Module) {
 		if errs := esbuildErrors(src); len(errs) > 0 {
 			m.Errors = errs
 		} else {
-			m.Unreadable = &Unknown{Span: Span{perr.Offset, perr.Offset}, Reason: "the module uses syntax this checker cannot read (" + perr.Message + ")"}
+			m.Unreadable = &Unknown{Span: Span{Start: perr.Offset, End: perr.Offset}, Reason: "the module uses syntax this checker cannot read (" + perr.Message + ")"}
 		}
 		r.cjs()
 		return m
@@ -85,25 +86,15 @@ func esbuildErrors(src []byte) []SyntaxError {
 		MinifyWhitespace: true, // output unused; indenting it is quadratic in depth
 	})
 	var out []SyntaxError
-	lines := lineStarts(src)
+	lines := text.NewIndex(src)
 	for _, e := range res.Errors {
 		off := 0
-		if l := e.Location; l != nil && l.Line >= 1 && l.Line <= len(lines) {
-			off = min(lines[l.Line-1]+l.Column, len(src))
+		if l := e.Location; l != nil && l.Line >= 1 && l.Line <= lines.Lines() {
+			off = lines.OffsetUTF8(l.Line-1, l.Column)
 		}
 		out = append(out, SyntaxError{Offset: off, Message: e.Text})
 	}
 	return out
-}
-
-func lineStarts(src []byte) []int {
-	ls := []int{0}
-	for i, c := range src {
-		if c == '\n' {
-			ls = append(ls, i+1)
-		}
-	}
-	return ls
 }
 
 type reader struct {
@@ -148,7 +139,7 @@ func (r *reader) ident(name string, off int) *ast.Identifier {
 	return &ast.Identifier{Name: unistring.NewFromString(name), Idx: r.prog.Idx(off)}
 }
 
-func (r *reader) span(n ast.Node) Span { return Span{r.off(n.Idx0()), r.off(n.Idx1())} }
+func (r *reader) span(n ast.Node) Span { return Span{Start: r.off(n.Idx0()), End: r.off(n.Idx1())} }
 
 func (r *reader) text(n ast.Node) string {
 	s := r.span(n)

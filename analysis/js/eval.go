@@ -30,7 +30,7 @@ func (a *analyzer) urlArg(e ast.Expression, sc *jsfront.Scope) *URLArg {
 	for _, one := range a.m.Values(e, sc) {
 		uv := URLValue{Kind: one.Kind, Value: one.S, Reason: one.Reason}
 		if one.Lit >= 0 {
-			uv.Lit = Span{one.Lit, tokenEnd(a.ts, one.Lit)}
+			uv.Lit = Span{Start: one.Lit, End: tokenEnd(a.ts, one.Lit)}
 		}
 		if uv.Kind != Exact && uv.Reason == "" {
 			uv.Reason = "`" + a.text(u.Span) + "` is only known at run time"

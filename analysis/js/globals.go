@@ -98,7 +98,7 @@ func (a *analyzer) globalRef(id *ast.Identifier, sc *jsfront.Scope) {
 			return
 		}
 	}
-	a.page.Globals = append(a.page.Globals, GlobalRef{Name: name, Span: Span{start, start + len(name)}})
+	a.page.Globals = append(a.page.Globals, GlobalRef{Name: name, Span: Span{Start: start, End: start + len(name)}})
 }
 
 // calleeGlobal records the callee of a call or new when it is an absent

@@ -76,7 +76,7 @@ func (a *analyzer) callSite(callee ast.Expression) {
 	if end <= st {
 		end = calleeEnd(a.ts, st)
 	}
-	a.page.CallSites = append(a.page.CallSites, CallSite{Callee: Span{st, end}})
+	a.page.CallSites = append(a.page.CallSites, CallSite{Callee: Span{Start: st, End: end}})
 }
 
 // New records the names of new Headers({ … }).
@@ -135,7 +135,7 @@ func (a *analyzer) findDefaultExport(top []ast.Statement, sc *jsfront.Scope) {
 			a.defaultBinding = sc.Own(defaultVar)
 			a.defaultReturns(funcOf(vs.List[0].Initializer, sc))
 			if st := a.toTS(a.prep.defaultDecl); st >= 0 {
-				de.Span = Span{st, st + len("export default")}
+				de.Span = Span{Start: st, End: st + len("export default")}
 				if a.ts[st:min(len(a.ts), st+6)] != "export" {
 					de.Span = a.tokSpan(vs.List[0].Initializer)
 				}
@@ -165,7 +165,7 @@ func (a *analyzer) findDefaultExport(top []ast.Statement, sc *jsfront.Scope) {
 		}
 		if de.Span.End == 0 {
 			if st := a.toTS(a.prep.aliasAt); st >= 0 {
-				de.Span = Span{st, tokenEnd(a.ts, st)}
+				de.Span = Span{Start: st, End: tokenEnd(a.ts, st)}
 			}
 		}
 	}
@@ -369,9 +369,9 @@ func (a *analyzer) call(c *ast.CallExpression, sc *jsfront.Scope) {
 	} else if end <= start {
 		start = 0
 	}
-	hc.Callee = Span{start, trimOptional(a.ts, start, calleeEnd(a.ts, start))}
+	hc.Callee = Span{Start: start, End: trimOptional(a.ts, start, calleeEnd(a.ts, start))}
 	if end, found := callEnd(a.ts, start); found {
-		hc.Span = Span{start, end}
+		hc.Span = Span{Start: start, End: end}
 	} else {
 		hc.Span = hc.Callee
 		if len(args) > 0 {
@@ -595,5 +595,5 @@ func (a *analyzer) removable() {
 			end++
 		}
 	}
-	h.Remove = Span{start, end}
+	h.Remove = Span{Start: start, End: end}
 }

@@ -42,10 +42,11 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 	"github.com/plugin-lsp/plugin-lsp/analysis/jsfront"
 	"github.com/plugin-lsp/plugin-lsp/analysis/jslex"
+	"github.com/plugin-lsp/plugin-lsp/analysis/text"
 )
 
-// Span is a half-open byte range in the page source.
-type Span struct{ Start, End int }
+// Span is a half-open byte range in the page source (the text layer's).
+type Span = text.Span
 
 // URLKind says how much of a fetch URL is known statically.
 type URLKind = jsfront.Kind
@@ -312,7 +313,7 @@ func (l *loader) load(importer, rel string) (string, error) {
 	// and mass redeclarations stall esbuild: measured first, with a
 	// tokenizer that keeps no stack.
 	if e := jslex.CheckCode(string(b)); e != nil {
-		l.deep = append(l.deep, SyntaxError{File: rel, Span: Span{e.Offset, jslex.TokenEnd(string(b), e.Offset)}, Message: e.Message})
+		l.deep = append(l.deep, SyntaxError{File: rel, Span: Span{Start: e.Offset, End: jslex.TokenEnd(string(b), e.Offset)}, Message: e.Message})
 		return "", fmt.Errorf("%s: %s", rel, e.Message)
 	}
 	l.texts[rel] = string(b)
@@ -449,8 +450,7 @@ func analyzeAll(entries []string, read ReadFunc, follow bool) (pages []*Page) {
 					e.File = rel
 				}
 				if t, ok := l.texts[rel]; ok {
-					idx := newLineIndex(t)
-					e.Span.Start = idx.lineCol8(loc.Line-1, loc.Column)
+					e.Span.Start = text.NewIndex(t).OffsetUTF8(loc.Line-1, loc.Column)
 					e.Span.End = min(e.Span.Start+loc.Length, len(t))
 				}
 			}
@@ -494,7 +494,7 @@ func analyzeAll(entries []string, read ReadFunc, follow bool) (pages []*Page) {
 // fromBundle analyses the bundle esbuild made of the page.
 func (page *Page) fromBundle(entry, jsText string, mapData []byte, texts map[string]string) {
 	sm, sources := parseSourceMap(mapData)
-	a := &analyzer{page: page, js: jsText, jsIdx: newLineIndex(jsText), sm: sm, hosts: map[*jsfront.Binding]*hostInfo{}}
+	a := &analyzer{page: page, js: jsText, jsIdx: text.NewIndex(jsText), sm: sm, hosts: map[*jsfront.Binding]*hostInfo{}}
 	a.layout(entry, texts[entry], sources, texts)
 	prog, perr := jsfront.Parse(jsText, jslex.Options{DefaultVar: "var " + defaultVar + " = "})
 	a.prog, a.prep = prog, prepareJS(jsText, prog.Lex)
@@ -550,7 +550,7 @@ func (a *analyzer) layout(entry, entrySrc string, sources []string, texts map[st
 		add(entry, entrySrc)
 	}
 	a.ts = b.String()
-	a.tsIdx = newLineIndex(a.ts)
+	a.tsIdx = text.NewIndex(a.ts)
 }
 
 // srcFile is one source file in the laid-out text: where it starts
@@ -575,7 +575,7 @@ func (a *analyzer) local(sp Span) (string, Span) {
 	if sp.End == 0 && sp.Start == 0 {
 		return f.rel, sp
 	}
-	return f.rel, Span{sp.Start - f.start, max(sp.End-f.start, 0)}
+	return f.rel, Span{Start: sp.Start - f.start, End: max(sp.End-f.start, 0)}
 }
 
 // localize moves every span of the page from a.ts to its own file.
@@ -648,7 +648,7 @@ func (a *analyzer) localize() {
 func (a *analyzer) gojaError(e *jsfront.ParseError) {
 	start := max(a.toTS(e.Offset), 0)
 	a.page.Errors = append(a.page.Errors, SyntaxError{
-		Span:        Span{start, tokenEnd(a.ts, start)},
+		Span:        Span{Start: start, End: tokenEnd(a.ts, start)},
 		Message:     "cannot analyse the page: " + e.Message,
 		Unsupported: true,
 	})
@@ -668,9 +668,9 @@ type analyzer struct {
 	defaultBinding *jsfront.Binding // the name the default export is bound to
 	page           *Page
 	ts             string
-	tsIdx          *lineIndex
+	tsIdx          *text.Index[string]
 	js             string
-	jsIdx          *lineIndex
+	jsIdx          *text.Index[string]
 	sm             *sourceMap
 	prep           *prepared
 	// imported: identifiers of the page's import statements (globals.go)
@@ -682,12 +682,12 @@ func (a *analyzer) toTS(off int) int {
 	if off < 0 {
 		return -1
 	}
-	line, col := a.jsIdx.pos(off)
-	src, l, c, ok := a.sm.lookup(line, col)
+	p := a.jsIdx.Position(off)
+	src, l, c, ok := a.sm.lookup(p.Line, p.Col)
 	if !ok || src < 0 || src >= len(a.srcIdx) || a.srcIdx[src] < 0 {
 		return -1
 	}
-	return a.tsIdx.offset(a.files[a.srcIdx[src]].line+l, c)
+	return a.tsIdx.Offset(a.files[a.srcIdx[src]].line+l, c)
 }
 
 // start maps a node's start to the page (-1 when unmapped).
@@ -722,9 +722,9 @@ func (a *analyzer) tokenToTS(off int) int {
 		return cand
 	}
 	word := jt.Text(a.js)
-	line, _ := a.tsIdx.pos(cand)
-	from := a.tsIdx.offset(line-1, 0)
-	to := a.tsIdx.offset(line+2, 0)
+	line := a.tsIdx.Position(cand).Line
+	from := a.tsIdx.LineStart(line - 1)
+	to := a.tsIdx.LineStart(line + 2)
 	best := -1
 	for i := from; i < to; {
 		j := strings.Index(a.ts[i:to], word)
@@ -779,7 +779,7 @@ func (a *analyzer) exprSpan(e ast.Node) Span {
 	if end <= s {
 		end = tokenEnd(a.ts, s)
 	}
-	return Span{s, end}
+	return Span{Start: s, End: end}
 }
 
 // tokSpan maps a single-token node (a literal, an identifier) to its
@@ -789,7 +789,7 @@ func (a *analyzer) tokSpan(n ast.Node) Span {
 	if s < 0 {
 		return Span{}
 	}
-	return Span{s, tokenEnd(a.ts, s)}
+	return Span{Start: s, End: tokenEnd(a.ts, s)}
 }
 
 // text returns the page text of sp, shortened for messages.
@@ -887,7 +887,7 @@ func (meta *metafile) importSites(entry, entrySrc string) map[string]Span {
 func specifierSpan(src, spec string) (Span, bool) {
 	for _, q := range []string{"\"", "'"} {
 		if i := strings.Index(src, q+spec+q); i >= 0 {
-			return Span{i, i + len(spec) + 2}, true
+			return Span{Start: i, End: i + len(spec) + 2}, true
 		}
 	}
 	return Span{}, false

@@ -7,15 +7,17 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis/text"
 )
 
 // describe renders everything AnalyzePage found, one line per item, with
 // 1-based lines and UTF-16 columns, so that tests compare everything.
 func describe(src string, p *Page) []string {
-	li := newLineIndex(src)
+	li := text.NewIndex(src)
 	at := func(sp Span) string {
-		l, c := li.pos(sp.Start)
-		return fmt.Sprintf("%d:%d %q", l+1, c+1, src[sp.Start:sp.End])
+		p := li.Position(sp.Start)
+		return fmt.Sprintf("%d:%d %q", p.Line+1, p.Col+1, src[sp.Start:sp.End])
 	}
 	var out []string
 	for _, c := range p.Calls {

@@ -29,7 +29,7 @@ func (a *analyzer) defaultReturns(fn ast.Expression) {
 			a.returns(b.List, 0)
 		case *ast.ExpressionBody:
 			if s := a.start(b.Expression); s >= 0 {
-				de.Returns = append(de.Returns, Span{s, s})
+				de.Returns = append(de.Returns, Span{Start: s, End: s})
 			}
 		}
 	}
@@ -54,7 +54,7 @@ func (a *analyzer) returnsIn(s ast.Statement, depth int) {
 	case *ast.ReturnStatement:
 		if st := a.start(x); st >= 0 {
 			de := &a.page.DefaultExport
-			de.Returns = append(de.Returns, Span{st, st + len("return")})
+			de.Returns = append(de.Returns, Span{Start: st, End: st + len("return")})
 		}
 	case *ast.BlockStatement:
 		a.returns(x.List, depth)

@@ -2,132 +2,69 @@ package js
 
 import (
 	"encoding/json"
-	"sort"
+
+	"github.com/go-sourcemap/sourcemap"
 )
 
-// segment maps a generated column to an original line and column (all
-// 0-based, columns in UTF-16 units, as source map v3 specifies).
-type segment struct {
-	genCol, src, srcLine, srcCol int
-}
-
-// sourceMap is the decoded "mappings" of a single-source map: one sorted
-// list of segments per generated line.
+// sourceMap is the source map esbuild writes for a bundle, read with
+// go-sourcemap (the reader the runner maps stack traces with).
 type sourceMap struct {
-	lines [][]segment
+	c *sourcemap.Consumer // nil when the map does not read: every lookup fails
+	// index maps a source name to its index in the map's "sources".
+	index map[string]int
 }
 
-// parseSourceMap decodes the JSON source map esbuild emits. A map that
-// does not decode yields an empty map (every lookup fails).
+// parseSourceMap reads the JSON source map esbuild emits and returns its
+// "sources" too (go-sourcemap does not list them). A map that does not
+// read yields an empty map (every lookup fails).
 func parseSourceMap(data []byte) (*sourceMap, []string) {
 	var raw struct {
-		Sources  []string `json:"sources"`
-		Mappings string   `json:"mappings"`
+		Sources []string `json:"sources"`
 	}
-	sm := &sourceMap{}
+	sm := &sourceMap{index: map[string]int{}}
 	if json.Unmarshal(data, &raw) != nil {
 		return sm, nil
 	}
-	s := raw.Mappings
-	var line []segment
-	genCol, src, srcLine, srcCol := 0, 0, 0, 0
-	var fields [5]int
-	for i := 0; i <= len(s); {
-		if i == len(s) || s[i] == ';' {
-			sm.lines = append(sm.lines, line)
-			line = nil
-			genCol = 0
-			i++
-			if i > len(s) {
-				break
-			}
-			continue
-		}
-		if s[i] == ',' {
-			i++
-			continue
-		}
-		n := 0
-		for i < len(s) && s[i] != ',' && s[i] != ';' && n < 5 {
-			v, next, ok := vlq(s, i)
-			if !ok {
-				return sm, raw.Sources
-			}
-			fields[n] = v
-			n++
-			i = next
-		}
-		for i < len(s) && s[i] != ',' && s[i] != ';' { // more than 5 fields: skip
-			i++
-		}
-		genCol += fields[0]
-		if n >= 4 {
-			src += fields[1]
-			srcLine += fields[2]
-			srcCol += fields[3]
-			line = append(line, segment{genCol, src, srcLine, srcCol})
-		}
+	for i := len(raw.Sources) - 1; i >= 0; i-- {
+		sm.index[raw.Sources[i]] = i
 	}
-	for _, l := range sm.lines {
-		if !sort.SliceIsSorted(l, func(a, b int) bool { return l[a].genCol < l[b].genCol }) {
-			sort.SliceStable(l, func(a, b int) bool { return l[a].genCol < l[b].genCol })
-		}
+	if c, err := sourcemap.Parse("", data); err == nil {
+		sm.c = c
 	}
 	return sm, raw.Sources
 }
 
-func vlq(s string, i int) (int, int, bool) {
-	shift, v := 0, 0
-	for i < len(s) {
-		c := b64(s[i])
-		if c < 0 {
-			return 0, i, false
-		}
-		i++
-		v += (c & 31) << shift
-		if c&32 == 0 {
-			if v&1 != 0 {
-				return -(v >> 1), i, true
-			}
-			return v >> 1, i, true
-		}
-		shift += 5
-		if shift > 60 {
-			return 0, i, false
-		}
-	}
-	return 0, i, false
-}
-
-func b64(c byte) int {
-	switch {
-	case c >= 'A' && c <= 'Z':
-		return int(c - 'A')
-	case c >= 'a' && c <= 'z':
-		return int(c-'a') + 26
-	case c >= '0' && c <= '9':
-		return int(c-'0') + 52
-	case c == '+':
-		return 62
-	case c == '/':
-		return 63
-	}
-	return -1
-}
-
-// lookup returns the original line and column of a generated position:
-// the last segment at or before the column on that line, plus the
-// distance from it (exact when the position is a token start esbuild
-// mapped, which is what node starts are).
+// lookup returns the original source (its index in "sources"), line and
+// column of a generated position (all 0-based, columns in UTF-16 units,
+// as source map v3 specifies): the last mapping at or before the column
+// on that line, plus the distance from it (exact when the position is a
+// token start esbuild mapped, which is what node starts are).
+//
+// go-sourcemap returns the mapping but not the column where it starts:
+// the columns before col that still return the same mapping are walked
+// (a token's length at most). esbuild never writes two adjacent mappings
+// with the same original position and name, and starts every line after
+// its first mapping with a mapping at column 0, so the walk stops at the
+// mapping's start and a lookup never falls back to an earlier line.
 func (sm *sourceMap) lookup(line, col int) (src, srcLine, srcCol int, ok bool) {
-	if line < 0 || line >= len(sm.lines) {
+	if sm.c == nil || line < 0 || col < 0 {
 		return 0, 0, 0, false
 	}
-	segs := sm.lines[line]
-	i := sort.Search(len(segs), func(i int) bool { return segs[i].genCol > col }) - 1
-	if i < 0 {
+	source, name, l, c, ok := sm.c.Source(line+1, col)
+	if !ok {
 		return 0, 0, 0, false
 	}
-	s := segs[i]
-	return s.src, s.srcLine, s.srcCol + (col - s.genCol), true
+	src, ok = sm.index[source]
+	if !ok {
+		return 0, 0, 0, false
+	}
+	start := col
+	for start > 0 {
+		s, n, l2, c2, ok := sm.c.Source(line+1, start-1)
+		if !ok || s != source || n != name || l2 != l || c2 != c {
+			break
+		}
+		start--
+	}
+	return src, l - 1, c + (col - start), true
 }

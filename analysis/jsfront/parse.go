@@ -26,12 +26,12 @@ package jsfront
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/dop251/goja/ast"
 	"github.com/dop251/goja/file"
 	"github.com/dop251/goja/parser"
 	"github.com/plugin-lsp/plugin-lsp/analysis/jslex"
+	"github.com/plugin-lsp/plugin-lsp/analysis/text"
 )
 
 // wrapPrefix makes top-level await parseable; Offset shifts it back.
@@ -102,15 +102,7 @@ func (p *Program) ParseCode(code []byte) (perr *ParseError) {
 
 // offsetOf converts goja's 1-based line and byte column to an offset.
 func offsetOf(s string, pos file.Position) int {
-	off := 0
-	for line := 1; line < pos.Line; line++ {
-		i := strings.IndexByte(s[off:], '\n')
-		if i < 0 {
-			return len(s)
-		}
-		off += i + 1
-	}
-	return off + pos.Column - 1
+	return text.NewIndex(s).OffsetUTF8(pos.Line-1, pos.Column-1)
 }
 
 func (p *Program) clamp(off int) int { return max(0, min(off, len(p.Src))) }

@@ -74,7 +74,7 @@ func Replace(f *analysis.File, n *jsonpos.Node, valueJSON string) (analysis.Edit
 		st = detect(f, n)
 	}
 	text := render(val, st, lineIndent(f, n.Span.Start), !isSmall(val) && st.multiline)
-	return analysis.Edit{File: f.Path, Span: analysis.Span(n.Span), NewText: text}, nil
+	return analysis.Edit{File: f.Path, Span: n.Span, NewText: text}, nil
 }
 
 // RemoveElement removes an array element or object member together with

@@ -16,6 +16,8 @@ import (
 	"strings"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis/text"
 )
 
 // Kind is the JSON type of a Node.
@@ -49,8 +51,9 @@ func (k Kind) String() string {
 	return "invalid"
 }
 
-// Span is a half-open byte range [Start, End) in the source.
-type Span struct{ Start, End int }
+// Span is a half-open byte range [Start, End) in the source (the text
+// layer's).
+type Span = text.Span
 
 // Node is one JSON value. Members of an object carry their key.
 type Node struct {
@@ -225,7 +228,7 @@ func Parse(data []byte) (*Node, *SyntaxError) {
 		}
 		if pendingKey != nil && pendingKey.Kind == Invalid {
 			// A key with no value: keep it so that positions still point at it.
-			pendingKey.Span = Span{off, off}
+			pendingKey.Span = Span{Start: off, End: off}
 		}
 		return root, &SyntaxError{Offset: off, Message: msg}
 	}
@@ -251,7 +254,7 @@ func Parse(data []byte) (*Node, *SyntaxError) {
 		}
 		// A string token inside an object in key position is a key.
 		if parent != nil && parent.Kind == Object && pendingKey == nil && kind == '"' {
-			pendingKey = &Node{Key: tok.String(), KeySpan: Span{start, end}, Parent: parent, Index: len(parent.Members)}
+			pendingKey = &Node{Key: tok.String(), KeySpan: Span{Start: start, End: end}, Parent: parent, Index: len(parent.Members)}
 			parent.Members = append(parent.Members, pendingKey)
 			continue
 		}
@@ -274,7 +277,7 @@ func Parse(data []byte) (*Node, *SyntaxError) {
 			n = &Node{}
 			root = n
 		}
-		n.Span = Span{start, end}
+		n.Span = Span{Start: start, End: end}
 		switch kind {
 		case 'n':
 			n.Kind, n.Raw = Null, "null"

@@ -44,16 +44,16 @@ var CredentialInCode = &analysis.Rule{
 				if !ok {
 					continue
 				}
-				d := analysis.Diagnostic{File: fileOrPage(pi, h.File), Span: span(h.Span),
+				d := analysis.Diagnostic{File: fileOrPage(pi, h.File), Span: h.Span,
 					Message: fmt.Sprintf("the page sets the %s header, which the broker fills from credential %q (and overwrites): remove it from the code", h.Name, cred)}
 				if h.Remove.End > 0 {
 					d.Fixes = []analysis.Fix{{Title: "Remove the " + h.Name + " header (the broker sets it)",
-						Edits: []analysis.Edit{{File: fileOrPage(pi, h.File), Span: span(h.Remove)}}}}
+						Edits: []analysis.Edit{{File: fileOrPage(pi, h.File), Span: h.Remove}}}}
 				}
 				out.report(d)
 			}
 			for _, t := range pi.Page.Tokens {
-				out.report(analysis.Diagnostic{File: fileOrPage(pi, t.File), Span: span(t.Span),
+				out.report(analysis.Diagnostic{File: fileOrPage(pi, t.File), Span: t.Span,
 					Message: fmt.Sprintf("this string looks like %s: a secret in a page is visible to everyone who reads the plugin; declare it in capabilities.credentials and let the broker inject it", t.Kind)})
 			}
 			for _, s := range secrets {

@@ -81,7 +81,7 @@ var FetchDynamicURL = &analysis.Rule{
 					msg += fmt.Sprintf(" (the %d other possible URLs are checked)", known)
 				}
 				msg += "; the broker will check it against capabilities.fetch then (the forms the checker follows: docs/rules.md#fetch-dynamic-url)"
-				out.report(analysis.Diagnostic{File: callFile(pi, c), Span: span(c.URL.Span), Message: msg})
+				out.report(analysis.Diagnostic{File: callFile(pi, c), Span: c.URL.Span, Message: msg})
 			}
 		}
 	},

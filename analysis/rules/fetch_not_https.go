@@ -37,7 +37,7 @@ var FetchNotHTTPS = &analysis.Rule{
 					if scheme == "" || scheme == "https" {
 						continue
 					}
-					d := analysis.Diagnostic{File: callFile(pi, c), Span: span(c.URL.Span),
+					d := analysis.Diagnostic{File: callFile(pi, c), Span: c.URL.Span,
 						Message: fmt.Sprintf("%s uses %s://: the broker only fetches https:// URLs", urlForMessage(&js.URLArg{Kind: v.Kind, Value: v.Value}), scheme)}
 					if scheme == "http" && v.Lit.End > 0 {
 						if f, err := p.ReadFile(fileOrPage(pi, v.LitFile)); err == nil && v.Lit.End <= len(f.Text) {

@@ -56,7 +56,7 @@ var FetchUndeclaredDomain = &analysis.Rule{
 				for _, t := range urlTargets(c.URL) {
 					if t.raw == "" {
 						if t.relative {
-							out.report(analysis.Diagnostic{File: file, Span: span(c.Span),
+							out.report(analysis.Diagnostic{File: file, Span: c.Span,
 								Message: fmt.Sprintf("the URL starts with %q, a relative URL: the broker only fetches absolute https:// URLs", t.prefix)})
 						}
 						continue
@@ -65,7 +65,7 @@ var FetchUndeclaredDomain = &analysis.Rule{
 					if r == nil || r.Reason == fetchurl.NotHTTPS {
 						continue // allowed, or fetch-not-https's business
 					}
-					d := analysis.Diagnostic{File: file, Span: span(c.Span), Related: append(capabilityRelated(p, "fetch"), toolsRelated(pi)...)}
+					d := analysis.Diagnostic{File: file, Span: c.Span, Related: append(capabilityRelated(p, "fetch"), toolsRelated(pi)...)}
 					switch r.Reason {
 					case fetchurl.NotAllowed, fetchurl.IPLiteral:
 						if perCall[ft.Host] {
@@ -80,14 +80,14 @@ var FetchUndeclaredDomain = &analysis.Rule{
 						d.Subject = ft.Host
 						if sp, ok := pi.Page.Via[file]; ok && file != pi.Rel {
 							// Shown where the page imports the file too.
-							out.report(analysis.Diagnostic{File: pi.Rel, Span: span(sp), Severity: analysis.Error,
+							out.report(analysis.Diagnostic{File: pi.Rel, Span: sp, Severity: analysis.Error,
 								Message: fmt.Sprintf("%s is not in capabilities.fetch: %s fetches it for this page, and the broker refuses the request", ft.Host, file),
-								Related: []analysis.Related{{File: file, Span: span(c.Span), Message: "fetches " + ft.Host}},
+								Related: []analysis.Related{{File: file, Span: c.Span, Message: "fetches " + ft.Host}},
 								Fixes:   addToCapabilityFix(p, "fetch", ft.Host)})
 						}
 						if _, seen := calls[ft.Host]; !seen {
 							hosts = append(hosts, ft.Host)
-							calls[ft.Host] = analysis.Related{File: file, Span: span(c.Span), Message: "fetches " + ft.Host}
+							calls[ft.Host] = analysis.Related{File: file, Span: c.Span, Message: "fetches " + ft.Host}
 						}
 					default:
 						d.Message = r.Message + ": the broker refuses this request"

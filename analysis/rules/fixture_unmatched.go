@@ -55,7 +55,7 @@ var FixtureUnmatched = &analysis.Rule{
 				if method == "" {
 					method = "any method"
 				}
-				out.report(analysis.Diagnostic{File: callFile(pi, c), Span: span(c.Span),
+				out.report(analysis.Diagnostic{File: callFile(pi, c), Span: c.Span,
 					Message: fmt.Sprintf("no fixture in fixtures.json answers %s %s: in dev mode this call throws", method, c.URL.Value),
 					Fixes:   fixtureFix(p, c.FetchMethod, c.URL.Value),
 				})

@@ -182,7 +182,7 @@ func unusedSecrets(pass *analysis.Pass) {
 			continue
 		}
 		d := analysis.Diagnostic{
-			File: analysis.FixturesName, Span: analysis.Span(m.KeySpan),
+			File: analysis.FixturesName, Span: m.KeySpan,
 			Message: fmt.Sprintf("secret %q names no credential in capabilities.credentials: the broker never uses it", m.Key),
 			Tags:    []analysis.Tag{analysis.Unnecessary},
 		}
@@ -193,7 +193,7 @@ func unusedSecrets(pass *analysis.Pass) {
 				d.Message += fmt.Sprintf(": the broker looks secrets up by exact name, so credential %q has none and run refuses its requests unless %s is set", use, capability.EnvName(use))
 				d.Fixes = append(d.Fixes, analysis.Fix{
 					Title:     fmt.Sprintf("Rename the secret to %q (the credential's name)", use),
-					Edits:     []analysis.Edit{{File: analysis.FixturesName, Span: analysis.Span(m.KeySpan), NewText: jsonString(use)}},
+					Edits:     []analysis.Edit{{File: analysis.FixturesName, Span: m.KeySpan, NewText: jsonString(use)}},
 					Preferred: true,
 				})
 			}

@@ -42,7 +42,7 @@ var HostUndeclaredMethod = &analysis.Rule{
 					continue
 				}
 				out.report(analysis.Diagnostic{
-					File: callFile(pi, c), Span: span(c.Callee),
+					File: callFile(pi, c), Span: c.Callee,
 					Message: fmt.Sprintf("%s is not in capabilities.host: the sandbox does not give it to this plugin's tools", name),
 					Related: append(capabilityRelated(p, "host"), toolsRelated(pi)...),
 					Fixes:   addToCapabilityFix(p, "host", name),

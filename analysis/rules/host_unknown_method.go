@@ -33,12 +33,12 @@ var HostUnknownMethod = &analysis.Rule{
 					f, _ = pass.Plugin.ReadFile(file)
 				}
 				d := analysis.Diagnostic{
-					File: file, Span: span(c.Callee),
+					File: file, Span: c.Callee,
 					Message: fmt.Sprintf("%s.%s is not a host method: %s offers only %s%s", c.Object, c.Method, c.Object,
 						strings.Join(qualified(c.Object), ", "), hint(c.Object, c.Method)),
 				}
 				if f != nil {
-					if fx, use, ok := methodFix(f, span(c.Callee), c.Object, c.Method); ok {
+					if fx, use, ok := methodFix(f, c.Callee, c.Object, c.Method); ok {
 						d.Fixes = []analysis.Fix{fx}
 						if hint(c.Object, c.Method) == "" {
 							d.Message += fmt.Sprintf(" (did you mean %s.%s?)", c.Object, use)

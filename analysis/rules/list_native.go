@@ -228,8 +228,6 @@ func (m *nativeModule) relatedTool(name string) []analysis.Related {
 	return []analysis.Related{m.declaredHere()}
 }
 
-func espan(s esm.Span) analysis.Span { return analysis.Span{Start: s.Start, End: s.End} }
-
 // nearest returns the candidate closest to s (case-insensitive edit
 // distance at most a third of its length, at least 2), or "".
 func nearest(s string, candidates []string) string {

@@ -59,7 +59,7 @@ var ManifestSchema = &analysis.Rule{
 		case []schema.Problem:
 			for _, pr := range ps {
 				pass.Report(schemaDiagnostic(analysis.ManifestName, pr))
-				done = append(done, analysis.Span(pr.Span))
+				done = append(done, pr.Span)
 			}
 		}
 		done = append(done, checkDomains(pass)...)
@@ -88,7 +88,7 @@ func checkFixturesSchema(pass *analysis.Pass) {
 // renames it, its value kept (the schema suggests only a key the object
 // does not already have).
 func schemaDiagnostic(file string, pr schema.Problem) analysis.Diagnostic {
-	d := analysis.Diagnostic{File: file, Span: analysis.Span(pr.Span), Message: pr.Message}
+	d := analysis.Diagnostic{File: file, Span: pr.Span, Message: pr.Message}
 	if pr.Suggestion != "" {
 		d.Subject = pr.Suggestion
 		d.Fixes = []analysis.Fix{{Title: fmt.Sprintf("Rename %q to %q", pr.Key, pr.Suggestion),

@@ -137,7 +137,7 @@ func exportRename(pass *analysis.Pass, nt *analysis.NativeTool, from, to string)
 		if hit == nil {
 			return nil
 		}
-		return []analysis.Edit{{File: hit.File, Span: analysis.Span{Start: hit.KeySpan.Start, End: hit.KeySpan.End}, NewText: jsonString(to)}}
+		return []analysis.Edit{{File: hit.File, Span: hit.KeySpan, NewText: jsonString(to)}}
 	}
 	return nil
 }

@@ -38,14 +38,14 @@ var NativeAlwaysGate = &analysis.Rule{
 					}
 					if s := def.AlwaysGateSpan; s != nil && !reported[fileSpan{t.DefFile, *s}] {
 						reported[fileSpan{t.DefFile, *s}] = true
-						pass.Report(analysis.Diagnostic{File: t.DefFile, Span: espan(*s),
+						pass.Report(analysis.Diagnostic{File: t.DefFile, Span: *s,
 							Message: fmt.Sprintf("tool %q claims alwaysGate authority: a plugin may lift only its own gate (needsApproval: false), never claim alwaysGate", t.Name),
 							Related: m.relatedTool(t.Name)})
 					}
 					if a := def.NeedsApproval; a != nil && !reported[fileSpan{t.DefFile, a.ValueSpan}] {
 						if msg := approvalProblem(t.Name, a); msg != "" {
 							reported[fileSpan{t.DefFile, a.ValueSpan}] = true
-							pass.Report(analysis.Diagnostic{File: t.DefFile, Span: espan(a.ValueSpan), Message: msg, Related: m.relatedTool(t.Name)})
+							pass.Report(analysis.Diagnostic{File: t.DefFile, Span: a.ValueSpan, Message: msg, Related: m.relatedTool(t.Name)})
 						}
 					}
 				}
@@ -55,7 +55,7 @@ var NativeAlwaysGate = &analysis.Rule{
 					continue
 				}
 				reported[fileSpan{m.Rel, s}] = true
-				pass.Report(analysis.Diagnostic{File: m.Rel, Span: espan(s),
+				pass.Report(analysis.Diagnostic{File: m.Rel, Span: s,
 					Message: m.Rel + " claims alwaysGate authority: only first-party tools are always gated; a plugin may lift only its own gate",
 					Related: []analysis.Related{m.declaredHere()}})
 			}

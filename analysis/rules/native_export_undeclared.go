@@ -41,7 +41,7 @@ var NativeExportUndeclared = &analysis.Rule{
 				seen[e.Name], reported[at] = true, true
 				wrapped := e.Name == "tools" && tm.Export == "default"
 				d := analysis.Diagnostic{
-					File: e.File, Span: espan(e.KeySpan), Tags: []analysis.Tag{analysis.Unnecessary},
+					File: e.File, Span: e.KeySpan, Tags: []analysis.Tag{analysis.Unnecessary},
 					Message: fmt.Sprintf("%q is exported but not declared in plugin.json nativeTools names: ignored at runtime", e.Name),
 				}
 				if wrapped {

@@ -32,7 +32,7 @@ var NativeExportsUnknown = &analysis.Rule{
 				continue
 			}
 			if u := m.Mod.Unreadable; u != nil {
-				pass.Report(analysis.Diagnostic{File: m.Rel, Span: espan(u.Span),
+				pass.Report(analysis.Diagnostic{File: m.Rel, Span: u.Span,
 					Message: u.Reason + ": names cannot be checked statically", Related: []analysis.Related{m.declaredHere()}})
 				continue
 			}
@@ -45,7 +45,7 @@ var NativeExportsUnknown = &analysis.Rule{
 					continue
 				}
 				reported[fileSpan{u.File, u.Span}] = true
-				pass.Report(analysis.Diagnostic{File: u.File, Span: espan(u.Span),
+				pass.Report(analysis.Diagnostic{File: u.File, Span: u.Span,
 					Message: u.Reason + ": names cannot be checked statically", Related: []analysis.Related{m.declaredHere()}})
 			}
 		}

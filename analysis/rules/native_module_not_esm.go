@@ -52,7 +52,7 @@ var NativeModuleNotESM = &analysis.Rule{
 			if mod.Kind == esm.CommonJS {
 				mk := commonJSProof(mod.CommonJS)
 				pass.Report(analysis.Diagnostic{
-					File: m.Rel, Span: espan(mk.Span),
+					File: m.Rel, Span: mk.Span,
 					Message: fmt.Sprintf("%s is a CommonJS module (`%s`): a native module must be compiled ESM, e.g. `export const tools = { … }`", m.Rel, mk.Text),
 					Related: []analysis.Related{m.declaredHere()},
 				})
@@ -65,7 +65,7 @@ var NativeModuleNotESM = &analysis.Rule{
 				} else if mk.Text == "module.exports" {
 					msg = "`module.exports` does not exist in an ES module: it throws a ReferenceError when the module loads; use `export`"
 				}
-				pass.Report(analysis.Diagnostic{File: m.Rel, Span: espan(mk.Span), Message: msg})
+				pass.Report(analysis.Diagnostic{File: m.Rel, Span: mk.Span, Message: msg})
 			}
 		}
 	},

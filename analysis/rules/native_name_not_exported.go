@@ -54,10 +54,10 @@ var NativeNameNotExported = &analysis.Rule{
 						continue
 					case hasToolsKey:
 						d.Message = fmt.Sprintf("%q is not exported: the default export of %s is itself the tools map, and it holds one tool named \"tools\"; export the map directly (`export const tools = { … }`)", name, m.Rel)
-						d.Related = []analysis.Related{{File: m.Rel, Span: espan(tm.Span), Message: "the default export"}}
+						d.Related = []analysis.Related{{File: m.Rel, Span: tm.Span, Message: "the default export"}}
 					default:
 						d.Message = fmt.Sprintf("%q is not exported by %s: its `%s` export has no such key%s", name, m.Rel, tm.Export, didYouMean(name, keys))
-						d.Related = []analysis.Related{{File: m.Rel, Span: espan(tm.Span), Message: "the tools map"}}
+						d.Related = []analysis.Related{{File: m.Rel, Span: tm.Span, Message: "the tools map"}}
 						if use := nearest(name, keys); use != "" && !m.declared()[use] {
 							if fx, ok := useInstead(pass.Plugin, n, use, "exported by "+m.Rel); ok {
 								d.Fixes = []analysis.Fix{fx}

@@ -52,7 +52,7 @@ var NativeUnknownRequires = &analysis.Rule{
 					if hint == "" {
 						hint = " (known: " + strings.Join(known, ", ") + ")"
 					}
-					pass.Report(analysis.Diagnostic{File: t.DefFile, Span: espan(r.Span),
+					pass.Report(analysis.Diagnostic{File: t.DefFile, Span: r.Span,
 						Message: fmt.Sprintf("unknown broker capability %q in requires of %q%s", r.Value, t.Name, hint),
 						Related: m.relatedTool(t.Name)})
 				}

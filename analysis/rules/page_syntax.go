@@ -21,7 +21,7 @@ var PageSyntax = &analysis.Rule{
 		out := newDedup(pass)
 		for _, pi := range loadPages(pass) {
 			for _, e := range pi.Page.Errors {
-				d := analysis.Diagnostic{File: fileOrPage(pi, e.File), Span: span(e.Span), Message: e.Message}
+				d := analysis.Diagnostic{File: fileOrPage(pi, e.File), Span: e.Span, Message: e.Message}
 				if e.Unsupported {
 					d.Severity = analysis.Warning
 				}

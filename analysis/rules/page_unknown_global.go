@@ -28,7 +28,7 @@ var PageUnknownGlobal = &analysis.Rule{
 		out := newDedup(pass) // a lib file's finding once, whatever imports it
 		for _, pi := range loadPages(pass) {
 			for _, g := range pi.Page.Globals {
-				out.report(analysis.Diagnostic{File: fileOrPage(pi, g.File), Span: span(g.Span),
+				out.report(analysis.Diagnostic{File: fileOrPage(pi, g.File), Span: g.Span,
 					Message: fmt.Sprintf("%s is not defined in the sandbox: %s", g.Name, js.AbsentGlobals[g.Name])})
 			}
 		}

@@ -177,8 +177,6 @@ func (b *bundleEntry) fresh(entry string, hash func(rel string) ([32]byte, error
 // hasPageErrors reports whether the page could not be read fully.
 func hasPageErrors(pi *pageInfo) bool { return len(pi.Page.Errors) > 0 }
 
-func span(s js.Span) analysis.Span { return analysis.Span{Start: s.Start, End: s.End} }
-
 // fetchCalls returns the http.fetch calls of a page.
 func fetchCalls(pi *pageInfo) []js.HostCall {
 	var out []js.HostCall

@@ -112,7 +112,7 @@ func memberAtKey(root *jsonpos.Node, span analysis.Span) *jsonpos.Node {
 			continue
 		}
 		for _, m := range obj.Members {
-			if analysis.Span(m.KeySpan) == span {
+			if m.KeySpan == span {
 				return m
 			}
 		}

@@ -34,7 +34,7 @@ var ToolPageNoDefaultExport = &analysis.Rule{
 				pass.Report(analysis.Diagnostic{File: pi.Rel, Span: analysis.Span{},
 					Message: fmt.Sprintf("this page has no default export: the sandbox runs a tool (%s) by calling the page's default export function", joinNames(tools))})
 			case de.Kind == "class" || de.Kind == "object" || de.Kind == "value":
-				pass.Report(analysis.Diagnostic{File: pi.Rel, Span: span(de.Span),
+				pass.Report(analysis.Diagnostic{File: pi.Rel, Span: de.Span,
 					Message: fmt.Sprintf("the default export is %s, not a function: the sandbox calls it with the tool's input", article(de.Kind))})
 			}
 		}

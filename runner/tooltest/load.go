@@ -8,7 +8,6 @@
 package tooltest
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -182,7 +181,7 @@ func Parse(p *analysis.Plugin, rel string, data []byte) *File {
 		return f
 	}
 	if root.Kind != jsonpos.Object {
-		f.Problems = append(f.Problems, Problem{Span: analysis.Span(root.Span), Message: fmt.Sprintf("a test file must hold one JSON object like { \"tool\": \"lookupBook\", \"cases\": [ … ] }, not %s", root.Kind)})
+		f.Problems = append(f.Problems, Problem{Span: root.Span, Message: fmt.Sprintf("a test file must hold one JSON object like { \"tool\": \"lookupBook\", \"cases\": [ … ] }, not %s", root.Kind)})
 		return f
 	}
 	v, err := testsValidator()
@@ -191,7 +190,7 @@ func Parse(p *analysis.Plugin, rel string, data []byte) *File {
 		return f
 	}
 	for _, pr := range v.Validate(root) {
-		f.Problems = append(f.Problems, Problem{Span: analysis.Span(pr.Span), Message: pr.Message})
+		f.Problems = append(f.Problems, Problem{Span: pr.Span, Message: pr.Message})
 	}
 	if len(f.Problems) > 0 {
 		return f
@@ -273,16 +272,7 @@ func relocate(msg string, data []byte, base int) string {
 		return msg
 	}
 	_, rest, _ := strings.Cut(msg, ": ")
-	// Walk line-1 newlines from base, then col-1 bytes.
-	off := base
-	for l := 1; l < line; l++ {
-		i := bytes.IndexByte(data[off:], '\n')
-		if i < 0 {
-			break
-		}
-		off += i + 1
-	}
-	off += col - 1
+	off := base + analysis.NewFile("", data[base:]).OffsetUTF8(line-1, col-1)
 	return fixtures.LineCol(data, off) + ": " + rest
 }
 
