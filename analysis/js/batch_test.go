@@ -92,3 +92,60 @@ func sortFiles(p *Page) {
 		})
 	}
 }
+
+// TestAnswersDoNotDependOnWorkingDirectory: esbuild renames an entry
+// "code/x.ts" to "./code/x.ts" when the process's working directory holds
+// that file, which is where VS Code starts the server (the workspace
+// folder) and where `plugin-lsp check .` runs. Every page must then be
+// analysed exactly as from anywhere else: before the fix, every position
+// on such a page fell to 0:0 (real VS Code showed the page's
+// fetch-undeclared-domain at 1:1).
+func TestAnswersDoNotDependOnWorkingDirectory(t *testing.T) {
+	var roots []string
+	for _, r := range []string{"../../testdata/example", "../../testdata/corpus", "../../testdata/plugins"} {
+		abs, err := filepath.Abs(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		roots = append(roots, abs)
+	}
+	compared, withCalls := 0, 0
+	for _, root := range roots {
+		for plugin, pages := range pluginPages(t, root) {
+			sort.Strings(pages)
+			dir := filepath.Join(root, plugin)
+			read := dirReader(dir)
+			t.Chdir(root) // not a plugin's folder
+			elsewhere := AnalyzeBundles(pages, read)
+			var alone []*Page
+			for _, rel := range pages {
+				alone = append(alone, AnalyzeBundle(rel, read))
+			}
+			t.Chdir(dir)
+			here := AnalyzeBundles(pages, read)
+			for i, rel := range pages {
+				hereAlone := AnalyzeBundle(rel, read)
+				for _, p := range []*Page{elsewhere[i], here[i], alone[i], hereAlone} {
+					sortFiles(p)
+				}
+				src, _ := read(rel)
+				if !reflect.DeepEqual(elsewhere[i], here[i]) {
+					t.Errorf("%s/%s: from the plugin's folder:\n%s\nfrom elsewhere:\n%s", plugin, rel,
+						strings.Join(describe(string(src), here[i]), "\n"), strings.Join(describe(string(src), elsewhere[i]), "\n"))
+				}
+				if !reflect.DeepEqual(alone[i], hereAlone) {
+					t.Errorf("%s/%s alone: from the plugin's folder:\n%s\nfrom elsewhere:\n%s", plugin, rel,
+						strings.Join(describe(string(src), hereAlone), "\n"), strings.Join(describe(string(src), alone[i]), "\n"))
+				}
+				compared++
+				if len(here[i].CallSites) > 0 {
+					withCalls++
+				}
+			}
+		}
+	}
+	t.Logf("%d pages compared, %d with call sites", compared, withCalls)
+	if compared < 60 || withCalls < 30 {
+		t.Errorf("only %d pages compared, %d with call sites", compared, withCalls)
+	}
+}
