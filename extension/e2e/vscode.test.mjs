@@ -20,6 +20,9 @@
 //
 // Needs: Node 20, Debian chromium, the .vsix (npm run package), code-server
 // (e2e/install-code-server.sh, cached outside the repository).
+// PLUGIN_LSP_E2E_SERVER=<path> sets pluginLsp.serverPath for the run instead
+// of the bundled binary: a wrapper script that tees stdin/stdout to files
+// shows the LSP traffic when the panel and `check` disagree.
 
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
@@ -142,7 +145,7 @@ describe("the extension in real VS Code (code-server)", { timeout: 20 * 60_000 }
         "files.autoSave": "off", // VS Code for the Web saves after a delay by default
         "typescript.disableAutomaticTypeAcquisition": true,
         "typescript.tsserver.experimental.enableProjectDiagnostics": false,
-        "pluginLsp.serverPath": "",
+        "pluginLsp.serverPath": process.env.PLUGIN_LSP_E2E_SERVER || "",
       }),
     );
     const env = { ...process.env, HOME: work, XDG_DATA_HOME: join(work, "data"), XDG_CONFIG_HOME: join(work, "config") };
