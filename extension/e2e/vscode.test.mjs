@@ -2,7 +2,8 @@
 // the built .vsix installed, served on loopback with auth off and a fresh
 // profile, driven through Debian's Chromium by playwright-core.
 //
-// Steps (each leaves a screenshot in extension/e2e/screenshots/):
+// Steps (each leaves a screenshot in extension/e2e/screenshots/; step 9's is
+// also docs/screenshots/vscode.png, the README's):
 //  1. activation: the server starts on the example and its ▶ Run lenses show;
 //  2. the example plugin (manifest and every page open, TypeScript checking
 //     them) has ZERO entries in the Problems panel, and a type error typed
@@ -16,7 +17,7 @@
 //  7. its run panel before the fix: the fetch is refused;
 //  8. the quick fix on the page declares the domain; Problems drop to what
 //     `check` reports for the fixed plugin;
-//  9. the run panel after the fix: the tool returns.
+//  9. the run panel after the fix: the tool returns, and its lens says so.
 //
 // Needs: Node 20, Debian chromium, the .vsix (npm run package), code-server
 // (e2e/install-code-server.sh, cached outside the repository).
@@ -38,6 +39,7 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const EXT = join(HERE, "..");
 const REPO = join(EXT, "..");
 const SHOTS = join(HERE, "screenshots");
+const README_SHOT = join(REPO, "docs", "screenshots", "vscode.png"); // README.md and docs/extension.md show it
 const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
 const pkg = JSON.parse(readFileSync(join(EXT, "package.json"), "utf8"));
 const VSIX = process.env.VSIX || join(EXT, "vsix", `plugin-lsp-${process.platform}-${process.arch}-${pkg.version}.vsix`);
@@ -469,6 +471,14 @@ describe("the extension in real VS Code (code-server)", { timeout: 20 * 60_000 }
     const record = lookupValue(ws.broken);
     assert.equal(record.ok, true, `the fixed plugin runs: ${JSON.stringify(record)}`);
     await webviewShows(`the run panel showing ${record.result.value}`, (t) => t.includes(String(record.result.value)) && !t.includes("fetch refused"));
+    // The lens follows the run: the refused run's "✗" gives way to "✓ <result>".
+    const lens = page.locator(".codelens-decoration", { hasText: "✓" }).first();
+    await lens.waitFor({ timeout: STEP });
+    assert.ok((await lens.innerText()).includes(String(record.result.value)), await lens.innerText());
+    assert.equal(await page.locator(".codelens-decoration", { hasText: "✗" }).count(), 0, "the lens still shows the refused run");
     await shot("9-run-after-fix");
+    // The README's screenshot is this screen.
+    mkdirSync(dirname(README_SHOT), { recursive: true });
+    await page.screenshot({ path: README_SHOT });
   });
 });
