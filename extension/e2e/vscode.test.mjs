@@ -225,20 +225,41 @@ describe("the extension in real VS Code (code-server)", { timeout: 20 * 60_000 }
 
   /** Opens a workspace file by its relative path (Quick Open). */
   const openFile = async (rel) => {
-    await focusWorkbench();
-    await page.keyboard.press("Control+P");
-    const input = page.locator(".quick-input-widget input");
-    await input.waitFor();
-    await input.fill(rel);
     const base = rel.split("/").pop().split(":")[0];
     // The row whose file name is exactly base: "plugin.json" also matches
     // .plugin/fixtures.schema.json fuzzily, and may be listed first.
     const exact = new RegExp("^" + base.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + "$");
-    const row = page.locator(".quick-input-list .monaco-list-row", { has: page.locator(".label-name", { hasText: exact }) }).first();
-    await row.waitFor({ timeout: STEP }); // the first file search of a workspace is slow on a loaded machine
-    await row.click();
-    await page.locator(".quick-input-widget").waitFor({ state: "hidden" });
-    await page.locator(`.tab.active[data-resource-name="${base}"]`).first().waitFor({ timeout: STEP });
+    const active = page.locator(`.tab.active[data-resource-name="${base}"]`).first();
+    for (let attempt = 1; ; attempt++) {
+      await focusWorkbench();
+      await page.keyboard.press("Control+P");
+      const input = page.locator(".quick-input-widget input");
+      await input.waitFor();
+      await input.fill(rel);
+      const rows = page.locator(".quick-input-list .monaco-list-row");
+      const row = rows.filter({ has: page.locator(".label-name", { hasText: exact }) }).first();
+      await row.waitFor({ timeout: STEP }); // the first file search of a workspace is slow on a loaded machine
+      // The list is filled twice (recently opened, then the file search)
+      // and reuses its row elements: a click while it changes lands on
+      // whatever file the row shows by then. Click once it stays still.
+      let seen = "";
+      let still = 0;
+      await until("the Quick Open list to stay still", async () => {
+        const now = (await rows.allInnerTexts()).join("|");
+        still = now === seen ? still + 1 : 0;
+        seen = now;
+        return still >= 3;
+      }, 30_000);
+      await row.click();
+      await page.locator(".quick-input-widget").waitFor({ state: "hidden" });
+      try {
+        await active.waitFor({ timeout: attempt < 3 ? 20_000 : STEP });
+        break;
+      } catch (e) {
+        if (attempt >= 3) throw e;
+        console.log(`# openFile ${rel}: attempt ${attempt} left another editor active; Quick Open again`);
+      }
+    }
     await page.locator(".monaco-editor .view-lines").first().waitFor();
   };
 
