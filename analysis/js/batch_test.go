@@ -2,6 +2,7 @@ package js
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -91,4 +92,72 @@ func sortFiles(p *Page) {
 			return !rest[a].Missing && rest[b].Missing
 		})
 	}
+}
+
+// TestAnswersDoNotDependOnWorkingDirectory: esbuild renames an entry
+// "code/x.ts" to "./code/x.ts" when the process's working directory holds
+// that file, which is where VS Code starts the server (the workspace
+// folder) and where `plugin-lsp check .` runs. Every page must then be
+// analysed exactly as from anywhere else: before the fix, every position
+// on such a page fell to 0:0 (real VS Code showed the page's
+// fetch-undeclared-domain at 1:1).
+func TestAnswersDoNotDependOnWorkingDirectory(t *testing.T) {
+	var roots []string
+	for _, r := range []string{"../../testdata/example", "../../testdata/corpus", "../../testdata/plugins"} {
+		abs, err := filepath.Abs(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		roots = append(roots, abs)
+	}
+	compared, withCalls := 0, 0
+	for _, root := range roots {
+		for plugin, pages := range pluginPages(t, root) {
+			sort.Strings(pages)
+			dir := filepath.Join(root, plugin)
+			read := dirReader(dir)
+			t.Chdir(root) // not a plugin's folder
+			elsewhere := AnalyzeBundles(pages, read)
+			var alone []*Page
+			for _, rel := range pages {
+				alone = append(alone, AnalyzeBundle(rel, read))
+			}
+			t.Chdir(dir)
+			here := AnalyzeBundles(pages, read)
+			for i, rel := range pages {
+				hereAlone := AnalyzeBundle(rel, read)
+				for _, p := range []*Page{elsewhere[i], here[i], alone[i], hereAlone} {
+					sortFiles(p)
+				}
+				if !reflect.DeepEqual(elsewhere[i], here[i]) {
+					t.Errorf("%s/%s: from the plugin's folder:\n%s\nfrom elsewhere:\n%s", plugin, rel, outline(here[i]), outline(elsewhere[i]))
+				}
+				if !reflect.DeepEqual(alone[i], hereAlone) {
+					t.Errorf("%s/%s alone: from the plugin's folder:\n%s\nfrom elsewhere:\n%s", plugin, rel, outline(hereAlone), outline(alone[i]))
+				}
+				compared++
+				if len(here[i].CallSites) > 0 {
+					withCalls++
+				}
+			}
+		}
+	}
+	t.Logf("%d pages compared, %d with call sites", compared, withCalls)
+	if compared < 60 || withCalls < 30 {
+		t.Errorf("only %d pages compared, %d with call sites", compared, withCalls)
+	}
+}
+
+// outline is what a page's analysis found where, without reading the
+// texts (a span may be one of another file).
+func outline(p *Page) string {
+	var b strings.Builder
+	for _, f := range p.Files {
+		fmt.Fprintf(&b, "  file %s missing=%v\n", f.Rel, f.Missing)
+	}
+	for _, c := range p.Calls {
+		fmt.Fprintf(&b, "  call %s.%s in %s at %d-%d\n", c.Object, c.Method, c.File, c.Span.Start, c.Span.End)
+	}
+	fmt.Fprintf(&b, "  %d call sites, %d errors", len(p.CallSites), len(p.Errors))
+	return b.String()
 }

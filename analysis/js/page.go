@@ -378,6 +378,16 @@ func analyzeAll(entries []string, read ReadFunc, follow bool) (pages []*Page) {
 	resolver := api.Plugin{Name: "plugin-dir", Setup: func(b api.PluginBuild) {
 		b.OnResolve(api.OnResolveOptions{Filter: ".*"}, func(args api.OnResolveArgs) (api.OnResolveResult, error) {
 			if args.Kind == api.ResolveEntryPoint {
+				// esbuild hands an entry "code/x.ts" back as "./code/x.ts"
+				// when the process's working directory holds that file (a
+				// server started in the plugin's folder, `check .`): the
+				// entry keeps the name it was given, or every position of
+				// the page is looked up under a name nothing else uses.
+				for _, e := range entries {
+					if path.Clean(e) == path.Clean(args.Path) {
+						return api.OnResolveResult{Path: e, Namespace: pluginNS}, nil
+					}
+				}
 				return api.OnResolveResult{Path: args.Path, Namespace: pluginNS}, nil
 			}
 			if !follow || !(strings.HasPrefix(args.Path, "./") || strings.HasPrefix(args.Path, "../")) {
