@@ -120,12 +120,12 @@ func TestAnswersDoNotDependOnWorkingDirectory(t *testing.T) {
 			elsewhere := AnalyzeBundles(pages, read)
 			var alone []*Page
 			for _, rel := range pages {
-				alone = append(alone, AnalyzeBundle(rel, read))
+				alone = append(alone, AnalyzeBundles([]string{rel}, read)[0])
 			}
 			t.Chdir(dir)
 			here := AnalyzeBundles(pages, read)
 			for i, rel := range pages {
-				hereAlone := AnalyzeBundle(rel, read)
+				hereAlone := AnalyzeBundles([]string{rel}, read)[0]
 				for _, p := range []*Page{elsewhere[i], here[i], alone[i], hereAlone} {
 					sortFiles(p)
 				}
