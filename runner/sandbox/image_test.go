@@ -139,7 +139,7 @@ func TestNothingCrossesRuns(t *testing.T) {
 		}
 		e.sets.mu.Unlock()
 		for i := 0; i < 2; i++ {
-			sb, err := e.get()
+			sb, err := e.get(e.spareImage())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -247,5 +247,83 @@ func TestSetImage(t *testing.T) {
 	}
 	if e.sets.get(methodsKey(nil)) == nil {
 		t.Fatal("no image for the empty set")
+	}
+}
+
+// TestSparesFromSetImage: once a set of methods has its image, the spares
+// are made from it (a run with that set copies nothing), and a run with
+// another set still gets exactly its own host objects: a spare made from
+// another image is overwritten with the one the run needs, or replaced
+// when its memory is larger than that image.
+func TestSparesFromSetImage(t *testing.T) {
+	e, err := NewEngine(Options{CacheDir: os.Getenv("PLUGIN_LSP_TEST_CACHE"), Spare: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	get := Method{Name: "collections.get", Fn: func(ctx context.Context, args []json.RawMessage) (json.RawMessage, error) {
+		return json.RawMessage(`{"v":` + string(args[1]) + `}`), nil
+	}}
+	probe := `function main() { return [typeof collections, typeof http, typeof collections === "object" ? Object.getOwnPropertyNames(collections) : null] }`
+	withGet := Job{Name: "page.js", Methods: []Method{get}, Code: page(probe)}
+	none := Job{Name: "page.js", Code: page(probe)}
+	// full waits until the refiller has filled the pool (taking spares
+	// directly, as here, does not wake it; a run does).
+	full := func() {
+		t.Helper()
+		for i := 0; len(e.spare) < cap(e.spare); i++ {
+			if i > 3000 {
+				t.Fatal("the pool does not fill")
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	expect := func(job Job, want string) {
+		t.Helper()
+		if out := e.Run(context.Background(), job); !out.OK || string(out.Result) != want {
+			t.Fatalf("%s %+v, want %s", out.Result, out.Err, want)
+		}
+	}
+	for round := 0; round < 3; round++ {
+		expect(withGet, `["object","undefined",["get"]]`)
+		e.closing.Wait()
+		expect(none, `["undefined","undefined",null]`)
+		e.closing.Wait()
+	}
+	getImg, noneImg := e.sets.get(methodsKey(withGet.Methods)), e.sets.get(methodsKey(nil))
+	if getImg == nil || noneImg == nil || getImg == noneImg {
+		t.Fatal("each set should have its own image")
+	}
+	// After runs with collections.get, the spares made are from its image
+	// (one run per spare: each run takes the oldest).
+	for i := 0; i < cap(e.spare); i++ {
+		expect(withGet, `["object","undefined",["get"]]`)
+		e.closing.Wait()
+	}
+	full()
+	for i := 0; i < cap(e.spare); i++ {
+		sb := <-e.spare
+		if sb.img != getImg {
+			t.Fatalf("spare %d after runs with collections.get is made from %p, not the set's image %p (none %p, base %p, next %p)", i, sb.img, getImg, noneImg, e.img, e.next.Load())
+		}
+		sb.close()
+	}
+	// A spare whose memory is larger than the image a run needs is not
+	// reused: the run gets a new sandbox, exactly that image. (The pool is
+	// empty here.)
+	big := &image{mem: append(append([]byte(nil), e.img.mem...), make([]byte, 4*PageSize)...), rt: e.img.rt, ctx: e.img.ctx, randomAddr: e.img.randomAddr}
+	bigSb, err := e.prepareFrom(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.spare <- bigSb
+	before := e.onPath.Load()
+	got, err := e.get(e.img)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer got.close()
+	if got == bigSb || got.img != e.img || got.memorySize() != int64(len(e.img.mem)) || e.onPath.Load() != before+1 {
+		t.Fatalf("get(image) returned a sandbox of %d bytes from %p (image %d bytes at %p)", got.memorySize(), got.img, len(e.img.mem), e.img)
 	}
 }

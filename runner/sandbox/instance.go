@@ -407,7 +407,14 @@ func restoreImage(mod api.Module, img *image) error {
 // engine (the same one with host objects installed): as if it had been
 // restored from that one.
 func (sb *sandbox) restore(img *image) error {
-	return restoreImage(sb.mod, img)
+	if img == nil || sb.img == nil {
+		return errors.New("no image to restore")
+	}
+	if err := restoreImage(sb.mod, img); err != nil {
+		return err
+	}
+	sb.img = img
+	return nil
 }
 
 // setImages are images with a set of host methods installed, by
