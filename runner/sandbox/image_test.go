@@ -327,3 +327,66 @@ func TestSparesFromSetImage(t *testing.T) {
 		t.Fatalf("get(image) returned a sandbox of %d bytes from %p (image %d bytes at %p)", got.memorySize(), got.img, len(e.img.mem), e.img)
 	}
 }
+
+// TestRecycledMemoryIsClean: a closed instance's linear memory serves the
+// next instance (memPool), and nothing of what the first one wrote, in
+// the image's range or past it, is visible in the second: not right after
+// the restore, not after the memory grows over the old bytes.
+func TestRecycledMemoryIsClean(t *testing.T) {
+	e, err := NewEngine(Options{CacheDir: os.Getenv("PLUGIN_LSP_TEST_CACHE"), Spare: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	for empty := false; !empty; {
+		select {
+		case <-memPool.free:
+		default:
+			empty = true
+		}
+	}
+	marker := []byte("RECYCLED-MEMORY-MARKER")
+	first := mustPrepare(t, e)
+	mem := first.mod.Memory()
+	if _, ok := mem.Grow(8); !ok {
+		t.Fatal("cannot grow")
+	}
+	for off := uint32(0); off+uint32(len(marker)) <= mem.Size(); off += 4096 {
+		mem.Write(off, marker)
+	}
+	view, _ := mem.Read(0, 1)
+	addr := &view[0]
+	first.close()
+
+	second := mustPrepare(t, e)
+	mem = second.mod.Memory()
+	view, _ = mem.Read(0, 1)
+	if &view[0] != addr {
+		t.Fatal("the closed instance's memory was not reused (memPool)")
+	}
+	if mem.Size() != uint32(len(e.img.mem)) {
+		t.Fatalf("memory of %d bytes, the image has %d", mem.Size(), len(e.img.mem))
+	}
+	all, _ := mem.Read(0, mem.Size())
+	if bytes.Contains(all, marker) || !bytes.Equal(all[:e.img.randomAddr], e.img.mem[:e.img.randomAddr]) {
+		t.Fatal("the reused memory is not the image")
+	}
+	if _, ok := mem.Grow(8); !ok { // over the first instance's bytes, inside the same array
+		t.Fatal("cannot grow")
+	}
+	if view, _ := mem.Read(0, 1); &view[0] != addr {
+		t.Fatal("growing moved the memory: the test would not see the old bytes")
+	}
+	all, _ = mem.Read(0, mem.Size())
+	if bytes.Contains(all, marker) {
+		t.Fatal("growing the reused memory shows the earlier instance's bytes")
+	}
+	if tail := all[len(e.img.mem):]; !bytes.Equal(tail, make([]byte, len(tail))) {
+		t.Fatal("grown memory is not zero")
+	}
+	// and a run in a sandbox on recycled memory behaves as any other
+	out := e.Run(context.Background(), Job{Name: "page.js", Code: page(`function main() { return new Uint8Array(1 << 20).every((b) => b === 0) }`), Timeout: 10 * time.Second})
+	if !out.OK || string(out.Result) != "true" {
+		t.Fatalf("%s %+v", out.Result, out.Err)
+	}
+}

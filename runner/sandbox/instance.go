@@ -53,6 +53,7 @@ type instanceMaker struct {
 	compiled wazero.CompiledModule
 	root     string
 	proxies  sync.Map // api.Module → qjs.JsFunctionProxy
+	mems     sync.Map // api.Module → *linearMemory (recycled by forget)
 }
 
 //go:linkname qjsCreateFuncProxy github.com/fastschema/qjs.createFuncProxyWithRegistry
@@ -113,16 +114,22 @@ func (m *instanceMaker) close() {
 // the engine's runtime; nothing in it runs. Its file system root is the
 // absent directory; it gets no environment and no arguments.
 func (m *instanceMaker) instantiate(ctx context.Context, reserve uint64) (api.Module, error) {
+	var alloc *reserved
 	if reserve > 0 {
-		ctx = experimental.WithMemoryAllocator(ctx, reserved(reserve))
+		alloc = &reserved{n: reserve}
+		ctx = experimental.WithMemoryAllocator(ctx, alloc)
 	}
-	return m.wrt.InstantiateModule(ctx, m.compiled, wazero.NewModuleConfig().
+	mod, err := m.wrt.InstantiateModule(ctx, m.compiled, wazero.NewModuleConfig().
 		WithName("").
 		WithStartFunctions().
 		WithSysWalltime().
 		WithSysNanotime().
 		WithSysNanosleep().
 		WithFSConfig(wazero.NewFSConfig().WithDirMount(m.root, "/")))
+	if err == nil && alloc != nil && alloc.lm != nil {
+		m.mems.Store(mod, alloc.lm)
+	}
+	return mod, err
 }
 
 // image is a prepared instance's linear memory and where QuickJS's objects
@@ -175,6 +182,11 @@ func (m *instanceMaker) forget(mod api.Module) {
 		defer func() { recover() }()
 		mod.Close(context.Background())
 	}()
+	// Every caller has returned from the instance's last call: its memory
+	// can serve another instance (memPool clears what that one sees).
+	if lm, ok := m.mems.LoadAndDelete(mod); ok {
+		memPool.recycle(lm.(*linearMemory))
+	}
 }
 
 // newQJSRuntime builds the qjs.Runtime that qjs.New would have built
@@ -352,33 +364,107 @@ func (f *pooledFunction) CallWithStack(ctx context.Context, stack []uint64) erro
 }
 
 // reserved allocates an instance's linear memory with room for n bytes at
-// once, so that growing it to the image's size does not copy it. Memory
-// past the current length is always zero: it was never handed out.
-type reserved uint64
+// once, so that growing it to the image's size does not copy it. The
+// buffer is a closed instance's when memPool has one (no new ~1 MiB
+// allocation per run for the garbage collector to chase). Every byte an
+// instance can see is zero or was written by it or by the image restore: a
+// reused buffer's old bytes are cleared as the memory grows over them
+// (Reallocate), before anything runs in the instance.
+type reserved struct {
+	n  uint64
+	lm *linearMemory // the memory made, for forget to recycle
+}
 
-func (n reserved) Allocate(capacity, max uint64) experimental.LinearMemory {
-	c := uint64(n)
+func (r *reserved) Allocate(capacity, max uint64) experimental.LinearMemory {
+	c := r.n
 	if capacity > c {
 		c = capacity
 	}
 	if max < c {
 		c = max
 	}
-	return &linearMemory{buf: make([]byte, 0, c)}
+	if b, dirty := memPool.get(c); b != nil {
+		r.lm = &linearMemory{buf: b[:0], dirty: dirty}
+	} else {
+		r.lm = &linearMemory{buf: make([]byte, 0, c)}
+	}
+	return r.lm
 }
 
-type linearMemory struct{ buf []byte }
+type linearMemory struct {
+	buf []byte
+	// dirty: buf[:dirty] may hold an earlier instance's bytes (a pooled
+	// buffer); they are cleared before the memory grows over them.
+	dirty int
+	freed bool // wazero closed the instance
+}
 
 func (l *linearMemory) Reallocate(size uint64) []byte {
 	if size <= uint64(cap(l.buf)) {
+		if old := len(l.buf); int(size) > old && old < l.dirty {
+			clear(l.buf[old:min(int(size), l.dirty)])
+		}
 		l.buf = l.buf[:size]
 	} else {
+		// a new array: the instance's bytes are copied, the rest is zero
 		l.buf = append(l.buf, make([]byte, size-uint64(len(l.buf)))...)
+		l.dirty = 0
 	}
 	return l.buf
 }
 
-func (l *linearMemory) Free() { l.buf = nil }
+// Free is wazero's close of the instance. The buffer is recycled only by
+// instanceMaker.forget, which runs when no call into the instance can
+// still be executing (a deadline closes an instance while its code is
+// unwinding, and that code may still write to this memory).
+func (l *linearMemory) Free() { l.freed = true }
+
+// memPool keeps the linear memories of closed instances for the next
+// ones: at most maxPooledMemories buffers of at most maxPooledMemoryBytes
+// each (a memory bomb's buffer goes to the garbage collector).
+var memPool = memoryPool{free: make(chan pooledMemory, maxPooledMemories)}
+
+const (
+	maxPooledMemories    = 8
+	maxPooledMemoryBytes = 4 << 20
+)
+
+type memoryPool struct{ free chan pooledMemory }
+
+type pooledMemory struct {
+	buf   []byte // at full capacity
+	dirty int    // how much of it may hold an instance's bytes
+}
+
+// get returns a free buffer of at least c bytes' capacity and how much of
+// it is dirty, or nil.
+func (p *memoryPool) get(c uint64) ([]byte, int) {
+	for i := 0; i < maxPooledMemories; i++ {
+		select {
+		case m := <-p.free:
+			if uint64(cap(m.buf)) >= c {
+				return m.buf[:cap(m.buf)], m.dirty
+			}
+			// too small for this instance: left to the garbage collector
+		default:
+			return nil, 0
+		}
+	}
+	return nil, 0
+}
+
+// recycle puts a closed instance's memory into the pool.
+func (p *memoryPool) recycle(l *linearMemory) {
+	b, dirty := l.buf, max(len(l.buf), l.dirty)
+	l.buf = nil
+	if !l.freed || cap(b) == 0 || cap(b) > maxPooledMemoryBytes {
+		return
+	}
+	select {
+	case p.free <- pooledMemory{buf: b[:cap(b)], dirty: dirty}:
+	default:
+	}
+}
 
 // restoreImage makes an instance's memory a copy of img, with a fresh
 // Math.random state.
