@@ -468,11 +468,18 @@ func (sb *sandbox) bridge(this *qjs.This) (v *qjs.Value, err error) {
 	rs := sb.run
 	sb.mu.Unlock()
 	args := this.Args()
+	// Each argument is read out of the sandbox once (a read is a few
+	// calls into wasm, and the op and the web ops read them first).
+	strs := make([]*string, len(args))
 	arg := func(i int) string {
-		if i < len(args) {
-			return args[i].String()
+		if i >= len(args) {
+			return ""
 		}
-		return ""
+		if strs[i] == nil {
+			s := args[i].String()
+			strs[i] = &s
+		}
+		return *strs[i]
 	}
 	op := arg(0)
 	if s, ok := webOp(op, arg(1), arg(2)); ok {
