@@ -421,12 +421,14 @@ func (l *linearMemory) Free() { l.freed = true }
 
 // memPool keeps the linear memories of closed instances for the next
 // ones: at most maxPooledMemories buffers of at most maxPooledMemoryBytes
-// each (a memory bomb's buffer goes to the garbage collector).
+// each, so at most 8 MiB is kept (a buffer that grew further, a memory
+// bomb's, goes to the garbage collector). Usually it holds one or two: the
+// refiller takes what a run frees.
 var memPool = memoryPool{free: make(chan pooledMemory, maxPooledMemories)}
 
 const (
-	maxPooledMemories    = 8
-	maxPooledMemoryBytes = 4 << 20
+	maxPooledMemories    = 4
+	maxPooledMemoryBytes = 2 << 20
 )
 
 type memoryPool struct{ free chan pooledMemory }
