@@ -509,7 +509,7 @@ func loadFixtures(p *analysis.Plugin, override string) (*broker.Fixtures, error)
 	if len(data) > broker.MaxFixturesBytes {
 		return nil, fmt.Errorf("%s: %d bytes, more than %d", analysis.FixturesName, len(data), broker.MaxFixturesBytes)
 	}
-	f, err := broker.ParseFixtures(data)
+	f, err := parseFixtures(data) // parsed once per content
 	if err != nil {
 		return nil, fmt.Errorf("%s:%w", analysis.FixturesName, err)
 	}

@@ -101,6 +101,11 @@ type Engine struct {
 	// pages is the bytecode of the pages run so far, by content (bytecode.go).
 	pages codeCache
 
+	// next is the image spares are made from: the last set of granted
+	// methods a run used (nil: the engine's image). A run with that set
+	// starts with nothing to copy.
+	next atomic.Pointer[image]
+
 	// onPath counts sandboxes prepared on a run's path (no spare ready).
 	onPath atomic.Int64
 
@@ -237,7 +242,7 @@ func (e *Engine) refiller() {
 		case <-e.refill:
 		}
 		for len(e.spare) < cap(e.spare) {
-			sb, err := e.prepare()
+			sb, err := e.prepareFrom(e.spareImage())
 			if err != nil {
 				break // Run prepares its own and reports the error
 			}
@@ -251,22 +256,39 @@ func (e *Engine) refiller() {
 	}
 }
 
-// get returns a prepared sandbox: a spare when one is ready, else a new
-// one. Taking a spare does not wake the refiller: the run would share the
-// CPU with the next runtime's preparation (~4 ms of work on 2 cores), so
-// the refill starts when the run ends (closeLater). A run that finds no
-// spare wakes it at once: runs are arriving faster than spares.
-func (e *Engine) get() (*sandbox, error) {
+// spareImage is the image the next spares are made from.
+func (e *Engine) spareImage() *image {
+	if img := e.next.Load(); img != nil {
+		return img
+	}
+	return e.img
+}
+
+// get returns a prepared sandbox whose memory is a copy of want (the
+// engine's image or a set's; nil only when the engine has none): a spare
+// when one is ready (made from want: nothing to do; from another image:
+// overwritten with want, or replaced when its memory is larger than
+// want's), else a new one. Taking a spare does not wake the refiller: the
+// run would share the CPU with the next runtime's preparation, so the
+// refill starts when the run ends (closeLater). A run that finds no spare
+// wakes it at once: runs are arriving faster than spares.
+func (e *Engine) get(want *image) (*sandbox, error) {
 	if e.spare != nil {
 		select {
 		case sb := <-e.spare:
-			return sb, nil
+			if sb.img == want {
+				return sb, nil
+			}
+			if want != nil && sb.img != nil && sb.memorySize() <= int64(len(want.mem)) && sb.restore(want) == nil {
+				return sb, nil
+			}
+			e.closeLater(sb)
 		default:
 			e.kick()
 		}
 	}
 	e.onPath.Add(1)
-	return e.prepare()
+	return e.prepareFrom(want)
 }
 
 // closeLater frees a used sandbox on its own goroutine.

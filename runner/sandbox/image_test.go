@@ -139,7 +139,7 @@ func TestNothingCrossesRuns(t *testing.T) {
 		}
 		e.sets.mu.Unlock()
 		for i := 0; i < 2; i++ {
-			sb, err := e.get()
+			sb, err := e.get(e.spareImage())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -247,5 +247,154 @@ func TestSetImage(t *testing.T) {
 	}
 	if e.sets.get(methodsKey(nil)) == nil {
 		t.Fatal("no image for the empty set")
+	}
+}
+
+// TestSparesFromSetImage: once a set of methods has its image, the spares
+// are made from it (a run with that set copies nothing), and a run with
+// another set still gets exactly its own host objects: a spare made from
+// another image is overwritten with the one the run needs, or replaced
+// when its memory is larger than that image.
+func TestSparesFromSetImage(t *testing.T) {
+	e, err := NewEngine(Options{CacheDir: os.Getenv("PLUGIN_LSP_TEST_CACHE"), Spare: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	get := Method{Name: "collections.get", Fn: func(ctx context.Context, args []json.RawMessage) (json.RawMessage, error) {
+		return json.RawMessage(`{"v":` + string(args[1]) + `}`), nil
+	}}
+	probe := `function main() { return [typeof collections, typeof http, typeof collections === "object" ? Object.getOwnPropertyNames(collections) : null] }`
+	withGet := Job{Name: "page.js", Methods: []Method{get}, Code: page(probe)}
+	none := Job{Name: "page.js", Code: page(probe)}
+	// full waits until the refiller has filled the pool (taking spares
+	// directly, as here, does not wake it; a run does).
+	full := func() {
+		t.Helper()
+		for i := 0; len(e.spare) < cap(e.spare); i++ {
+			if i > 3000 {
+				t.Fatal("the pool does not fill")
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	expect := func(job Job, want string) {
+		t.Helper()
+		if out := e.Run(context.Background(), job); !out.OK || string(out.Result) != want {
+			t.Fatalf("%s %+v, want %s", out.Result, out.Err, want)
+		}
+	}
+	for round := 0; round < 3; round++ {
+		expect(withGet, `["object","undefined",["get"]]`)
+		e.closing.Wait()
+		expect(none, `["undefined","undefined",null]`)
+		e.closing.Wait()
+	}
+	getImg, noneImg := e.sets.get(methodsKey(withGet.Methods)), e.sets.get(methodsKey(nil))
+	if getImg == nil || noneImg == nil || getImg == noneImg {
+		t.Fatal("each set should have its own image")
+	}
+	// After runs with collections.get, the spares made are from its image
+	// (each run takes the oldest spare; one made from the other image may
+	// have been in the making when the first of these runs started).
+	for i := 0; i < cap(e.spare)+2; i++ {
+		full()
+		expect(withGet, `["object","undefined",["get"]]`)
+		e.closing.Wait()
+	}
+	full()
+	for i := 0; i < cap(e.spare); i++ {
+		sb := <-e.spare
+		if sb.img != getImg {
+			t.Fatalf("spare %d after runs with collections.get is made from %p, not the set's image %p (none %p, base %p, next %p)", i, sb.img, getImg, noneImg, e.img, e.next.Load())
+		}
+		sb.close()
+	}
+	// A spare whose memory is larger than the image a run needs is not
+	// reused: the run gets a new sandbox, exactly that image. (An engine
+	// without a refiller, so that the one spare is the one put there.)
+	e2, err := NewEngine(Options{CacheDir: os.Getenv("PLUGIN_LSP_TEST_CACHE"), Spare: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e2.Close()
+	big := &image{mem: append(append([]byte(nil), e2.img.mem...), make([]byte, 4*PageSize)...), rt: e2.img.rt, ctx: e2.img.ctx, randomAddr: e2.img.randomAddr}
+	bigSb, err := e2.prepareFrom(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e2.spare = make(chan *sandbox, 1)
+	e2.spare <- bigSb
+	got, err := e2.get(e2.img)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer got.close()
+	if got == bigSb || got.img != e2.img || got.memorySize() != int64(len(e2.img.mem)) || e2.onPath.Load() != 1 {
+		t.Fatalf("get(image) returned a sandbox of %d bytes from %p (image %d bytes at %p)", got.memorySize(), got.img, len(e2.img.mem), e2.img)
+	}
+	e2.closing.Wait() // bigSb is freed by closeLater
+}
+
+// TestRecycledMemoryIsClean: a closed instance's linear memory serves the
+// next instance (memPool), and nothing of what the first one wrote, in
+// the image's range or past it, is visible in the second: not right after
+// the restore, not after the memory grows over the old bytes.
+func TestRecycledMemoryIsClean(t *testing.T) {
+	e, err := NewEngine(Options{CacheDir: os.Getenv("PLUGIN_LSP_TEST_CACHE"), Spare: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	for empty := false; !empty; {
+		select {
+		case <-memPool.free:
+		default:
+			empty = true
+		}
+	}
+	marker := []byte("RECYCLED-MEMORY-MARKER")
+	first := mustPrepare(t, e)
+	mem := first.mod.Memory()
+	if _, ok := mem.Grow(8); !ok {
+		t.Fatal("cannot grow")
+	}
+	for off := uint32(0); off+uint32(len(marker)) <= mem.Size(); off += 4096 {
+		mem.Write(off, marker)
+	}
+	view, _ := mem.Read(0, 1)
+	addr := &view[0]
+	first.close()
+
+	second := mustPrepare(t, e)
+	mem = second.mod.Memory()
+	view, _ = mem.Read(0, 1)
+	if &view[0] != addr {
+		t.Fatal("the closed instance's memory was not reused (memPool)")
+	}
+	if mem.Size() != uint32(len(e.img.mem)) {
+		t.Fatalf("memory of %d bytes, the image has %d", mem.Size(), len(e.img.mem))
+	}
+	all, _ := mem.Read(0, mem.Size())
+	if bytes.Contains(all, marker) || !bytes.Equal(all[:e.img.randomAddr], e.img.mem[:e.img.randomAddr]) {
+		t.Fatal("the reused memory is not the image")
+	}
+	if _, ok := mem.Grow(8); !ok { // over the first instance's bytes, inside the same array
+		t.Fatal("cannot grow")
+	}
+	if view, _ := mem.Read(0, 1); &view[0] != addr {
+		t.Fatal("growing moved the memory: the test would not see the old bytes")
+	}
+	all, _ = mem.Read(0, mem.Size())
+	if bytes.Contains(all, marker) {
+		t.Fatal("growing the reused memory shows the earlier instance's bytes")
+	}
+	if tail := all[len(e.img.mem):]; !bytes.Equal(tail, make([]byte, len(tail))) {
+		t.Fatal("grown memory is not zero")
+	}
+	// and a run in a sandbox on recycled memory behaves as any other
+	out := e.Run(context.Background(), Job{Name: "page.js", Code: page(`function main() { return new Uint8Array(1 << 20).every((b) => b === 0) }`), Timeout: 10 * time.Second})
+	if !out.OK || string(out.Result) != "true" {
+		t.Fatalf("%s %+v", out.Result, out.Err)
 	}
 }

@@ -2,9 +2,7 @@
 
 package sandbox
 
-import "github.com/tetratelabs/wazero/experimental"
+// newMapping: elsewhere (Windows) a linear memory stays a Go slice.
+func newMapping(size uint64) []byte { return nil }
 
-// newLinearMemory: elsewhere (Windows), an instance's linear memory is a Go slice.
-func newLinearMemory(capacity, max uint64) experimental.LinearMemory {
-	return newGoMemory(capacity, max)
-}
+func unmap(buf []byte) {}

@@ -105,6 +105,10 @@ type sandbox struct {
 	// scratch is newString's buffer in the sandbox's memory (0: none yet).
 	scratch uint64
 	mu      sync.Mutex
+
+	// img is the image the memory is a copy of (the engine's, or a set's
+	// with its host objects installed); nil: prepared the slow way.
+	img *image
 }
 
 // runState is the Go side of one job: what the bridge reads and writes.
@@ -141,7 +145,12 @@ type runState struct {
 // prepare makes a sandbox: a new instance whose memory is a copy of the
 // engine's image (prelude loaded; instance.go), or, before the image
 // exists or without one, a new QuickJS runtime with the prelude loaded.
-func (e *Engine) prepare() (sb *sandbox, err error) {
+func (e *Engine) prepare() (sb *sandbox, err error) { return e.prepareFrom(e.img) }
+
+// prepareFrom makes a sandbox from img: the engine's image, or an image
+// of a set of granted methods (same runtime, context and proxies; only
+// install ever ran in it).
+func (e *Engine) prepareFrom(img *image) (sb *sandbox, err error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	sb = &sandbox{ctx: ctx, cancel: cancel, leaky: e.skipWazeroClose, maker: e.maker}
 	defer func() {
@@ -153,12 +162,15 @@ func (e *Engine) prepare() (sb *sandbox, err error) {
 			sb = nil
 		}
 	}()
-	img := e.img
+	if e.img == nil {
+		img = nil // no image yet (NewEngine's first runtime) or none at all
+	}
 	sb.rt, sb.mod, sb.reg, err = e.maker.newRuntime(ctx, e.options(), img)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
 	if img != nil {
+		sb.img = img
 		// The image's bridge and context are proxies 1 and 2 (takeImage):
 		// this sandbox's own take their places.
 		sb.reg.Register(qjs.Function(sb.bridge))
@@ -210,7 +222,16 @@ func (e *Engine) Run(ctx context.Context, job Job) Outcome {
 	if job.Timeout <= 0 {
 		job.Timeout = 30 * time.Second
 	}
-	sb, err := e.get()
+	// The granted host objects: from the image of this set of methods
+	// when there is one (instance.go), else installed now and the image
+	// made off the run's path for the next runs.
+	key := methodsKey(job.Methods)
+	setImg := e.sets.get(key)
+	want := setImg
+	if want == nil {
+		want = e.img
+	}
+	sb, err := e.get(want)
 	if err != nil {
 		return Outcome{Err: &Error{Kind: KindInternal, Name: "SandboxError", Message: err.Error()}, Duration: time.Since(start)}
 	}
@@ -230,16 +251,9 @@ func (e *Engine) Run(ctx context.Context, job Job) Outcome {
 	for _, m := range job.Methods {
 		rs.methods[m.Name] = m
 	}
-	// The granted host objects: from the image of this set of methods
-	// when there is one (instance.go), else installed now and the image
-	// made off the run's path for the next runs.
-	key := methodsKey(job.Methods)
-	installed := false
-	if img := e.sets.get(key); img != nil {
-		if err := sb.restore(img); err != nil {
-			return Outcome{Err: &Error{Kind: KindInternal, Name: "SandboxError", Message: "sandbox: " + err.Error()}, Duration: time.Since(start)}
-		}
-		installed = true
+	installed := setImg != nil
+	if installed {
+		e.next.Store(setImg) // the next spares are made from it
 	} else {
 		defer e.makeSetImage(key)
 	}
@@ -463,11 +477,18 @@ func (sb *sandbox) bridge(this *qjs.This) (v *qjs.Value, err error) {
 	rs := sb.run
 	sb.mu.Unlock()
 	args := this.Args()
+	// Each argument is read out of the sandbox once (a read is a few
+	// calls into wasm, and the op and the web ops read them first).
+	strs := make([]*string, len(args))
 	arg := func(i int) string {
-		if i < len(args) {
-			return args[i].String()
+		if i >= len(args) {
+			return ""
 		}
-		return ""
+		if strs[i] == nil {
+			s := args[i].String()
+			strs[i] = &s
+		}
+		return *strs[i]
 	}
 	op := arg(0)
 	if s, ok := webOp(op, arg(1), arg(2)); ok {
