@@ -59,7 +59,9 @@ local client_id
 local start_client = vim.lsp.start_client
 vim.lsp.start_client = function(config)
   assert(config.cmd[1] == "plugin-lsp" and config.root_dir == vim.fn.fnamemodify(DIR, ":p:h"), vim.inspect(config))
-  config.cmd_cwd = REPO
+  -- the server runs in the plugin folder, as an editor opened there starts it
+  -- (VS Code does; a cwd-dependent bug hid while this was the repository)
+  config.cmd_cwd = DIR
   config.settings = vim.tbl_deep_extend("force", config.settings or {}, { pluginLsp = { debounceMs = 30 } })
   config.handlers = {
     -- plugin.pin shows the review card and asks: the author picks "Pin".
