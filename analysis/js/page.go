@@ -466,13 +466,17 @@ func analyzeAll(entries []string, read ReadFunc, follow bool) (pages []*Page) {
 		name := fmt.Sprintf("e%d.js", i)
 		var jsText string
 		var mapData []byte
-		for _, f := range res.OutputFiles {
+		for k := range res.OutputFiles {
+			f := &res.OutputFiles[k]
 			switch path.Base(f.Path) {
 			case name + ".map":
 				mapData = f.Contents
 			case name:
 				jsText = string(f.Contents)
+			default:
+				continue
 			}
+			f.Contents = nil // taken: held no longer than the analysis needs it
 		}
 		var inBundle map[string]bool
 		size := 0
@@ -505,6 +509,9 @@ func (page *Page) fromBundle(entry, jsText string, mapData []byte, texts map[str
 		a.localize()
 		return
 	}
+	// The tokens and the rewritten code were for the parser: the walk
+	// needs the AST only (on a 2 MB page they are 12 MB of its peak).
+	prog.Lex, a.prep.code = nil, nil
 	a.m = jsfront.NewModel(a, a)
 	a.run(prog.Body)
 	a.localize()
