@@ -92,3 +92,50 @@ func sortFiles(p *Page) {
 		})
 	}
 }
+
+// Pages go in builds of at most BatchBytes of text (a build holds every
+// file's syntax tree at once); a larger page is built alone. The answers
+// are those of one build per page, a shared lib file included.
+func TestBatchesAreBoundedBySize(t *testing.T) {
+	lib := "export const API = \"https://api.example.org\";\n"
+	page := func(size int) []byte {
+		var b strings.Builder
+		b.WriteString("import { API } from \"./lib/api\";\n")
+		for n := 0; b.Len() < size; n++ {
+			b.WriteString("function h" + itoa(n) + "(x: string): string { return x.trim(); }\n")
+		}
+		b.WriteString("export default async function tool() { return (await http.fetch(API + \"/x\")).text(); }\n")
+		return []byte(b.String())
+	}
+	files := map[string][]byte{"code/lib/api.ts": []byte(lib)}
+	sizes := []int{1 << 10, BatchBytes + 1, 1 << 10, BatchBytes / 2, BatchBytes / 2}
+	var rels []string
+	for i, n := range sizes {
+		rel := "code/p" + itoa(i) + ".ts"
+		files[rel] = page(n)
+		rels = append(rels, rel)
+	}
+	read := func(rel string) ([]byte, error) {
+		if b, ok := files[rel]; ok {
+			return b, nil
+		}
+		return nil, fs.ErrNotExist
+	}
+	got := batches(rels, read)
+	want := [][]string{{rels[0]}, {rels[1]}, {rels[2], rels[3]}, {rels[4]}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("batches %v, want %v", got, want)
+	}
+	all := AnalyzeBundles(rels, read)
+	for i, rel := range rels {
+		one := AnalyzeBundle(rel, read)
+		sortFiles(one)
+		sortFiles(all[i])
+		if !reflect.DeepEqual(one, all[i]) {
+			t.Errorf("%s: batched and alone differ", rel)
+		}
+		if len(one.Calls) != 1 || one.Calls[0].URL == nil || one.Calls[0].URL.Value != "https://api.example.org/x" {
+			t.Errorf("%s: calls %+v", rel, one.Calls)
+		}
+	}
+}
