@@ -107,6 +107,10 @@ func TestSoakEdits(t *testing.T) {
 	pull(manifest) // the first check is done: this is the start
 	time.Sleep(2 * time.Second)
 	start := vmRSS(t, pid)
+	mu.Lock()
+	firstPeak := peak
+	mu.Unlock()
+	t.Logf("soak: the first check of the plugin: RSS peak %.1f MB", firstPeak/(1<<20))
 
 	paths := make([]string, soakPages)
 	texts := make([]string, soakPages)
