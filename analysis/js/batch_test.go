@@ -8,7 +8,9 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 // pluginPages lists the page files of every plugin under root (files
@@ -121,7 +123,10 @@ func TestBatchesAreBoundedBySize(t *testing.T) {
 		}
 		return nil, fs.ErrNotExist
 	}
-	got := batches(rels, read)
+	var got [][]string
+	for _, b := range batches(rels, read) {
+		got = append(got, b.entries)
+	}
 	want := [][]string{{rels[0]}, {rels[1]}, {rels[2], rels[3]}, {rels[4]}}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("batches %v, want %v", got, want)
@@ -138,4 +143,45 @@ func TestBatchesAreBoundedBySize(t *testing.T) {
 			t.Errorf("%s: calls %+v", rel, one.Calls)
 		}
 	}
+}
+
+// Two analyses of pages over BatchBytes do not run at once: while the
+// first one is inside its build (held in its read), the second does not
+// start its build (the read of its page for the build waits).
+func TestBigAnalysesOneAtATime(t *testing.T) {
+	big := []byte("export default async function tool() { return 1; }\n" + strings.Repeat("// filler\n", BatchBytes/10+1))
+	var mu sync.Mutex
+	reads := map[string]int{}
+	inside := make(chan string, 2)
+	release := make(chan struct{})
+	read := func(rel string) ([]byte, error) {
+		mu.Lock()
+		reads[rel]++
+		n := reads[rel]
+		mu.Unlock()
+		if n == 2 { // batches read it once; this is the build's read
+			inside <- rel
+			if rel == "code/a.ts" {
+				<-release
+			}
+		}
+		return big, nil
+	}
+	done := make(chan struct{}, 2)
+	go func() { AnalyzeBundles([]string{"code/a.ts"}, read); done <- struct{}{} }()
+	if got := <-inside; got != "code/a.ts" {
+		t.Fatalf("first inside: %s", got)
+	}
+	go func() { AnalyzeBundles([]string{"code/b.ts"}, read); done <- struct{}{} }()
+	select {
+	case got := <-inside:
+		t.Fatalf("%s started its build while code/a.ts was in its own", got)
+	case <-time.After(300 * time.Millisecond):
+	}
+	close(release)
+	if got := <-inside; got != "code/b.ts" {
+		t.Fatalf("second inside: %s", got)
+	}
+	<-done
+	<-done
 }

@@ -270,15 +270,33 @@ func analyze(entry string, read ReadFunc, follow bool) *Page {
 func AnalyzeBundles(entries []string, read ReadFunc) []*Page {
 	pages := make([]*Page, 0, len(entries))
 	for _, b := range batches(entries, read) {
-		pages = append(pages, analyzeAll(b, read, true)...)
+		big := b.size > BatchBytes
+		if big {
+			bigAnalyses <- struct{}{}
+		}
+		pages = append(pages, analyzeAll(b.entries, read, true)...)
+		if big {
+			<-bigAnalyses
+		}
 	}
 	return pages
 }
 
+// bigAnalyses admits one analysis of a page over BatchBytes at a time in
+// the process (a language server checks its plugins concurrently): at its
+// peak one holds about 45 × the page's size (a 2 MB page, 91 MB).
+var bigAnalyses = make(chan struct{}, 1)
+
+// batch is one build's pages and the size of their text.
+type batch struct {
+	entries []string
+	size    int
+}
+
 // batches cuts entries, in order, into runs of at most BatchBytes of
 // text; an entry larger than that is a run of its own.
-func batches(entries []string, read ReadFunc) [][]string {
-	var out [][]string
+func batches(entries []string, read ReadFunc) []batch {
+	var out []batch
 	for len(entries) > 0 {
 		n, total := 0, 0
 		for n < len(entries) {
@@ -289,7 +307,7 @@ func batches(entries []string, read ReadFunc) [][]string {
 			total += len(b)
 			n++
 		}
-		out = append(out, entries[:n:n])
+		out = append(out, batch{entries[:n:n], total})
 		entries = entries[n:]
 	}
 	return out
