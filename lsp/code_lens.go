@@ -68,7 +68,7 @@ func (s *Server) snapshotOf(u uri.URI) (*snapshot, string) {
 	if !ok {
 		return nil, ""
 	}
-	sn := s.check(ps)
+	sn := s.current(ps)
 	if sn.plugin == nil {
 		return nil, ""
 	}

@@ -114,13 +114,22 @@ func (s *Server) check(ps *pluginState) *snapshot {
 	cfg.Runs = analysisRuns(runs)
 	tests := maps.Clone(ps.tests)
 	caps := s.caps
-	s.fitMemoryLimit(s.manifestSize(ps))
+	size, limit := s.manifestSize(ps), s.liveLimit()
+	s.fitMemoryLimit(size)
+	hook := s.checking
 	s.mu.Unlock()
+	if hook != nil {
+		hook(ps.dir)
+	}
 
 	sn := &snapshot{gen: gen, docs: docs, runs: runs, tests: tests, enc: caps.enc, caps: caps}
 	if p, err := analysis.Load(newOverlayFS(files), ps.dir); err == nil {
 		sn.plugin = p
-		sn.diags = analysis.Run(p, s.rules(), cfg, ps.cache)
+		rules, notice := s.checkRules(size, limit)
+		sn.diags = analysis.Run(p, rules, cfg, ps.cache)
+		if notice != nil {
+			sn.diags = append(sn.diags, *notice)
+		}
 		sn.diags = append(sn.diags, testDiagnostics(sn)...)
 		analysis.SortDiagnostics(sn.diags)
 	}
@@ -141,6 +150,25 @@ func (s *Server) check(ps *pluginState) *snapshot {
 	}
 	s.mu.Unlock()
 	return sn
+}
+
+// current returns the snapshot a request (hover, completion, …) reads:
+// an up-to-date one, except while a plugin whose manifest is over the
+// live limit is being checked: then the last check's, so that the editor
+// does not wait seconds for an answer (such a plugin's edits are checked
+// on save anyway). The first check of a plugin is waited for.
+func (s *Server) current(ps *pluginState) *snapshot {
+	s.mu.Lock()
+	last := ps.snap
+	big := last != nil && s.manifestSize(ps) > s.liveLimit()
+	s.mu.Unlock()
+	if big {
+		if !ps.checkMu.TryLock() {
+			return last // a check is running
+		}
+		ps.checkMu.Unlock()
+	}
+	return s.check(ps)
 }
 
 // rules returns the rules the server runs.

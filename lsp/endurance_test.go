@@ -114,15 +114,31 @@ func TestCompletionSeesTheWholeArray(t *testing.T) {
 }
 
 // A manifest over the live limit is checked on open and on save, not per
-// edit, and the user is told once.
+// edit, without the schema, and one diagnostic at 1:1 of plugin.json says
+// so; the rules that are not heavy still report.
 func TestLargeManifestIsCheckedOnSave(t *testing.T) {
 	dir := copyExample(t)
 	h := newHarness(t, Options{MaxLiveManifest: 512})
 	h.initialize(dir, protocol.ClientCapabilities{})
 	manifest := filepath.Join(dir, "plugin.json")
 	base := mustRead(t, manifest)
+	// A schema error (version "1.2") and an unused fetch domain.
+	bad := strings.Replace(base, `"version": "1.2.0"`, `"version": "1.2"`, 1)
+	bad = strings.Replace(bad, `"fetch": [`, `"fetch": ["unused.example.org", `, 1)
 	h.openText(manifest, base)
-	h.waitDiags(manifest, func(p *protocol.PublishDiagnosticsParams) bool { return true })
+	p := h.waitDiags(manifest, func(p *protocol.PublishDiagnosticsParams) bool { return true })
+	notices := 0
+	for _, d := range p.Diagnostics {
+		if diagCode(d) == LargeManifestCode {
+			notices++
+			if d.Range.Start != (protocol.Position{}) || !strings.Contains(dump(d.Message), "over the 512 bytes") || !strings.Contains(dump(d.Message), "plugin-lsp check") {
+				t.Errorf("notice at %v: %q", d.Range.Start, d.Message)
+			}
+		}
+	}
+	if notices != 1 {
+		t.Fatalf("%d %s diagnostics, want one: %s", notices, LargeManifestCode, dump(p))
+	}
 	h.waitChecked(dir)
 	gen := func() uint64 {
 		h.srv.mu.Lock()
@@ -130,37 +146,91 @@ func TestLargeManifestIsCheckedOnSave(t *testing.T) {
 		return h.srv.plugins[dir].gen
 	}
 	before := gen()
-	bad := strings.Replace(base, `"version": "1.2.0"`, `"version": "1.2"`, 1)
 	h.change(manifest, 2, bad)
 	h.change(manifest, 3, bad+" ")
 	h.sync()
 	if gen() != before {
 		t.Fatal("an edit of a manifest over the limit started a check")
 	}
-	h.client.mu.Lock()
-	shown := append([]string(nil), h.client.shown...)
-	h.client.mu.Unlock()
-	for len(shown) == 0 {
-		<-h.client.changed
-		h.client.mu.Lock()
-		shown = append([]string(nil), h.client.shown...)
-		h.client.mu.Unlock()
-	}
-	if len(shown) != 1 || !strings.Contains(shown[0], "checked when a file is opened or saved") {
-		t.Errorf("notices %q, want one saying when the plugin is checked", shown)
-	}
 	if err := h.server.DidSave(h.ctx, &protocol.DidSaveTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(manifest)}}); err != nil {
 		t.Fatal(err)
 	}
-	p := h.waitDiags(manifest, func(p *protocol.PublishDiagnosticsParams) bool { v, _ := p.Version.Get(); return v == 3 })
-	if len(p.Diagnostics) == 0 {
-		t.Error("the save's check lost the edits made before it")
+	p = h.waitDiags(manifest, func(p *protocol.PublishDiagnosticsParams) bool { v, _ := p.Version.Get(); return v == 3 })
+	codes := map[string]int{}
+	for _, d := range p.Diagnostics {
+		codes[diagCode(d)]++
 	}
-	h.sync()
+	if codes["fetch-unused-domain"] == 0 {
+		t.Errorf("the save's check lost the edits made before it: %v", codes)
+	}
+	if codes["manifest-schema"] != 0 || codes[LargeManifestCode] != 1 {
+		t.Errorf("over the limit: %v, want no manifest-schema and one %s", codes, LargeManifestCode)
+	}
 	h.client.mu.Lock()
 	defer h.client.mu.Unlock()
-	if len(h.client.shown) != 1 {
-		t.Errorf("told %d times, want once", len(h.client.shown))
+	if len(h.client.shown) != 0 {
+		t.Errorf("messages shown %q: the diagnostic is the notice", h.client.shown)
+	}
+}
+
+// While a plugin with a manifest over the limit (5 MB, 30,000 tools) is
+// being checked, the editor is answered: didChange is applied, and hover
+// and completion answer from the last check instead of waiting for this
+// one (held here until they have answered).
+func TestLargeManifestKeepsTheEditorAnswered(t *testing.T) {
+	dir := writeManyTools(t, 30000)
+	manifest := filepath.Join(dir, "plugin.json")
+	text := mustRead(t, manifest)
+	if len(text) <= MaxLiveManifestBytes {
+		t.Fatalf("the manifest is %d bytes, not over the limit", len(text))
+	}
+	h := newHarness(t, Options{})
+	h.initialize(dir, protocol.ClientCapabilities{})
+	h.openText(manifest, text)
+	first := h.waitDiagsWithin(2*time.Minute, manifest, func(p *protocol.PublishDiagnosticsParams) bool { return true })
+	if len(first.Diagnostics) != 1 || diagCode(first.Diagnostics[0]) != LargeManifestCode {
+		t.Fatalf("first diagnostics: %s", dump(first))
+	}
+	h.waitChecked(dir)
+
+	held, release := make(chan string, 1), make(chan struct{})
+	h.srv.mu.Lock()
+	h.srv.checking = func(d string) {
+		held <- d
+		<-release
+	}
+	h.srv.mu.Unlock()
+	edited := strings.Replace(text, `"fetch": [`, `"fetch": ["unused.example.org", `, 1)
+	h.change(manifest, 2, edited)
+	if err := h.server.DidSave(h.ctx, &protocol.DidSaveTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(manifest)}}); err != nil {
+		t.Fatal(err)
+	}
+	<-held // the save's check is running, and waits
+	h.change(manifest, 3, edited+" ")
+	h.sync() // the didChange was handled during the check
+	hover := h.hover(manifest, posOf(t, text, `"name": "tool7"`, 10))
+	if !strings.Contains(hover, "fn.tool7") {
+		t.Errorf("hover during the check: %q", hover)
+	}
+	if got := h.complete(manifest, posOf(t, text, `"http.fetch"`, 1)); len(got) == 0 {
+		t.Error("no completion during the check")
+	}
+	h.client.mu.Lock()
+	p := h.client.diags[string(uri.File(manifest))]
+	h.client.mu.Unlock()
+	if hasCode(p, "fetch-unused-domain") {
+		t.Fatal("the held check published")
+	}
+	h.srv.mu.Lock()
+	h.srv.checking = nil
+	h.srv.mu.Unlock()
+	close(release)
+	if err := h.server.DidSave(h.ctx, &protocol.DidSaveTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(manifest)}}); err != nil {
+		t.Fatal(err)
+	}
+	p = h.waitDiagsWithin(2*time.Minute, manifest, func(p *protocol.PublishDiagnosticsParams) bool { v, _ := p.Version.Get(); return v == 3 })
+	if !hasCode(p, "fetch-unused-domain") || !hasCode(p, LargeManifestCode) {
+		t.Errorf("after the check: %v", codes(p))
 	}
 }
 
@@ -194,4 +264,10 @@ func TestOpeningAnUnchangedFileReusesTheCheck(t *testing.T) {
 	// An open file edited is checked as usual, and hover sees the buffer.
 	h.change(page, 2, strings.Replace(mustRead(t, page), "https://api.openlibrary.org", "https://books.example.org", 1))
 	h.waitDiags(page, func(p *protocol.PublishDiagnosticsParams) bool { return hasCode(p, "fetch-undeclared-domain") })
+}
+
+// diagCode is a diagnostic's code ("" when none).
+func diagCode(d protocol.Diagnostic) string {
+	s, _ := d.Code.(protocol.String)
+	return string(s)
 }

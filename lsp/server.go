@@ -101,6 +101,7 @@ type Server struct {
 	// observers are test hooks called after each publish.
 	onPublish func(uri string, n int)
 	onChecked func(dir string, gen uint64)
+	checking  func(dir string) // (mu) called as a check starts
 }
 
 // clientCaps are the client capabilities the server acts on.

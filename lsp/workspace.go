@@ -30,8 +30,8 @@ type pluginState struct {
 	// it holds what the latest check used and nothing else.
 	cache *analysis.Cache
 	// editsPending: edits wait for a save (a manifest over
-	// MaxLiveManifestBytes); largeNoticed: the user was told. (s.mu)
-	editsPending, largeNoticed bool
+	// MaxLiveManifestBytes). (s.mu)
+	editsPending bool
 	// closedSince: a document of the plugin was closed since the last
 	// check, whose sweep then keeps only what it used. (s.mu)
 	closedSince bool

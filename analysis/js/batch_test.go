@@ -9,7 +9,9 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 // pluginPages lists the page files of every plugin under root (files
@@ -160,4 +162,95 @@ func outline(p *Page) string {
 	}
 	fmt.Fprintf(&b, "  %d call sites, %d errors", len(p.CallSites), len(p.Errors))
 	return b.String()
+}
+
+// Pages go in builds of at most BatchBytes of text (a build holds every
+// file's syntax tree at once); a larger page is built alone. The answers
+// are those of one build per page, a shared lib file included.
+func TestBatchesAreBoundedBySize(t *testing.T) {
+	lib := "export const API = \"https://api.example.org\";\n"
+	page := func(size int) []byte {
+		var b strings.Builder
+		b.WriteString("import { API } from \"./lib/api\";\n")
+		for n := 0; b.Len() < size; n++ {
+			b.WriteString("function h" + itoa(n) + "(x: string): string { return x.trim(); }\n")
+		}
+		b.WriteString("export default async function tool() { return (await http.fetch(API + \"/x\")).text(); }\n")
+		return []byte(b.String())
+	}
+	files := map[string][]byte{"code/lib/api.ts": []byte(lib)}
+	sizes := []int{1 << 10, BatchBytes + 1, 1 << 10, BatchBytes / 2, BatchBytes / 2}
+	var rels []string
+	for i, n := range sizes {
+		rel := "code/p" + itoa(i) + ".ts"
+		files[rel] = page(n)
+		rels = append(rels, rel)
+	}
+	read := func(rel string) ([]byte, error) {
+		if b, ok := files[rel]; ok {
+			return b, nil
+		}
+		return nil, fs.ErrNotExist
+	}
+	var got [][]string
+	for _, b := range batches(rels, read) {
+		got = append(got, b.entries)
+	}
+	want := [][]string{{rels[0]}, {rels[1]}, {rels[2], rels[3]}, {rels[4]}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("batches %v, want %v", got, want)
+	}
+	all := AnalyzeBundles(rels, read)
+	for i, rel := range rels {
+		one := AnalyzeBundles([]string{rel}, read)[0]
+		sortFiles(one)
+		sortFiles(all[i])
+		if !reflect.DeepEqual(one, all[i]) {
+			t.Errorf("%s: batched and alone differ", rel)
+		}
+		if len(one.Calls) != 1 || one.Calls[0].URL == nil || one.Calls[0].URL.Value != "https://api.example.org/x" {
+			t.Errorf("%s: calls %+v", rel, one.Calls)
+		}
+	}
+}
+
+// Two analyses of pages over BatchBytes do not run at once: while the
+// first one is inside its build (held in its read), the second does not
+// start its build (the read of its page for the build waits).
+func TestBigAnalysesOneAtATime(t *testing.T) {
+	big := []byte("export default async function tool() { return 1; }\n" + strings.Repeat("// filler\n", BatchBytes/10+1))
+	var mu sync.Mutex
+	reads := map[string]int{}
+	inside := make(chan string, 2)
+	release := make(chan struct{})
+	read := func(rel string) ([]byte, error) {
+		mu.Lock()
+		reads[rel]++
+		n := reads[rel]
+		mu.Unlock()
+		if n == 2 { // batches read it once; this is the build's read
+			inside <- rel
+			if rel == "code/a.ts" {
+				<-release
+			}
+		}
+		return big, nil
+	}
+	done := make(chan struct{}, 2)
+	go func() { AnalyzeBundles([]string{"code/a.ts"}, read); done <- struct{}{} }()
+	if got := <-inside; got != "code/a.ts" {
+		t.Fatalf("first inside: %s", got)
+	}
+	go func() { AnalyzeBundles([]string{"code/b.ts"}, read); done <- struct{}{} }()
+	select {
+	case got := <-inside:
+		t.Fatalf("%s started its build while code/a.ts was in its own", got)
+	case <-time.After(300 * time.Millisecond):
+	}
+	close(release)
+	if got := <-inside; got != "code/b.ts" {
+		t.Fatalf("second inside: %s", got)
+	}
+	<-done
+	<-done
 }

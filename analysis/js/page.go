@@ -257,11 +257,64 @@ func analyze(entry string, read ReadFunc, follow bool) *Page {
 // what it provides is unknown. A relative import that leaves the plugin
 // or names no file is an error on the import.
 //
-// All pages go through one esbuild build that has every page as an entry
-// point: a file several pages import is read and parsed once. The answers
-// are those of a build per page (a page whose bundle fails, or is too
-// big, is analysed again on its own, so that its errors are its own).
-func AnalyzeBundles(entries []string, read ReadFunc) []*Page { return analyzeAll(entries, read, true) }
+// Pages go through esbuild builds that have several pages as entry
+// points: a file several pages import is read and parsed once per build.
+// The answers are those of a build per page (a page whose bundle fails, or
+// is too big, is analysed again on its own, so that its errors are its
+// own).
+//
+// A build holds the syntax trees of all its files at once (about 30 ×
+// their size), so the pages go in builds of at most BatchBytes of page
+// text, in their order; a larger page has a build of its own. Twenty
+// pages of 1 KB to 2 MB in one build held 250 MB.
+func AnalyzeBundles(entries []string, read ReadFunc) []*Page {
+	pages := make([]*Page, 0, len(entries))
+	for _, b := range batches(entries, read) {
+		big := b.size > BatchBytes
+		if big {
+			bigAnalyses <- struct{}{}
+		}
+		pages = append(pages, analyzeAll(b.entries, read, true)...)
+		if big {
+			<-bigAnalyses
+		}
+	}
+	return pages
+}
+
+// bigAnalyses admits one analysis of a page over BatchBytes at a time in
+// the process (a language server checks its plugins concurrently): at its
+// peak one holds about 45 × the page's size (a 2 MB page, 91 MB).
+var bigAnalyses = make(chan struct{}, 1)
+
+// batch is one build's pages and the size of their text.
+type batch struct {
+	entries []string
+	size    int
+}
+
+// batches cuts entries, in order, into runs of at most BatchBytes of
+// text; an entry larger than that is a run of its own.
+func batches(entries []string, read ReadFunc) []batch {
+	var out []batch
+	for len(entries) > 0 {
+		n, total := 0, 0
+		for n < len(entries) {
+			b, _ := read(entries[n])
+			if n > 0 && total+len(b) > BatchBytes {
+				break
+			}
+			total += len(b)
+			n++
+		}
+		out = append(out, batch{entries[:n:n], total})
+		entries = entries[n:]
+	}
+	return out
+}
+
+// BatchBytes is the most page text one build of AnalyzeBundles takes.
+const BatchBytes = 256 << 10
 
 // loader reads the files of a build through a ReadFunc, once each, and
 // remembers what it read and what it looked for in vain.
@@ -474,13 +527,17 @@ func analyzeAll(entries []string, read ReadFunc, follow bool) (pages []*Page) {
 		name := fmt.Sprintf("e%d.js", i)
 		var jsText string
 		var mapData []byte
-		for _, f := range res.OutputFiles {
+		for k := range res.OutputFiles {
+			f := &res.OutputFiles[k]
 			switch path.Base(f.Path) {
 			case name + ".map":
 				mapData = f.Contents
 			case name:
 				jsText = string(f.Contents)
+			default:
+				continue
 			}
+			f.Contents = nil // taken: held no longer than the analysis needs it
 		}
 		var inBundle map[string]bool
 		size := 0
@@ -513,6 +570,9 @@ func (page *Page) fromBundle(entry, jsText string, mapData []byte, texts map[str
 		a.localize()
 		return
 	}
+	// The tokens and the rewritten code were for the parser: the walk
+	// needs the AST only (on a 2 MB page they are 12 MB of its peak).
+	prog.Lex, a.prep.code = nil, nil
 	a.m = jsfront.NewModel(a, a)
 	a.run(prog.Body)
 	a.localize()

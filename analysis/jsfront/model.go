@@ -119,7 +119,7 @@ func (b *Binding) Init() ast.Expression { return b.init }
 func (b *Binding) Destructured() bool { return b.destructured }
 
 // Key is the key a destructured name is read from.
-func (b *Binding) Key() string { return b.key }
+func (b *Binding) Key() string { return b.extra().key }
 
 // Scope is the scope the name is declared in.
 func (b *Binding) Scope() *Scope { return b.scope }

@@ -433,8 +433,8 @@ func (a *Model) bindingSet(b *Binding, name string, depth int) vset {
 		}
 	case b.decl == DeclParam:
 		out = a.paramSet(b, name, depth)
-	case b.iterOf != nil:
-		for _, v := range a.set(b.iterOf, b.iterSc, depth+1) {
+	case b.extra().iterOf != nil:
+		for _, v := range a.set(b.extra().iterOf, b.extra().iterSc, depth+1) {
 			out = out.add(a.elements(v, depth)...)
 		}
 		if out == nil {
@@ -449,15 +449,15 @@ func (a *Model) bindingSet(b *Binding, name string, depth int) vset {
 				}
 			}
 			if b.destructured {
-				for _, st := range b.outer {
+				for _, st := range b.extra().outer {
 					out = a.member(out, vset{str(st.key, -1)}, depth)
 					if st.def != nil {
 						out = a.withDefault(out, st.def, b.scope, depth)
 					}
 				}
-				out = a.member(out, vset{str(b.key, -1)}, depth)
-				if b.keyDefault != nil {
-					out = a.withDefault(out, b.keyDefault, b.scope, depth)
+				out = a.member(out, vset{str(b.extra().key, -1)}, depth)
+				if b.extra().keyDefault != nil {
+					out = a.withDefault(out, b.extra().keyDefault, b.scope, depth)
 				}
 			}
 		}
@@ -543,19 +543,19 @@ func (a *Model) paramSet(b *Binding, name string, depth int) vset {
 
 // paramShape applies a parameter's default and destructuring.
 func (a *Model) paramShape(v vset, b *Binding, depth int) vset {
-	if b.pdef != nil {
-		v = a.withDefault(v, b.pdef, b.scope, depth)
+	if b.extra().pdef != nil {
+		v = a.withDefault(v, b.extra().pdef, b.scope, depth)
 	}
-	for _, st := range b.outer {
+	for _, st := range b.extra().outer {
 		v = a.member(v, vset{str(st.key, -1)}, depth)
 		if st.def != nil {
 			v = a.withDefault(v, st.def, b.scope, depth)
 		}
 	}
-	if b.key != "" {
-		v = a.member(v, vset{str(b.key, -1)}, depth)
-		if b.keyDefault != nil {
-			v = a.withDefault(v, b.keyDefault, b.scope, depth)
+	if b.extra().key != "" {
+		v = a.member(v, vset{str(b.extra().key, -1)}, depth)
+		if b.extra().keyDefault != nil {
+			v = a.withDefault(v, b.extra().keyDefault, b.scope, depth)
 		}
 	}
 	return v

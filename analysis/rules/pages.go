@@ -35,12 +35,24 @@ func loadPages(pass *analysis.Pass) []*pageInfo {
 	byRel := map[string]*pageInfo{}
 	texts := map[string][]byte{}
 	var rels []string
+	// Many tools may name one page: each name is resolved (cleaned, its
+	// candidates looked up) once.
+	type resolved struct {
+		rel   string
+		found bool
+	}
+	seen := map[string]resolved{}
 	for _, t := range p.Manifest.Tools {
 		page, ok := analysis.Str(t.Page)
 		if !ok || page == "" {
 			continue
 		}
-		rel, found := p.ResolvePage(page)
+		r, done := seen[page]
+		if !done {
+			r.rel, r.found = p.ResolvePage(page)
+			seen[page] = r
+		}
+		rel, found := r.rel, r.found
 		if !found {
 			continue
 		}
