@@ -175,7 +175,12 @@ func testProfile(t *testing.T, pr profile) {
 		t.Errorf("no documented host method among the completions: %s", dump(items))
 	}
 
-	// Dynamic registration only when declared.
+	// Dynamic registration only when declared. The server registers from
+	// the initialized notification's goroutine, which may still be on its
+	// way on a busy machine: wait for it where it is expected.
+	for wait := time.Now().Add(30 * time.Second); pr.watch && h.client.registrationCount() == 0 && time.Now().Before(wait); {
+		time.Sleep(10 * time.Millisecond)
+	}
 	if got := h.client.registrationCount() > 0; got != pr.watch {
 		t.Errorf("file watching registered: %v, want %v", got, pr.watch)
 	}
