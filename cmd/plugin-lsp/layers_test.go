@@ -25,12 +25,15 @@ func deps(t *testing.T, pkgs string) []string {
 }
 
 // TestLayers: dependencies point down (docs/architecture.md). analysis
-// knows neither the runner nor the protocol; the runner does not know the
-// protocol; only lsp imports go.lsp.dev.
+// knows neither the runner nor the editor (ide, lsp) nor the protocol; the
+// runner knows neither the editor nor the protocol; ide (the editor
+// features' answers) does not know the protocol; only lsp imports
+// go.lsp.dev.
 func TestLayers(t *testing.T) {
 	forbidden := map[string][]string{
-		"./analysis/...": {mod + "runner", mod + "lsp", mod + "cmd", "go.lsp.dev/"},
-		"./runner/...":   {mod + "lsp", mod + "cmd", "go.lsp.dev/"},
+		"./analysis/...": {mod + "runner", mod + "ide", mod + "lsp", mod + "cmd", "go.lsp.dev/"},
+		"./runner/...":   {mod + "ide", mod + "lsp", mod + "cmd", "go.lsp.dev/"},
+		"./ide/...":      {mod + "lsp", mod + "cmd", "go.lsp.dev/"},
 		"./lsp/...":      {mod + "cmd"},
 	}
 	for pkgs, bad := range forbidden {
