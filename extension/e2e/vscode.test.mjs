@@ -205,12 +205,32 @@ describe("the extension in real VS Code (code-server)", { timeout: 20 * 60_000 }
     else if (await page.locator(".markers-panel:visible").count()) await page.locator(".markers-panel").click({ position: { x: 5, y: 5 } });
   };
 
+  /**
+   * Opens the quick input with key (F1, Control+P) and returns its input.
+   * A key pressed while a webview (the run panel) holds the focus may not
+   * reach the workbench: then the focus is moved to the side bar or the
+   * editor area and the key pressed again.
+   */
+  const quickInput = async (key) => {
+    const input = page.locator(".quick-input-widget input");
+    for (let attempt = 1; ; attempt++) {
+      await focusWorkbench();
+      await page.keyboard.press(key);
+      try {
+        await input.waitFor({ timeout: attempt < 3 ? 10_000 : STEP });
+        return input;
+      } catch (e) {
+        if (attempt >= 3) throw e;
+        console.log(`# ${key} opened no quick input (attempt ${attempt}): the focus was elsewhere; trying again`);
+        const part = page.locator(".part.sidebar:visible, .part.editor:visible").first();
+        if (await part.count()) await part.click({ position: { x: 5, y: 5 } });
+      }
+    }
+  };
+
   /** Runs a palette command by its title. */
   const palette = async (title) => {
-    await focusWorkbench();
-    await page.keyboard.press("F1");
-    const input = page.locator(".quick-input-widget input");
-    await input.waitFor();
+    const input = await quickInput("F1");
     await input.fill(`>${title}`);
     const row = page.locator(".quick-input-list .monaco-list-row", { hasText: title }).first();
     try {
@@ -231,10 +251,7 @@ describe("the extension in real VS Code (code-server)", { timeout: 20 * 60_000 }
     const exact = new RegExp("^" + base.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + "$");
     const active = page.locator(`.tab.active[data-resource-name="${base}"]`).first();
     for (let attempt = 1; ; attempt++) {
-      await focusWorkbench();
-      await page.keyboard.press("Control+P");
-      const input = page.locator(".quick-input-widget input");
-      await input.waitFor();
+      const input = await quickInput("Control+P");
       await input.fill(rel);
       const rows = page.locator(".quick-input-list .monaco-list-row");
       const row = rows.filter({ has: page.locator(".label-name", { hasText: exact }) }).first();
