@@ -33,7 +33,9 @@
   const arrayJoin = Array.prototype.join;
   const isArray = Array.isArray;
 
-  const call = (op, a, b) => bridge(op, a === undefined ? "" : a, b === undefined ? "" : b);
+  // Only the arguments given cross to Go (each one is copied into a Go
+  // value: "take", "input", "text" pass none; Go reads a missing one as "").
+  const call = (op, a, b) => (b !== undefined ? bridge(op, a === undefined ? "" : a, b) : a !== undefined ? bridge(op, a) : bridge(op));
 
   // 1. Globals: keep the ECMAScript built-ins, drop everything qjs adds
   //    (std, os, bjson, print, scriptArgs, gc, navigator, its console and

@@ -477,8 +477,8 @@ func (sb *sandbox) bridge(this *qjs.This) (v *qjs.Value, err error) {
 	rs := sb.run
 	sb.mu.Unlock()
 	args := this.Args()
-	// Each argument is read out of the sandbox once (a read is a few
-	// calls into wasm, and the op and the web ops read them first).
+	// Each argument is read out of the sandbox once, and only by an op
+	// that uses it (a read is two calls into wasm).
 	strs := make([]*string, len(args))
 	arg := func(i int) string {
 		if i >= len(args) {
@@ -491,7 +491,7 @@ func (sb *sandbox) bridge(this *qjs.This) (v *qjs.Value, err error) {
 		return *strs[i]
 	}
 	op := arg(0)
-	if s, ok := webOp(op, arg(1), arg(2)); ok {
+	if s, ok := webOp(op, arg); ok {
 		return sb.newString(c, []byte(s))
 	}
 	if rs == nil {
