@@ -376,10 +376,13 @@
         // from its bytes, not a JSON string to parse.
         if (hasOwn(r, "t")) r.v[r.t] = call("text");
         const p = apply(mapGet, pending, [r.id]);
-        if (!p) continue;
-        apply(mapDelete, pending, [r.id]);
-        if (hasOwn(r, "e")) { p.err.message = r.e; p.reject(p.err); }
-        else p.resolve(r.v);
+        if (p) {
+          apply(mapDelete, pending, [r.id]);
+          if (hasOwn(r, "e")) { p.err.message = r.e; p.reject(p.err); }
+          else p.resolve(r.v);
+        }
+        // "l": Go had nothing more waiting (a later result wakes the loop)
+        if (hasOwn(r, "l")) return;
       }
     },
     // fire runs the timer with this id (Go decides when).

@@ -533,20 +533,28 @@ func (sb *sandbox) bridge(this *qjs.This) (v *qjs.Value, err error) {
 		rs.completed[0] = hostResult{} // the backing array must not keep a 16 MiB result
 		rs.completed = rs.completed[1:]
 		rs.queued -= r.size()
+		// "l": nothing else is waiting, so the prelude does not ask again
+		// (a result finished after this sends its own wake: one more
+		// __sb.deliver()).
+		last := ""
+		if len(rs.completed) == 0 {
+			last = `,"l":1`
+		}
 		rs.mu.Unlock()
 		select {
 		case rs.taken <- struct{}{}:
 		default:
 		}
 		if r.v == nil {
-			return sb.newString(c, []byte(r.frame))
+			// r.frame is a JSON object: "l" goes before its closing brace
+			return sb.newString(c, []byte(r.frame[:len(r.frame)-1]), []byte(last+"}"))
 		}
-		end := "}"
+		end := last + "}"
 		if r.text != nil {
 			// The prelude takes the text next ("text") and sets it as
 			// the property r.textName of the value.
 			name, _ := json.Marshal(r.textName)
-			end = `,"t":` + string(name) + "}"
+			end = last + `,"t":` + string(name) + "}"
 			rs.mu.Lock()
 			rs.text = r.text
 			rs.mu.Unlock()
