@@ -149,3 +149,31 @@ func TestFetchHostileWebObjects(t *testing.T) {
 		}
 	}
 }
+
+// TestHostResponseHeadersLazy: a host response's Headers is built on the
+// first read of res.headers; what the page sees is the same as when it
+// was built at once: one object, frozen, immutable, carried by a clone
+// made before the first read, and a page-made Response is unaffected.
+func TestHostResponseHeadersLazy(t *testing.T) {
+	rec := &recorder{}
+	out := run(t, `async function main() {
+		const r = await http.fetch("https://a.example/1");
+		const c = r.clone();
+		const h = r.headers;
+		const own = new Response("x", { headers: { "X-Own": "2" } });
+		return {
+			same: h === r.headers, frozen: Object.isFrozen(h), cls: h instanceof Headers,
+			clone: c.headers.get("x-echo"), cloneOld: c.headers["x-echo"], entries: [...h],
+			immutable: (() => { try { h.append("a", "b"); return "mutated"; } catch (e) { return e.name; } })(),
+			own: own.headers.get("x-own"), ownFrozen: Object.isFrozen(own.headers),
+			keys: Object.keys(r).length,
+		};
+	}`, "", rec.method())
+	if !out.OK {
+		t.Fatalf("%+v", out.Err)
+	}
+	want := `{"same":true,"frozen":true,"cls":true,"clone":"1","cloneOld":"1","entries":[["x-echo","1"]],"immutable":"TypeError","own":"2","ownFrozen":false,"keys":0}`
+	if string(out.Result) != want {
+		t.Fatalf("got  %s\nwant %s", out.Result, want)
+	}
+}

@@ -33,7 +33,9 @@
   const arrayJoin = Array.prototype.join;
   const isArray = Array.isArray;
 
-  const call = (op, a, b) => bridge(op, a === undefined ? "" : a, b === undefined ? "" : b);
+  // Only the arguments given cross to Go (each one is copied into a Go
+  // value: "take", "input", "text" pass none; Go reads a missing one as "").
+  const call = (op, a, b) => (b !== undefined ? bridge(op, a === undefined ? "" : a, b) : a !== undefined ? bridge(op, a) : bridge(op));
 
   // 1. Globals: keep the ECMAScript built-ins, drop everything qjs adds
   //    (std, os, bjson, print, scriptArgs, gc, navigator, its console and
@@ -374,10 +376,13 @@
         // from its bytes, not a JSON string to parse.
         if (hasOwn(r, "t")) r.v[r.t] = call("text");
         const p = apply(mapGet, pending, [r.id]);
-        if (!p) continue;
-        apply(mapDelete, pending, [r.id]);
-        if (hasOwn(r, "e")) { p.err.message = r.e; p.reject(p.err); }
-        else p.resolve(r.v);
+        if (p) {
+          apply(mapDelete, pending, [r.id]);
+          if (hasOwn(r, "e")) { p.err.message = r.e; p.reject(p.err); }
+          else p.resolve(r.v);
+        }
+        // "l": Go had nothing more waiting (a later result wakes the loop)
+        if (hasOwn(r, "l")) return;
       }
     },
     // fire runs the timer with this id (Go decides when).

@@ -477,8 +477,8 @@ func (sb *sandbox) bridge(this *qjs.This) (v *qjs.Value, err error) {
 	rs := sb.run
 	sb.mu.Unlock()
 	args := this.Args()
-	// Each argument is read out of the sandbox once (a read is a few
-	// calls into wasm, and the op and the web ops read them first).
+	// Each argument is read out of the sandbox once, and only by an op
+	// that uses it (a read is two calls into wasm).
 	strs := make([]*string, len(args))
 	arg := func(i int) string {
 		if i >= len(args) {
@@ -491,7 +491,7 @@ func (sb *sandbox) bridge(this *qjs.This) (v *qjs.Value, err error) {
 		return *strs[i]
 	}
 	op := arg(0)
-	if s, ok := webOp(op, arg(1), arg(2)); ok {
+	if s, ok := webOp(op, arg); ok {
 		return sb.newString(c, []byte(s))
 	}
 	if rs == nil {
@@ -533,20 +533,28 @@ func (sb *sandbox) bridge(this *qjs.This) (v *qjs.Value, err error) {
 		rs.completed[0] = hostResult{} // the backing array must not keep a 16 MiB result
 		rs.completed = rs.completed[1:]
 		rs.queued -= r.size()
+		// "l": nothing else is waiting, so the prelude does not ask again
+		// (a result finished after this sends its own wake: one more
+		// __sb.deliver()).
+		last := ""
+		if len(rs.completed) == 0 {
+			last = `,"l":1`
+		}
 		rs.mu.Unlock()
 		select {
 		case rs.taken <- struct{}{}:
 		default:
 		}
 		if r.v == nil {
-			return sb.newString(c, []byte(r.frame))
+			// r.frame is a JSON object: "l" goes before its closing brace
+			return sb.newString(c, []byte(r.frame[:len(r.frame)-1]), []byte(last+"}"))
 		}
-		end := "}"
+		end := last + "}"
 		if r.text != nil {
 			// The prelude takes the text next ("text") and sets it as
 			// the property r.textName of the value.
 			name, _ := json.Marshal(r.textName)
-			end = `,"t":` + string(name) + "}"
+			end = last + `,"t":` + string(name) + "}"
 			rs.mu.Lock()
 			rs.text = r.text
 			rs.mu.Unlock()

@@ -16,7 +16,15 @@ const maxFormBytes = 1 << 20
 
 // webOp answers the bridge operations of the web globals (web.js). They
 // are pure functions of their arguments: no run state, no authority.
-func webOp(op, a, b string) (string, bool) {
+// arg reads the bridge's i-th argument out of the sandbox; it is called
+// only for a web op (each read is a few calls into wasm).
+func webOp(op string, arg func(int) string) (string, bool) {
+	switch op {
+	case "url.parse", "url.set", "random", "form.parse", "form.serialize":
+	default:
+		return "", false
+	}
+	a, b := arg(1), arg(2)
 	switch op {
 	case "url.parse": // a: JSON [input] or [input, base]
 		if len(a) > 3*weburl.MaxInputBytes {

@@ -656,10 +656,15 @@
   }
   const requestParts = Request._parts;
   delete Request._parts;
+  // A host response is plain data until the page looks at its headers:
+  // the Headers object is built on the first read of res.headers (most
+  // pages only read the status and the body).
+  const fromHostKey = {};
   class Response extends Body {
-    #status; #statusText; #headers; #url;
+    #status; #statusText; #headers; #url; #hostHeaders = null;
     constructor(body = null, init = {}) {
       super();
+      if (body === fromHostKey) return; // _fromHost sets every field
       const i = init === null ? {} : init;
       const status = i.status === undefined ? 200 : +i.status;
       if (!(status >= 200 && status <= 599) || status !== (status | 0)) throw new RangeErrorC("Response: status must be 200–599");
@@ -675,13 +680,16 @@
       return new Response(stringify(data), { status: init && init.status, statusText: init && init.statusText, headers: h });
     }
     static _fromHost(r) {
-      const res = new Response(null, {});
+      const res = new Response(fromHostKey);
       res.#status = r.status;
       res.#statusText = r.statusText || "";
       res.#url = r.url || "";
       initBody(res, typeof r.body === "string" ? r.body : "");
-      const h = res.#headers;
-      const src = r.headers && typeof r.headers === "object" ? r.headers : {};
+      res.#hostHeaders = r.headers && typeof r.headers === "object" ? r.headers : {};
+      return res;
+    }
+    static #hostHeadersOf(src) {
+      const h = new Headers();
       for (const k of O.keys(src)) {
         const v = StringC(src[k]);
         headerList(h).push([k.toLowerCase(), v]);
@@ -689,19 +697,25 @@
         O.defineProperty(h, k.toLowerCase(), { value: v, enumerable: true, writable: false, configurable: false });
       }
       freezeHeaders(h);
-      O.freeze(h);
-      return res;
+      return O.freeze(h);
     }
     get status() { return this.#status; }
     get ok() { return this.#status >= 200 && this.#status < 300; }
     get statusText() { return this.#statusText; }
-    get headers() { return this.#headers; }
+    #headersNow() {
+      if (this.#hostHeaders !== null) {
+        this.#headers = Response.#hostHeadersOf(this.#hostHeaders);
+        this.#hostHeaders = null;
+      }
+      return this.#headers;
+    }
+    get headers() { return this.#headersNow(); }
     get url() { return this.#url; }
     get redirected() { return false; }
     get type() { return "default"; }
     clone() {
       if (this.bodyUsed) throw new TypeErrorC("Response.clone: the body has already been read");
-      return fromHost({ status: this.#status, statusText: this.#statusText, url: this.#url, body: textOf(this), headers: this.#headers.toJSON() });
+      return fromHost({ status: this.#status, statusText: this.#statusText, url: this.#url, body: textOf(this), headers: this.#headersNow().toJSON() });
     }
     get [Symbol.toStringTag]() { return "Response"; }
   }
