@@ -6,7 +6,7 @@
 // script turns a click on one into an "open" message.
 
 import MarkdownIt from "markdown-it";
-import type { FetchEntry, LogEntry, RunError, RunRecord, Usage } from "./record";
+import type { FetchEntry, LogEntry, RunError, RunRecord, Usage, Violation } from "./record";
 
 const ESCAPES: Record<string, string> = {
   "&": "&amp;",
@@ -214,7 +214,21 @@ function renderError(e: RunError): string {
       stack = `<pre class="stack">${linkLocations(frames.join("\n"))}</pre>`;
     }
   }
-  return `<div class="error-head"><span class="error-name">${escapeHtml(name)}</span>: <span class="error-message">${linkLocations(message)}</span></div>${where}${stack}`;
+  return `<div class="error-head"><span class="error-name">${escapeHtml(name)}</span>: <span class="error-message">${linkLocations(message)}</span></div>${where}${renderViolations(e.violations)}${stack}`;
+}
+
+/** The input's schema violations, each under its JSON pointer. */
+function renderViolations(violations: unknown): string {
+  if (!Array.isArray(violations) || violations.length === 0) return "";
+  const items = violations
+    .map((v0) => {
+      const v: Violation = isObject(v0) ? v0 : {};
+      const pointer = typeof v.pointer === "string" ? v.pointer : "";
+      const at = pointer === "" ? `<span class="pointer whole">(the whole input)</span>` : `<code class="pointer">${escapeHtml(pointer)}</code>`;
+      return `<li>${at} ${escapeHtml(typeof v.message === "string" ? v.message : "")}</li>`;
+    })
+    .join("\n");
+  return `<ul class="violations">\n${items}\n</ul>`;
 }
 
 function renderFetches(fetches: FetchEntry[]): string {

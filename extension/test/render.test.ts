@@ -75,6 +75,26 @@ describe("renderResult (SubUI)", () => {
   });
 });
 
+describe("renderRecord: input violations", () => {
+  it("lists each schema violation under its JSON pointer, escaped", () => {
+    const html = renderRecord({
+      ok: false,
+      error: {
+        name: "InputError",
+        message: "the input does not match the inputJsonSchema of tool t: /shelf/1: want integer",
+        file: "plugin.json",
+        line: 10,
+        column: 26,
+        violations: [{ pointer: "/shelf/1", message: "got string, want integer" }, { pointer: "", message: "missing properties: <isbn>" }, "junk"],
+      },
+    });
+    assertSafe(html);
+    const text = visibleText(html);
+    assert.ok(text.includes("/shelf/1 got string, want integer (the whole input) missing properties: <isbn>"), text);
+    assert.equal((html.match(/<li>/g) ?? []).length, 3);
+  });
+});
+
 describe("renderMarkdown", () => {
   it("handles headings, lists, code and links without loading anything", () => {
     const html = renderMarkdown("# Books\n\n- *one*\n- `two`\n\n1. first\n2. second\n\n```\nconst x = 1 < 2;\n```\n\nsee [docs](https://example.org/x)");
