@@ -11,6 +11,9 @@ await esbuild.build({
   format: "cjs",
   target: "node18",
   external: ["vscode"],
+  // jsonc-parser's "main" is a UMD build whose require calls esbuild cannot
+  // follow (the bundle would fail at run time); its ESM build bundles cleanly.
+  mainFields: ["module", "main"],
   outfile: "dist/extension.js",
   sourcemap: !production,
   minify: production,

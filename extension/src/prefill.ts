@@ -2,6 +2,8 @@
 // parses what the author typed, and lists a manifest's tools. Pure: no
 // vscode import, so Node tests cover it.
 
+import { parse as parseJson, ParseErrorCode, type ParseError } from "jsonc-parser";
+
 export interface ToolInfo {
   name: string;
   description: string;
@@ -149,114 +151,23 @@ export function parseInput(text: string): ParsedInput {
 
 /**
  * The offset of the first syntax error in `text` (text.length when the
- * input ends too early). Node's JSON.parse does not always say where.
+ * input ends too early), from jsonc-parser in strict JSON mode (no
+ * comments, no trailing commas): Node's JSON.parse does not always say
+ * where. A string that is never closed is reported where the input ends.
  */
-const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
-
 export function jsonErrorOffset(text: string): number {
-  let i = 0;
-  const ws = () => {
-    while (i < text.length && " \t\r\n".includes(text[i])) i++;
-  };
-  const fail = (): never => {
-    throw i;
-  };
-  const literal = (word: string) => {
-    if (text.startsWith(word, i)) i += word.length;
-    else fail();
-  };
-  const str = () => {
-    i++; // opening quote
-    while (i < text.length) {
-      const c = text[i];
-      if (c === '"') {
-        i++;
-        return;
-      }
-      if (c < " ") fail();
-      if (c === "\\") {
-        i++;
-        if (text[i] === "u") {
-          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) fail();
-          i += 5;
-          continue;
-        }
-        if (i >= text.length || !`"\\/bfnrt`.includes(text[i])) fail();
-      }
-      i++;
-    }
-    fail();
-  };
-  const num = () => {
-    NUMBER.lastIndex = i; // sticky: no copy of the rest of the text per number
-    const m = NUMBER.exec(text);
-    if (!m || m[0] === "") fail();
-    i += m![0].length;
-  };
-  const value = (depth: number): void => {
-    if (depth > 5000) fail(); // deeper than anything typed by hand; keeps the stack safe
-    ws();
-    if (i >= text.length) fail();
-    const c = text[i];
-    if (c === "{") {
-      i++;
-      ws();
-      if (text[i] === "}") {
-        i++;
-        return;
-      }
-      for (;;) {
-        ws();
-        if (text[i] !== '"') fail();
-        str();
-        ws();
-        if (text[i] !== ":") fail();
-        i++;
-        value(depth + 1);
-        ws();
-        if (text[i] === ",") {
-          i++;
-          continue;
-        }
-        if (text[i] === "}") {
-          i++;
-          return;
-        }
-        fail();
-      }
-    } else if (c === "[") {
-      i++;
-      ws();
-      if (text[i] === "]") {
-        i++;
-        return;
-      }
-      for (;;) {
-        value(depth + 1);
-        ws();
-        if (text[i] === ",") {
-          i++;
-          continue;
-        }
-        if (text[i] === "]") {
-          i++;
-          return;
-        }
-        fail();
-      }
-    } else if (c === '"') str();
-    else if (c === "t") literal("true");
-    else if (c === "f") literal("false");
-    else if (c === "n") literal("null");
-    else num();
-  };
+  const errors: ParseError[] = [];
   try {
-    value(0);
-    ws();
-    return i < text.length ? i : text.length;
-  } catch (at) {
-    return typeof at === "number" ? Math.min(at, text.length) : 0;
+    parseJson(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  } catch {
+    // Nesting too deep for jsonc-parser's recursive descent: no hand-typed
+    // input gets there, and such input breaks at its end (it never closes).
+    return text.length;
   }
+  const first = errors[0];
+  if (!first) return text.length;
+  const at = first.error === ParseErrorCode.UnexpectedEndOfString ? first.offset + first.length : first.offset;
+  return Math.min(at, text.length);
 }
 
 /**

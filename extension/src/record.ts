@@ -12,6 +12,18 @@ export interface RunError {
   line?: number;
   /** 1-based. */
   column?: number;
+  /**
+   * InputError: every way the input fails the tool's inputJsonSchema, as
+   * the server's validator (draft 2020-12 unless "$schema" names another)
+   * reports it, each at the JSON pointer of the offending value ("" is the
+   * whole input).
+   */
+  violations?: Violation[] | null;
+}
+
+export interface Violation {
+  pointer?: string;
+  message?: string;
 }
 
 export interface LogEntry {

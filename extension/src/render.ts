@@ -5,7 +5,8 @@
 // are elements with data-file/data-line/data-column attributes; the panel's
 // script turns a click on one into an "open" message.
 
-import type { FetchEntry, LogEntry, RunError, RunRecord, Usage } from "./record";
+import MarkdownIt from "markdown-it";
+import type { FetchEntry, LogEntry, RunError, RunRecord, Usage, Violation } from "./record";
 
 const ESCAPES: Record<string, string> = {
   "&": "&amp;",
@@ -213,7 +214,21 @@ function renderError(e: RunError): string {
       stack = `<pre class="stack">${linkLocations(frames.join("\n"))}</pre>`;
     }
   }
-  return `<div class="error-head"><span class="error-name">${escapeHtml(name)}</span>: <span class="error-message">${linkLocations(message)}</span></div>${where}${stack}`;
+  return `<div class="error-head"><span class="error-name">${escapeHtml(name)}</span>: <span class="error-message">${linkLocations(message)}</span></div>${where}${renderViolations(e.violations)}${stack}`;
+}
+
+/** The input's schema violations, each under its JSON pointer. */
+function renderViolations(violations: unknown): string {
+  if (!Array.isArray(violations) || violations.length === 0) return "";
+  const items = violations
+    .map((v0) => {
+      const v: Violation = isObject(v0) ? v0 : {};
+      const pointer = typeof v.pointer === "string" ? v.pointer : "";
+      const at = pointer === "" ? `<span class="pointer whole">(the whole input)</span>` : `<code class="pointer">${escapeHtml(pointer)}</code>`;
+      return `<li>${at} ${escapeHtml(typeof v.message === "string" ? v.message : "")}</li>`;
+    })
+    .join("\n");
+  return `<ul class="violations">\n${items}\n</ul>`;
 }
 
 function renderFetches(fetches: FetchEntry[]): string {
@@ -311,92 +326,25 @@ export function formatMs(ms: number): string {
   return `${Number.isInteger(ms) ? ms : ms.toFixed(1)} ms`;
 }
 
-/**
- * A small, safe Markdown subset for SubUI markdown results: headings,
- * paragraphs, **bold**, *italic*, `code`, fenced code blocks, bullet and
- * numbered lists, and links shown as text (nothing is loaded or navigated).
- * All text is escaped before any markup is added.
- */
-export function renderMarkdown(text: string): string {
-  const lines = text.replace(/\r\n?/g, "\n").split("\n");
-  const out: string[] = [];
-  let para: string[] = [];
-  let list: { tag: "ul" | "ol"; items: string[] } | null = null;
-  const flushPara = () => {
-    if (para.length > 0) {
-      out.push(`<p>${inline(para.join(" "))}</p>`);
-      para = [];
-    }
-  };
-  const flushList = () => {
-    if (list) {
-      out.push(`<${list.tag}>${list.items.map((i) => `<li>${inline(i)}</li>`).join("")}</${list.tag}>`);
-      list = null;
-    }
-  };
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
-    const fence = /^\s*```/.exec(line);
-    if (fence) {
-      flushPara();
-      flushList();
-      const code: string[] = [];
-      i++;
-      while (i < lines.length && !/^\s*```/.test(lines[i])) {
-        code.push(lines[i]);
-        i++;
-      }
-      out.push(`<pre><code>${escapeHtml(code.join("\n"))}</code></pre>`);
-      continue;
-    }
-    const heading = /^(#{1,6})\s+(.*)$/.exec(line);
-    if (heading) {
-      flushPara();
-      flushList();
-      const level = Math.min(heading[1].length + 2, 6); // h1 in markdown sits under the panel's h2
-      out.push(`<h${level}>${inline(heading[2])}</h${level}>`);
-      continue;
-    }
-    const bullet = /^\s*[-*+]\s+(.*)$/.exec(line);
-    const numbered = /^\s*\d+[.)]\s+(.*)$/.exec(line);
-    if (bullet || numbered) {
-      flushPara();
-      const tag = bullet ? "ul" : "ol";
-      if (list && list.tag !== tag) flushList();
-      if (!list) list = { tag, items: [] };
-      list.items.push((bullet ?? numbered)![1]);
-      continue;
-    }
-    if (line.trim() === "") {
-      flushPara();
-      flushList();
-      continue;
-    }
-    flushList();
-    para.push(line.trim());
-  }
-  flushPara();
-  flushList();
-  return out.join("\n");
+// SubUI markdown results are rendered by markdown-it, with raw HTML off
+// (a `<script>` or `<img onerror>` in the text is shown as text) and
+// images off (the webview's CSP would block them; nothing is loaded). A
+// link is shown as text with its target in a tooltip: nothing in the panel
+// navigates. Headings move two levels down so that "# x" sits under the
+// panel's own h2 section titles.
+const markdown = new MarkdownIt({ html: false, linkify: false, typographer: false }).disable(["image"]);
+markdown.renderer.rules.link_open = (tokens, idx) => `<span class="link" title="${escapeHtml(tokens[idx].attrGet("href") ?? "")}">`;
+markdown.renderer.rules.link_close = () => "</span>";
+markdown.renderer.rules.heading_open = (tokens, idx) => `<h${headingLevel(tokens[idx].tag)}>`;
+markdown.renderer.rules.heading_close = (tokens, idx) => `</h${headingLevel(tokens[idx].tag)}>\n`;
+
+function headingLevel(tag: string): number {
+  return Math.min(Number(tag.slice(1)) + 2, 6);
 }
 
-function inline(text: string): string {
-  // Split out code spans first so their content is not formatted.
-  const pieces = text.split(/(`[^`]*`)/);
-  return pieces
-    .map((p) => {
-      if (p.length >= 2 && p.startsWith("`") && p.endsWith("`")) {
-        return `<code>${escapeHtml(p.slice(1, -1))}</code>`;
-      }
-      let s = escapeHtml(p);
-      s = s.replace(/\[([^[\]]{1,500})\]\(([^()[\]\s]{1,2048})\)/g, (_m, label: string, url: string) => `<span class="link" title="${url}">${label}</span>`);
-      s = s.replace(/\*\*([^*]+)\*\*/g, "<strong>$1</strong>");
-      s = s.replace(/__([^_]+)__/g, "<strong>$1</strong>");
-      s = s.replace(/\*([^*]+)\*/g, "<em>$1</em>");
-      s = s.replace(/(^|[^A-Za-z0-9])_([^_]+)_(?![A-Za-z0-9])/g, "$1<em>$2</em>");
-      return s;
-    })
-    .join("");
+/** Renders a SubUI markdown text to inert HTML (see `markdown` above). */
+export function renderMarkdown(text: string): string {
+  return markdown.render(text).trimEnd();
 }
 
 function isObject(v: unknown): v is object {

@@ -145,15 +145,16 @@ describe("jsonErrorOffset", () => {
       [`{"a": x}`, 6],
       [`{"a": 1,}`, 8],
       [`[1, 2`, 5],
-      [`"abc`, 4],
+      [`"abc`, 4], // an unclosed string: where the input ends
       [`{"a" 1}`, 5],
       [`tru`, 0],
       [`1 2`, 2],
-      [`{"a": "\\q"}`, 8],
+      [`{"a": "\\q"}`, 6], // jsonc-parser points at the string holding the bad escape
       [`-`, 0],
     ];
     cases.push(["[" + "1,".repeat(500_000) + "x]", 1_000_001]);
     cases.push(["[".repeat(1000), 1000]);
+    cases.push(["[".repeat(200_000), 200_000]); // deeper than jsonc-parser's recursion: still an answer
     for (const [text, want] of cases) {
       assert.throws(() => JSON.parse(text), `${text} must not parse`);
       assert.equal(jsonErrorOffset(text), want, text);

@@ -75,6 +75,26 @@ describe("renderResult (SubUI)", () => {
   });
 });
 
+describe("renderRecord: input violations", () => {
+  it("lists each schema violation under its JSON pointer, escaped", () => {
+    const html = renderRecord({
+      ok: false,
+      error: {
+        name: "InputError",
+        message: "the input does not match the inputJsonSchema of tool t: /shelf/1: want integer",
+        file: "plugin.json",
+        line: 10,
+        column: 26,
+        violations: [{ pointer: "/shelf/1", message: "got string, want integer" }, { pointer: "", message: "missing properties: <isbn>" }, "junk"],
+      },
+    });
+    assertSafe(html);
+    const text = visibleText(html);
+    assert.ok(text.includes("/shelf/1 got string, want integer (the whole input) missing properties: <isbn>"), text);
+    assert.equal((html.match(/<li>/g) ?? []).length, 3);
+  });
+});
+
 describe("renderMarkdown", () => {
   it("handles headings, lists, code and links without loading anything", () => {
     const html = renderMarkdown("# Books\n\n- *one*\n- `two`\n\n1. first\n2. second\n\n```\nconst x = 1 < 2;\n```\n\nsee [docs](https://example.org/x)");
@@ -82,9 +102,9 @@ describe("renderMarkdown", () => {
       html,
       [
         "<h3>Books</h3>",
-        "<ul><li><em>one</em></li><li><code>two</code></li></ul>",
-        "<ol><li>first</li><li>second</li></ol>",
-        "<pre><code>const x = 1 &lt; 2;</code></pre>",
+        "<ul>\n<li><em>one</em></li>\n<li><code>two</code></li>\n</ul>",
+        "<ol>\n<li>first</li>\n<li>second</li>\n</ol>",
+        "<pre><code>const x = 1 &lt; 2;\n</code></pre>",
         `<p>see <span class="link" title="https://example.org/x">docs</span></p>`,
       ].join("\n"),
     );
@@ -93,6 +113,36 @@ describe("renderMarkdown", () => {
     const html = renderMarkdown(`**<img src=x onerror=alert(1)>** [<b>](javascript:alert(1)) \`<script>\``);
     assertSafe(html);
     assert.ok(!html.includes("<img") && !html.includes("<script") && !html.includes("<b>"));
+  });
+  it("renders hostile markdown inert: raw HTML, javascript: links, images, attribute breakouts", () => {
+    const hostile = [
+      "<script>alert(1)</script>",
+      "",
+      "<img src=x onerror=alert(1)>",
+      "",
+      'inline <script>alert(2)</script> and <img src="x" onerror="alert(3)"> and <a href="javascript:alert(4)">a</a>',
+      "",
+      "[click](javascript:alert(5)) [CLICK](JaVaScRiPt:alert(6)) [enc](java&#x73;cript:alert(7)) <javascript:alert(8)>",
+      "",
+      "[data](data:text/html;base64,PHNjcmlwdD5hbGVydCg5KTwvc2NyaXB0Pg==) [vb](vbscript:msgbox(10))",
+      "",
+      '![pic](https://evil.example/t.png "t") ![x](x" onerror="alert(11))',
+      "",
+      '[q](https://ok.example/"onmouseover="alert(12)) [r](<https://ok.example/x" onfocus="alert(13)>)',
+      "",
+      "<div onclick=alert(14)>block html</div>",
+    ].join("\n");
+    const html = renderMarkdown(hostile);
+    assertSafe(html);
+    // No element other than the renderer's own, no event handler, no URL an element would load or follow.
+    assert.deepEqual(tagNames(html).filter((t) => !["p", "span"].includes(t)), []);
+    assert.doesNotMatch(html, /<[^>]*\son[a-z]+=/i);
+    assert.doesNotMatch(html, /<[^>]*\s(src|href)=/i);
+    // javascript:, data: and vbscript: targets never become links: markdown-it refuses them, so they stay text.
+    for (const title of html.matchAll(/title="([^"]*)"/g)) assert.match(title[1], /^https:\/\//, title[1]);
+    // The raw HTML is shown to the author as text.
+    assert.ok(visibleText(html).includes("<script>alert(1)</script>"), visibleText(html));
+    assert.ok(visibleText(html).includes("<img src=x onerror=alert(1)>"));
   });
 });
 

@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -45,6 +45,12 @@ describe("wiring against the real plugin-lsp serve", { timeout: 180_000 }, () =>
     const binary = buildServer(join(work, "bin", "plugin-lsp"));
     plugin = join(work, "books");
     cpSync(join(REPO_ROOT, "testdata", "example", "books"), plugin, { recursive: true });
+    // An optional draft 2020-12 keyword in lookupBook's schema (prefixItems
+    // has no meaning before 2020-12), for the input-violation test below.
+    const manifestPath = join(plugin, "plugin.json");
+    const manifest = JSON.parse(readFileSync(manifestPath, "utf8"));
+    manifest.tools.find((t: { name: string }) => t.name === "lookupBook").inputJsonSchema.properties.shelf = { type: "array", prefixItems: [{ type: "string" }, { type: "integer" }] };
+    writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
 
     // The extension's resolution with pluginLsp.serverPath set to the fresh build.
     const resolved = resolveServer(binary, {
@@ -196,6 +202,18 @@ describe("wiring against the real plugin-lsp serve", { timeout: 180_000 }, () =>
     assert.equal(record.error!.file, "code/lookup-book.ts");
     const html = renderRecord(record);
     assert.ok(html.includes(`data-file="code/lookup-book.ts" data-line="${record.error!.line}"`), html);
+  });
+
+  it("reports an input that breaks a draft 2020-12 keyword at its JSON pointer, before the tool runs", { timeout: TIMEOUT }, async () => {
+    const record = await run({ dir: dirUri(), tool: "lookupBook", input: { isbn: "9780261103344", shelf: ["fiction", "third"] } });
+    assert.equal(record.ok, false);
+    assert.equal(record.error?.name, "InputError", JSON.stringify(record.error));
+    const violations = record.error?.violations ?? [];
+    assert.deepEqual(violations.map((v) => v.pointer), ["/shelf/1"], JSON.stringify(violations));
+    assert.match(violations[0].message ?? "", /integer/);
+    assert.deepEqual(record.fetches ?? [], [], "the page never ran");
+    const shown = visibleText(renderRecord(record));
+    assert.ok(shown.includes(`/shelf/1 ${violations[0].message}`), shown);
   });
 
   it("rejects a run of an unknown tool with a message the panel shows", { timeout: TIMEOUT }, async () => {
