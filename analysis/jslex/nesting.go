@@ -21,12 +21,12 @@ const (
 )
 
 // LimitError is code over a limit: Offset is where it was exceeded.
+// Callers report Message at Offset in their own file's positions, so it
+// is not an error value of its own.
 type LimitError struct {
 	Offset  int
 	Message string
 }
-
-func (e *LimitError) Error() string { return fmt.Sprintf("offset %d: %s", e.Offset, e.Message) }
 
 // CheckLimits reports the first place where src exceeds MaxSource,
 // MaxNesting or MaxRedeclarations, or nil. It runs in time linear in len(src) and constant
