@@ -3,12 +3,18 @@ package analysis
 import (
 	"strings"
 	"testing"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
 )
 
 func TestWhyNotRunnable(t *testing.T) {
-	p := LoadBytes(nil, t.TempDir(), []byte(`{"name":"b","version":"1.0.0","sdk":1,
+	root, serr := jsonpos.Parse([]byte(`{"name":"b","version":"1.0.0","sdk":1,
 	  "tools":[{"name":"lookupBook","page":"code/a"},{"name":"searchBooks","page":"code/b"}],
 	  "nativeTools":[{"module":"native/tg.js","names":["tg.send"]}]}`))
+	if serr != nil {
+		t.Fatal(serr)
+	}
+	p := &Plugin{Manifest: NewManifest(root)}
 	for _, c := range []struct{ name, want string }{
 		{"lookupBook", ""},
 		{"tg.send", `"tg.send" is a native tool (native/tg.js) in the full-trust lane`},

@@ -46,11 +46,6 @@ func (m *memo[V]) get(key string, compute func() (V, error)) (V, error) {
 	return e.val, e.err
 }
 
-// set records key's result unless it is known already (Load's own reads).
-func (m *memo[V]) set(key string, v V) {
-	m.get(key, func() (V, error) { return v, nil })
-}
-
 // peek returns key's result if it has been computed, without computing
 // or waiting.
 func (m *memo[V]) peek(key string) (v V, err error, ok bool) {

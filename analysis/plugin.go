@@ -90,22 +90,6 @@ func Load(fsys FS, dir string) (*Plugin, error) {
 	return p, nil
 }
 
-// LoadBytes builds a plugin from manifest text alone (tests, benchmarks,
-// fuzzing); other files are read from fsys under dir.
-func LoadBytes(fsys FS, dir string, manifest []byte) *Plugin {
-	if fsys == nil {
-		fsys = OSFS{}
-	}
-	abs, _ := filepath.Abs(dir)
-	p := &Plugin{Dir: abs, FS: fsys}
-	p.ManifestFile = NewFile(ManifestName, manifest)
-	p.files.set(ManifestName, p.ManifestFile)
-	root, serr := jsonpos.Parse(manifest)
-	p.Manifest = NewManifest(root)
-	p.SyntaxError = serr
-	return p
-}
-
 // ErrOutside is returned for paths that leave the plugin directory.
 var ErrOutside = errors.New("path leaves the plugin directory")
 

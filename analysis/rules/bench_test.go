@@ -47,7 +47,7 @@ func BenchmarkCheckExampleEdited(b *testing.B) {
 	}
 	for i := 0; i < b.N; i++ {
 		edited := []byte(strings.Replace(string(text), `"1.2.0"`, fmt.Sprintf(`"1.2.%d"`, i), 1))
-		p := analysis.LoadBytes(nil, dir, edited)
+		p := loadManifest(b, nil, dir, edited)
 		if ds := analysis.Run(p, all, cfg, cache); len(ds) != 0 {
 			b.Fatalf("not clean: %v", ds)
 		}
@@ -84,14 +84,14 @@ func BenchmarkCheck1000Tools(b *testing.B) {
 	cfg := analysis.DefaultConfig()
 	cache := analysis.NewCache()
 	all := All()
-	p := analysis.LoadBytes(nil, dir, text)
+	p := loadManifest(b, nil, dir, text)
 	if ds := analysis.Run(p, all, cfg, cache); len(ds) != 0 {
 		b.Fatalf("%d diagnostics, first %s: %s", len(ds), ds[0].Code, ds[0].Message)
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		edited := append(append([]byte{}, text...), whitespaceOf(i)...) // a new content hash
-		p := analysis.LoadBytes(nil, dir, edited)
+		p := loadManifest(b, nil, dir, edited)
 		if ds := analysis.Run(p, all, cfg, cache); len(ds) != 0 {
 			b.Fatalf("%d diagnostics", len(ds))
 		}

@@ -14,7 +14,7 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
 )
 
-// noFiles is an FS with nothing in it but what LoadBytes is given: fuzzed
+// noFiles is an FS with nothing in it but the manifest loadManifest gives: fuzzed
 // manifests never touch the disk.
 type noFiles struct{}
 
@@ -80,7 +80,7 @@ func FuzzCheckManifest(f *testing.F) {
 	all := All()
 	cache := analysis.NewCache()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		p := analysis.LoadBytes(noFiles{}, "/fuzz/plugin", data)
+		p := loadManifest(t, noFiles{}, "/fuzz/plugin", data)
 		sane(t, p, analysis.Run(p, all, analysis.DefaultConfig(), cache))
 	})
 }
@@ -100,7 +100,7 @@ func TestEveryPrefixYieldsSyntaxError(t *testing.T) {
 		}
 		dir := filepath.Dir(path)
 		for i := 0; i < end; i++ {
-			p := analysis.LoadBytes(nil, dir, full[:i])
+			p := loadManifest(t, nil, dir, full[:i])
 			ds := analysis.Run(p, all, cfg, cache)
 			sane(t, p, ds)
 			if len(codes(ds, "manifest-syntax")) == 0 {
@@ -150,7 +150,7 @@ func TestTenMegabyteManifest(t *testing.T) {
 	// The same size, truncated in the middle: a syntax error, no crash.
 	cut := []byte(b.String()[:b.Len()/2])
 	start = time.Now()
-	p = analysis.LoadBytes(nil, dir, cut)
+	p = loadManifest(t, nil, dir, cut)
 	ds = analysis.Run(p, All(), analysis.DefaultConfig(), analysis.NewCache())
 	sane(t, p, ds)
 	t.Logf("5 MB truncated manifest: %v, %d diagnostics", time.Since(start), len(ds))

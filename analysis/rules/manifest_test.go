@@ -277,14 +277,14 @@ func TestNameShadowsBuiltinSuggestion(t *testing.T) {
 		`42`:         `Rename to "plugin.search"`,
 	} {
 		src := `{"name":` + name + `,"version":"1.0.0","sdk":1,"nativeTools":[{"module":"m.js","names":["web.search","maps.search"]}]}`
-		p := analysis.LoadBytes(noFiles{}, "/x", []byte(src))
+		p := loadManifest(t, noFiles{}, "/x", []byte(src))
 		ds := codes(analysis.Run(p, All(), nil, nil), "name-shadows-builtin")
 		if len(ds) != 1 || len(ds[0].Fixes) != 1 || ds[0].Fixes[0].Title != want {
 			t.Errorf("name %s: %+v", name, ds)
 		}
 	}
 	src := `{"name":"p","version":"1.0.0","sdk":1,"nativeTools":[{"module":"m.js","names":["fn."]}]}`
-	p := analysis.LoadBytes(noFiles{}, "/x", []byte(src))
+	p := loadManifest(t, noFiles{}, "/x", []byte(src))
 	if ds := codes(analysis.Run(p, All(), nil, nil), "name-shadows-builtin"); len(ds) != 1 || ds[0].Fixes[0].Title != `Rename to "p.tool"` {
 		t.Errorf("fn.: %+v", ds)
 	}
@@ -329,7 +329,7 @@ func TestManifestSyntaxMessages(t *testing.T) {
 		`"just a string"`:                        "must hold a JSON object, not a string",
 		``:                                       "empty document",
 	} {
-		p := analysis.LoadBytes(noFiles{}, "/x", []byte(src))
+		p := loadManifest(t, noFiles{}, "/x", []byte(src))
 		ds := codes(analysis.Run(p, All(), nil, nil), "manifest-syntax")
 		if len(ds) != 1 || !strings.Contains(ds[0].Message, want) {
 			t.Errorf("%.40q: %+v, want %q", src, ds, want)

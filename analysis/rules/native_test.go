@@ -63,7 +63,7 @@ func (i nativeFileInfo) Sys() any           { return nil }
 // runNative runs the native rules on an in-memory plugin.
 func runNative(t *testing.T, files nativeFS, cache *analysis.Cache) (*analysis.Plugin, []analysis.Diagnostic) {
 	t.Helper()
-	p := analysis.LoadBytes(files, nativeDir, []byte(files["plugin.json"]))
+	p := loadManifest(t, files, nativeDir, []byte(files["plugin.json"]))
 	return p, analysis.Run(p, nativeRules(), analysis.DefaultConfig(), cache)
 }
 

@@ -162,7 +162,7 @@ func benchPage() []byte {
 // (target ≤ 0.1 ms): hashing the content and one map lookup.
 func BenchmarkPageFromCache(b *testing.B) {
 	src := benchPage()
-	pass := &analysis.Pass{Plugin: analysis.LoadBytes(nil, b.TempDir(), []byte(`{}`)), Cache: analysis.NewCache()}
+	pass := &analysis.Pass{Plugin: loadManifest(b, nil, b.TempDir(), []byte(`{}`)), Cache: analysis.NewCache()}
 	rels, texts := []string{"code/run.ts"}, map[string][]byte{"code/run.ts": src}
 	if p := analyzePages(pass, rels, texts)[0]; len(p.Errors) != 0 || len(p.Calls) == 0 {
 		b.Fatalf("bench page: %+v", p.Errors)

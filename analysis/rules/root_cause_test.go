@@ -40,7 +40,7 @@ func TestRootCauseFirst(t *testing.T) {
 				t.Errorf("%d follow-ons shown, want at most 1", follow)
 			}
 			fixed := applyEdits(t, string(p.ManifestFile.Text), ds[0].Fixes[0].Edits)
-			q := analysis.LoadBytes(nil, p.Dir, []byte(fixed))
+			q := loadManifest(t, nil, p.Dir, []byte(fixed))
 			if after := analysis.Run(q, All(), nil, nil); len(after) != 0 {
 				t.Errorf("the cause's fix leaves:\n%s", formatText(q, "", after))
 			}
