@@ -134,16 +134,9 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 	if s.opts.Runner == nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "the sandbox is not available in this build of plugin-lsp")
 	}
-	// The runner gets its own copy of the plugin (Plugin is not safe for
-	// concurrent use), loaded from the same text the snapshot saw.
-	files := map[string][]byte{}
-	for p, d := range sn.docs {
-		files[p] = d.text
-	}
-	p, err := analysis.Load(newOverlayFS(files), ps.dir)
-	if err != nil {
-		return nil, invalidParams("%v", err)
-	}
+	// The snapshot's plugin, as checked: it is immutable and safe for
+	// concurrent use, so the run reads the same text the diagnostics came from.
+	p := sn.plugin
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s.mu.Lock()

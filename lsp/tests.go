@@ -173,15 +173,9 @@ func (s *Server) runTests(ctx context.Context, args testArgs, token protocol.Pro
 			rel = r
 		}
 	}
-	// The runner's own copy of the plugin, from the editor's text.
-	files := map[string][]byte{}
-	for p, d := range sn.docs {
-		files[p] = d.text
-	}
-	p, err := analysis.Load(newOverlayFS(files), ps.dir)
-	if err != nil {
-		return nil, invalidParams("%v", err)
-	}
+	// The snapshot's plugin, as checked: it is immutable and safe for
+	// concurrent use, so the run reads the same text the diagnostics came from.
+	p := sn.plugin
 	suite, err := tooltest.LoadSuite(p)
 	if err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "tests of %s: %v", ps.dir, err)
