@@ -2,14 +2,8 @@ package runner
 
 import (
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
-	"crypto/tls"
 	"crypto/x509"
-	"crypto/x509/pkix"
 	"encoding/json"
-	"math/big"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -68,31 +62,7 @@ func networkRunner(t testing.TB) *Runner {
 }
 
 func loopbackServer() (*httptest.Server, *x509.CertPool, error) {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		return nil, nil, err
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(1),
-		Subject:      pkix.Name{CommonName: "example.com test"},
-		DNSNames:     []string{"example.com", "*.example.com"},
-		NotBefore:    time.Now().Add(-time.Hour),
-		NotAfter:     time.Now().Add(24 * time.Hour),
-		KeyUsage:     x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
-		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-		IsCA:         true, BasicConstraintsValid: true,
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		return nil, nil, err
-	}
-	cert, err := x509.ParseCertificate(der)
-	if err != nil {
-		return nil, nil, err
-	}
-	pool := x509.NewCertPool()
-	pool.AddCert(cert)
-	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return tlsServer([]string{"example.com", "*.example.com"}, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case strings.HasSuffix(r.URL.Path, "/echo"):
 			w.Write([]byte("auth=" + r.Header.Get("Authorization")))
@@ -109,9 +79,6 @@ func loopbackServer() (*httptest.Server, *x509.CertPool, error) {
 			http.NotFound(w, r)
 		}
 	}))
-	srv.TLS = &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}}
-	srv.StartTLS()
-	return srv, pool, nil
 }
 
 func hostile(t testing.TB) *analysis.Plugin {
