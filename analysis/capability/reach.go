@@ -97,9 +97,9 @@ type Reach struct {
 	Credentials []Credential
 	// Problems are the malformed entries (they grant nothing).
 	Problems []Problem
-	// fetchAt indexes Fetch by domain while FromManifest fills it (a
-	// manifest of 40,000 domains must not compare each with all before it).
-	fetchAt map[string]int
+	// seen holds the domains addFetch has added (a manifest of 40,000
+	// domains must not compare each with all before it).
+	seen map[string]bool
 }
 
 // Minimal is the grant of a function with no plugin behind it (a page
@@ -135,15 +135,6 @@ func (r *Reach) Allowlist() fetchurl.Allowlist {
 
 // FetchFor returns the caps of a normalized host.
 func (r *Reach) FetchFor(host string) (Fetch, bool) {
-	if r != nil && r.fetchAt != nil && len(r.fetchAt) == len(r.Fetch) {
-		i, ok := r.fetchAt[host]
-		if ok && r.Fetch[i].Domain == host {
-			return r.Fetch[i], true
-		}
-		if !ok {
-			return Fetch{}, false
-		}
-	}
 	if r != nil {
 		for _, f := range r.Fetch {
 			if f.Domain == host {
@@ -229,15 +220,13 @@ func (r *Reach) addFetch(f Fetch, problem func(code, msg string)) {
 		}
 		return
 	}
-	if _, dup := r.FetchFor(key); dup {
+	if r.seen[key] {
 		return
 	}
-	if r.fetchAt == nil && len(r.Fetch) == 0 {
-		r.fetchAt = map[string]int{}
+	if r.seen == nil {
+		r.seen = map[string]bool{}
 	}
-	if r.fetchAt != nil {
-		r.fetchAt[key] = len(r.Fetch)
-	}
+	r.seen[key] = true
 	r.Fetch = append(r.Fetch, effective(f, key))
 }
 
