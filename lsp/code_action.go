@@ -148,14 +148,9 @@ func (s *Server) fixAllCapabilities(sn *snapshot, dir, rel string) (int, analysi
 		}
 		return analysis.Run(p, s.rules(), cfg, cache), nil
 	}
-	var n int
-	var edit analysis.Edit
-	sn.ask(func(is *ide.Snapshot) {
-		var text []byte
-		n, text = is.AddAllCapabilities(rel, recheck)
-		edit = is.AddAllEdit(text)
-	})
-	return n, edit
+	is := sn.ide()
+	n, text := is.AddAllCapabilities(rel, recheck)
+	return n, is.AddAllEdit(text)
 }
 
 // createActions offers to create each missing page and module named in

@@ -17,13 +17,6 @@ func (sn *snapshot) ide() *ide.Snapshot {
 	return &ide.Snapshot{Plugin: sn.plugin, Diags: sn.diags, Runs: ideRuns(sn.runs)}
 }
 
-// ask runs f on the snapshot as package ide reads it. A snapshot never
-// changes once published (analysis.Plugin is safe for concurrent use), so
-// requests on one snapshot need no lock.
-func (sn *snapshot) ask(f func(*ide.Snapshot)) {
-	f(sn.ide())
-}
-
 func ideRuns(runs map[string]*toolRun) map[string]*ide.Run {
 	out := make(map[string]*ide.Run, len(runs))
 	for name, r := range runs {
@@ -56,8 +49,7 @@ func (s *Server) Hover(ctx context.Context, params *protocol.HoverParams) (*prot
 		return nil, nil
 	}
 	off := sn.enc.fromPosition(f, params.Position)
-	var h *ide.Hover
-	sn.ask(func(is *ide.Snapshot) { h = is.Hover(rel, off) })
+	h := sn.ide().Hover(rel, off)
 	if h == nil {
 		return nil, nil
 	}
@@ -87,8 +79,7 @@ func (s *Server) Completion(ctx context.Context, params *protocol.CompletionPara
 		return list, nil
 	}
 	off := sn.enc.fromPosition(f, params.Position)
-	var cands []ide.Candidate
-	sn.ask(func(is *ide.Snapshot) { cands = is.Complete(rel, off) })
+	cands := sn.ide().Complete(rel, off)
 	for _, c := range cands {
 		item := protocol.CompletionItem{Label: c.Label, Kind: completionKinds[c.Kind], Detail: protocol.NewOptional(c.Detail)}
 		if len(c.Doc) > 0 {
@@ -117,8 +108,7 @@ func (s *Server) Definition(ctx context.Context, params *protocol.DefinitionPara
 		return out, nil
 	}
 	off := sn.enc.fromPosition(f, params.Position)
-	var targets []ide.Target
-	sn.ask(func(is *ide.Snapshot) { targets = is.Definition(rel, off) })
+	targets := sn.ide().Definition(rel, off)
 	for _, t := range targets {
 		tf := sn.file(t.File)
 		if tf == nil {
