@@ -19,7 +19,9 @@ func (a *analyzer) run(top []ast.Statement) {
 	a.findDefaultExport(top, sc)
 	a.m.Walk(top, sc)
 	a.m.Resolve(a.defaultBinding)
+	phase("walk")
 	a.resolveURLs()
+	phase("urls")
 }
 
 // hostInfo is what a binding holds when it is a host object or method,

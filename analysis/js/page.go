@@ -495,6 +495,7 @@ func analyzeAll(entries []string, read ReadFunc, follow bool) (pages []*Page) {
 			"decorators": false, "using": false,
 		},
 	})
+	phase("build")
 	if batch && len(res.Errors) > 0 {
 		// Which page an error belongs to is each page's own build's to say.
 		for i, e := range entries {
@@ -563,7 +564,9 @@ func (page *Page) fromBundle(entry, jsText string, mapData []byte, texts map[str
 	sm, sources := parseSourceMap(mapData)
 	a := &analyzer{page: page, js: jsText, jsIdx: text.NewIndex(jsText), sm: sm, hosts: map[*jsfront.Binding]*hostInfo{}}
 	a.layout(entry, texts[entry], sources, texts)
+	phase("sourcemap")
 	prog, perr := jsfront.Parse(jsText, jslex.Options{DefaultVar: "var " + defaultVar + " = "})
+	phase("parse")
 	a.prog, a.prep = prog, prepareJS(jsText, prog.Lex)
 	if perr != nil {
 		a.gojaError(perr)
@@ -576,6 +579,17 @@ func (page *Page) fromBundle(entry, jsText string, mapData []byte, texts map[str
 	a.m = jsfront.NewModel(a, a)
 	a.run(prog.Body)
 	a.localize()
+	phase("localize")
+}
+
+// phaseHook, when set (the memory benchmark), is called at the end of
+// each phase of an analysis, while what the next phase needs is live.
+var phaseHook func(name string)
+
+func phase(name string) {
+	if phaseHook != nil {
+		phaseHook(name)
+	}
 }
 
 // layout places every source file one after the other in a.ts (each
