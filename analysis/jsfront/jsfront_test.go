@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/dop251/goja/ast"
+	"github.com/dop251/goja/unistring"
 	"github.com/plugin-lsp/plugin-lsp/analysis/jslex"
 )
 
@@ -112,5 +113,104 @@ func TestPatternNames(t *testing.T) {
 	}
 	if strings.Join(got, ",") != "a,c,d,e,f" {
 		t.Errorf("got %v", got)
+	}
+}
+
+// funcScopes records the body scope of every function with a block body.
+type funcScopes struct {
+	NoHooks
+	scopes []*Scope
+}
+
+func (f *funcScopes) Func(_ ast.Expression, body *Scope) { f.scopes = append(f.scopes, body) }
+
+// `arguments` and a function expression's own name are bindings of the
+// function's scope, made when first looked up: parameters and local
+// declarations of the same name shadow them, an arrow function has
+// neither of its own, and the scope outside sees neither.
+func TestImplicitNames(t *testing.T) {
+	text := `function f(a) { return arguments; }
+const g = function me(n) { return me(n - 1); };
+function h(h, arguments) { return [h, arguments]; }
+function k() { const me = 1; return () => { return arguments; }; }
+const m = function m() { var m = 2; return m; };`
+	p, err := Parse(text, jslex.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hooks := &funcScopes{}
+	m := NewModel(src{p}, hooks)
+	top := m.Declare(p.Body)
+	m.Walk(p.Body, top)
+	m.Resolve(nil)
+	if len(hooks.scopes) != 6 {
+		t.Fatalf("%d function scopes, want 6", len(hooks.scopes))
+	}
+	f, g, h, k, arrow, mm := hooks.scopes[0], hooks.scopes[1], hooks.scopes[2], hooks.scopes[3], hooks.scopes[4], hooks.scopes[5]
+	if b := f.Lookup("arguments"); b == nil || b.Kind() != DeclParam || b.Scope() != f || b.Ident() != nil {
+		t.Errorf("arguments in f: %+v", b)
+	}
+	if f.Lookup("arguments") != f.Lookup("arguments") {
+		t.Error("arguments is made again on every lookup")
+	}
+	if b := top.Lookup("arguments"); b != nil {
+		t.Errorf("arguments at the top level: %+v", b)
+	}
+	if b := g.Lookup("me"); b == nil || b.Kind() != DeclFunc || b.Func() == nil || b.Func().Name.Name.String() != "me" || b.Node() == nil {
+		t.Errorf("me in g: %+v", b)
+	}
+	if b := top.Lookup("me"); b != nil {
+		t.Errorf("me outside its function: %+v", b)
+	}
+	for _, name := range []string{"h", "arguments"} {
+		if b := h.Lookup(name); b == nil || b.Kind() != DeclParam || b.Ident() == nil {
+			t.Errorf("%s in h is not the parameter: %+v", name, b)
+		}
+	}
+	if b := h.Lookup("h"); b == top.Lookup("h") {
+		t.Error("h in h is the outer declaration")
+	}
+	if b := arrow.Lookup("arguments"); b == nil || b.Scope() != k {
+		t.Errorf("arguments in an arrow is not its function's: %+v", b)
+	}
+	if b := mm.Lookup("m"); b == nil || b.Kind() != DeclVar {
+		t.Errorf("m in m is not the var: %+v", b)
+	}
+	if got := strings.Join(PatternNames(p.Body[0].(*ast.FunctionDeclaration).Function.ParameterList.List[0].Target), ","); got != "a" {
+		t.Errorf("PatternNames = %q", got)
+	}
+}
+
+// A scope keeps the order names were first declared in, past the size
+// where it indexes them; a name declared again keeps its place.
+func TestScopeOrder(t *testing.T) {
+	sc := newScope(nil)
+	var want []string
+	for i := range 20 {
+		name := string(rune('a' + i))
+		want = append(want, name)
+		sc.declare(name, &Binding{id: &ast.Identifier{Name: unistring.String(name)}})
+		if i == 3 || i == 15 {
+			again := &Binding{id: &ast.Identifier{Name: unistring.String("b")}}
+			sc.declare("b", again)
+			if sc.Own("b") != again {
+				t.Fatalf("after %d names, b is not the last declaration", i+1)
+			}
+		}
+	}
+	var got []string
+	for _, b := range sc.binds {
+		got = append(got, b.name())
+	}
+	if strings.Join(got, "") != strings.Join(want, "") {
+		t.Errorf("order %v, want %v", got, want)
+	}
+	for _, name := range want {
+		if sc.Own(name) == nil || sc.Own(name).name() != name {
+			t.Errorf("Own(%q) = %v", name, sc.Own(name))
+		}
+	}
+	if sc.Own("zz") != nil {
+		t.Error("an undeclared name is found")
 	}
 }

@@ -105,7 +105,7 @@ func (a *Model) Resolve(entry *Binding) {
 func (s *Scope) Lookup(name string) *Binding { return s.lookup(name) }
 
 // Own returns the binding of name declared in s itself, nil when none.
-func (s *Scope) Own(name string) *Binding { return s.names[name] }
+func (s *Scope) Own(name string) *Binding { return s.own(name) }
 
 // Kind is how a binding is declared.
 func (b *Binding) Kind() DeclKind { return b.decl }
@@ -126,18 +126,28 @@ func (b *Binding) Scope() *Scope { return b.scope }
 
 // Node is the declaring node of a function or class declaration (its
 // name), nil otherwise.
-func (b *Binding) Node() ast.Node { return b.node }
+func (b *Binding) Node() ast.Node {
+	if b.id == nil || (b.decl != DeclFunc && b.decl != DeclClass) {
+		return nil
+	}
+	return b.id
+}
 
 // Ident is the identifier that declares a variable or parameter (not
 // a function or class declaration: see Node), nil when none.
-func (b *Binding) Ident() *ast.Identifier { return b.ident }
+func (b *Binding) Ident() *ast.Identifier {
+	if b.decl == DeclFunc || b.decl == DeclClass {
+		return nil
+	}
+	return b.id
+}
 
 // Func is the function of a function declaration, nil otherwise.
 func (b *Binding) Func() *ast.FunctionLiteral { return b.fn }
 
 // Changed reports whether anything but the initializer gives the name a
 // value (an assignment, ++, a destructuring assignment, a mutation).
-func (b *Binding) Changed() bool { return len(b.assigns) > 0 || b.opaque }
+func (b *Binding) Changed() bool { return len(b.extra().assigns) > 0 || b.opaque }
 
 // Unwrap strips optional chains and sequences: the expression that
 // gives the value.
@@ -151,5 +161,9 @@ func PropKey(k ast.Expression) (string, bool) { return propKey(k) }
 func PatternNames(t ast.Expression) []string {
 	sc := newScope(nil)
 	(&Model{}).declarePattern(t, Binding{decl: DeclLet}, sc, nil)
-	return sc.order
+	names := make([]string, len(sc.binds))
+	for i, b := range sc.binds {
+		names[i] = b.name()
+	}
+	return names
 }

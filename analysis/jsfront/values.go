@@ -411,8 +411,8 @@ func (a *Model) bindingSet(b *Binding, name string, depth int) vset {
 	if b.evaluating {
 		return a.cut("`" + name + "` depends on itself")
 	}
-	if b.memo != nil {
-		return b.memo
+	if m := b.extra().memo; m != nil {
+		return m
 	}
 	cuts := a.es.cuts
 	b.evaluating = true
@@ -426,7 +426,7 @@ func (a *Model) bindingSet(b *Binding, name string, depth int) vset {
 			out = unk("")
 		}
 	case b.decl == DeclClass:
-		if c := a.classes[b.cls]; c != nil {
+		if c := a.classes[b.extra().cls]; c != nil {
 			out = vset{{k: vClass, cls: c, lit: -1}}
 		} else {
 			out = unk("")
@@ -441,7 +441,7 @@ func (a *Model) bindingSet(b *Binding, name string, depth int) vset {
 			out = unk("`" + name + "` takes the values of a list known only at run time")
 		}
 	default:
-		if b.init != nil || len(b.assigns) == 0 {
+		if b.init != nil || len(b.extra().assigns) == 0 {
 			out = a.set(b.init, b.scope, depth+1)
 			for i := range out {
 				if (out[i].k == vObj || out[i].k == vArr) && out[i].owner == nil && !b.destructured {
@@ -461,7 +461,7 @@ func (a *Model) bindingSet(b *Binding, name string, depth int) vset {
 				}
 			}
 		}
-		for _, as := range b.assigns {
+		for _, as := range b.extra().assigns {
 			out = out.add(a.set(as.e, as.sc, depth+1)...)
 		}
 		if b.opaque {
@@ -472,7 +472,7 @@ func (a *Model) bindingSet(b *Binding, name string, depth int) vset {
 		out = unk("")
 	}
 	if a.es.cuts == cuts && !a.walking {
-		b.memo = out
+		b.setExtra().memo = out
 	}
 	return out
 }
@@ -526,10 +526,10 @@ func (a *Model) paramSet(b *Binding, name string, depth int) vset {
 		var v vset
 		if b.rest {
 			v = unk("`" + name + "` is a rest parameter")
-		} else if spreadBefore(s.args, b.pidx) {
+		} else if spreadBefore(s.args, int(b.pidx)) {
 			v = unk("the arguments are spread")
-		} else if b.pidx < len(s.args) {
-			v = a.set(s.args[b.pidx], s.sc, depth+1)
+		} else if int(b.pidx) < len(s.args) {
+			v = a.set(s.args[int(b.pidx)], s.sc, depth+1)
 		} else {
 			v = vset{{k: vUndef, lit: -1}}
 		}
@@ -716,7 +716,7 @@ func (a *Model) anyMember(o av, depth int) vset {
 			if o.owner.opaque {
 				return unk("the object is changed in a way the analysis does not follow")
 			}
-			for _, as := range o.owner.propAssigns {
+			for _, as := range o.owner.extra().propAssigns {
 				for _, e := range as {
 					out = out.add(a.set(e.e, e.sc, depth+1)...)
 				}
@@ -740,7 +740,7 @@ func (a *Model) member1(o av, key string, depth int) vset {
 			if o.owner.opaque {
 				return unk("the object is changed in a way the analysis does not follow")
 			}
-			for _, e := range o.owner.propAssigns[key] {
+			for _, e := range o.owner.extra().propAssigns[key] {
 				out = out.add(a.set(e.e, e.sc, depth+1)...)
 			}
 		}
@@ -1246,7 +1246,7 @@ func mayCall(s *site, f *fnInfo) bool {
 	switch {
 	case f.bind != nil && !f.bind.escaped:
 		id, ok := callee.(*ast.Identifier)
-		return ok && id.Name.String() == f.bind.name
+		return ok && id.Name.String() == f.bind.name()
 	case f.member != "":
 		switch c := callee.(type) {
 		case *ast.DotExpression:

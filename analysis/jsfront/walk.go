@@ -8,7 +8,7 @@ import (
 )
 
 // DeclKind is how a name is declared.
-type DeclKind int
+type DeclKind uint8
 
 // The kinds of declaration.
 const (
@@ -22,24 +22,23 @@ const (
 
 // Binding is one declared name: how it is declared, its initializer,
 // and what the walk saw done to it (assignments, mutations), which the
-// evaluator reads.
+// evaluator reads. A page of 2 MB declares about 90,000: what few
+// bindings have is kept apart (bindingRare), so that a binding is 72
+// bytes.
 type Binding struct {
-	decl  DeclKind
-	name  string         // as declared
 	init  ast.Expression // the initializer, nil when none
 	scope *Scope
-	node  ast.Node        // the declaration (function, class) or nil
-	ident *ast.Identifier // the name where a variable or parameter declares it
-	fn    *ast.FunctionLiteral
+	// id is the name where it is declared: a function or class
+	// declaration's name (Node), or the identifier of a variable or
+	// parameter (Ident); nil for `arguments`.
+	id *ast.Identifier
+	fn *ast.FunctionLiteral // DeclFunc
 
 	// For the value-set evaluator (values.go).
-	cls         *ast.ClassLiteral       // DeclClass
-	owner       *fnInfo                 // DeclParam: the function
-	pidx        int                     // DeclParam: the parameter's index
-	rare        *bindingRare            // nil: none of its fields is set
-	assigns     []scopedExpr            // name = …
-	propAssigns map[string][]scopedExpr // name.key = …
-	memo        vset
+	owner *fnInfo      // DeclParam: the function
+	rare  *bindingRare // nil: none of its fields is set
+	pidx  int32        // DeclParam: the parameter's index
+	decl  DeclKind
 
 	destructured bool // const { key: name } = init
 	evaluating   bool
@@ -48,15 +47,26 @@ type Binding struct {
 	escaped      bool // a function used other than by calling it
 }
 
-// bindingRare is what few bindings have. Kept apart, a binding is 176
-// bytes instead of 288: a page of 2 MB declares about 120,000 of them.
+// name is the name as declared.
+func (b *Binding) name() string {
+	if b.id == nil {
+		return "arguments"
+	}
+	return b.id.Name.String()
+}
+
+// bindingRare is what few bindings have.
 type bindingRare struct {
-	key        string         // destructured: the key read
-	keyDefault ast.Expression // destructured: the key's default
-	outer      []pathStep     // destructured: the keys read before key
-	iterOf     ast.Expression // for (x of iterOf)
-	iterSc     *Scope
-	pdef       ast.Expression // DeclParam: the parameter's default
+	key         string         // destructured: the key read
+	keyDefault  ast.Expression // destructured: the key's default
+	outer       []pathStep     // destructured: the keys read before key
+	iterOf      ast.Expression // for (x of iterOf)
+	iterSc      *Scope
+	pdef        ast.Expression          // DeclParam: the parameter's default
+	cls         *ast.ClassLiteral       // DeclClass
+	assigns     []scopedExpr            // name = …
+	propAssigns map[string][]scopedExpr // name.key = …
+	memo        vset
 }
 
 // noRare is the bindingRare of a binding without one (read only).
@@ -83,30 +93,103 @@ type scopedExpr struct {
 	sc *Scope
 }
 
+// Scope is the names declared in one scope, in the order first
+// declared (a name declared again keeps its place).
 type Scope struct {
 	parent *Scope
-	names  map[string]*Binding
-	order  []string // the names in the order declared
-	this   *thisCtx // what `this` is here, nil: as in the parent
+	binds  []*Binding
+	// index finds a name among binds once there are more than
+	// indexFrom of them (a linear search is cheaper below).
+	index map[string]*Binding
+	this  *thisCtx // what `this` is here, nil: as in the parent
+	// fn is the function whose body this scope is (not an arrow):
+	// `arguments` and a function expression's own name are declared in
+	// it when first looked up (most functions use neither).
+	fn *ast.FunctionLiteral
 }
 
-func newScope(parent *Scope) *Scope { return &Scope{parent: parent, names: map[string]*Binding{}} }
+const indexFrom = 8
+
+func newScope(parent *Scope) *Scope { return &Scope{parent: parent} }
 
 func (s *Scope) lookup(name string) *Binding {
 	for ; s != nil; s = s.parent {
-		if b, ok := s.names[name]; ok {
+		if b := s.own(name); b != nil {
 			return b
 		}
 	}
 	return nil
 }
 
-func (s *Scope) declare(name string, b *Binding) {
-	b.scope, b.name = s, name
-	if _, seen := s.names[name]; !seen {
-		s.order = append(s.order, name)
+// own is the binding of name declared in s, nil when none.
+func (s *Scope) own(name string) *Binding {
+	if s.index != nil {
+		if b := s.index[name]; b != nil {
+			return b
+		}
+	} else {
+		for _, b := range s.binds {
+			if b.name() == name {
+				return b
+			}
+		}
 	}
-	s.names[name] = b
+	if s.fn != nil {
+		return s.implicit(name)
+	}
+	return nil
+}
+
+// implicit declares `arguments` or the function's own name on first
+// use, as if declared before the parameters (which shadow them).
+func (s *Scope) implicit(name string) *Binding {
+	switch {
+	case name == "arguments":
+		b := &Binding{decl: DeclParam}
+		s.declare(name, b)
+		return b
+	case s.fn.Name != nil && s.fn.Name.Name.String() == name:
+		b := &Binding{decl: DeclFunc, id: s.fn.Name, fn: s.fn}
+		s.declare(name, b)
+		return b
+	}
+	return nil
+}
+
+func (s *Scope) declare(name string, b *Binding) {
+	b.scope = s
+	if s.index != nil {
+		if _, seen := s.index[name]; !seen {
+			s.binds = append(s.binds, b)
+		} else {
+			s.replace(name, b)
+		}
+		s.index[name] = b
+		return
+	}
+	for i, old := range s.binds {
+		if old.name() == name {
+			s.binds[i] = b
+			return
+		}
+	}
+	s.binds = append(s.binds, b)
+	if len(s.binds) > indexFrom {
+		s.index = make(map[string]*Binding, len(s.binds))
+		for _, b := range s.binds {
+			s.index[b.name()] = b
+		}
+	}
+}
+
+// replace puts b in the place of the binding named name.
+func (s *Scope) replace(name string, b *Binding) {
+	for i, old := range s.binds {
+		if old.name() == name {
+			s.binds[i] = b
+			return
+		}
+	}
 }
 
 // declareList hoists the declarations of a statement list into sc.
@@ -127,11 +210,11 @@ func (a *Model) declareList(list []ast.Statement, sc *Scope) {
 			}
 		case *ast.FunctionDeclaration:
 			if x.Function.Name != nil {
-				sc.declare(x.Function.Name.Name.String(), &Binding{decl: DeclFunc, node: x.Function.Name, fn: x.Function})
+				sc.declare(x.Function.Name.Name.String(), &Binding{decl: DeclFunc, id: x.Function.Name, fn: x.Function})
 			}
 		case *ast.ClassDeclaration:
 			if x.Class.Name != nil {
-				sc.declare(x.Class.Name.Name.String(), &Binding{decl: DeclClass, node: x.Class.Name, cls: x.Class})
+				sc.declare(x.Class.Name.Name.String(), &Binding{decl: DeclClass, id: x.Class.Name, rare: &bindingRare{cls: x.Class}})
 			}
 		}
 	}
@@ -169,7 +252,7 @@ func (a *Model) declarePattern(t ast.Expression, tmpl Binding, sc *Scope, outer 
 	switch x := t.(type) {
 	case *ast.Identifier:
 		b := tmpl
-		b.ident = x
+		b.id = x
 		if tmpl.rare != nil {
 			r := *tmpl.rare // each name its own
 			b.rare = &r
@@ -243,7 +326,7 @@ func (a *Model) declareParams(pl *ast.ParameterList, sc *Scope, owner *fnInfo) {
 	if pl.Rest != nil {
 		a.declareTarget(pl.Rest, nil, DeclParam, sc)
 		if id, ok := pl.Rest.(*ast.Identifier); ok {
-			if b := sc.names[id.Name.String()]; b != nil {
+			if b := sc.own(id.Name.String()); b != nil {
 				b.owner, b.rest = owner, true
 			}
 		}
@@ -253,7 +336,7 @@ func (a *Model) declareParams(pl *ast.ParameterList, sc *Scope, owner *fnInfo) {
 // declareParam declares the names of parameter i: a name, or the names
 // of a pattern ({ baseUrl = API } = {}), read from the arguments.
 func (a *Model) declareParam(t ast.Expression, i int, def ast.Expression, owner *fnInfo, sc *Scope) {
-	tmpl := Binding{decl: DeclParam, owner: owner, pidx: i}
+	tmpl := Binding{decl: DeclParam, owner: owner, pidx: int32(i)}
 	if def != nil {
 		tmpl.rare = &bindingRare{pdef: def}
 	}
@@ -356,7 +439,7 @@ func (a *Model) stmt(s ast.Statement, sc *Scope) {
 		a.stmt(x.Body, inner)
 	case *ast.ForOfStatement:
 		inner := a.forInto(x.Into, sc)
-		for _, b := range inner.names {
+		for _, b := range inner.binds {
 			r := b.setExtra()
 			r.iterOf, r.iterSc = x.Source, sc
 		}
@@ -450,12 +533,9 @@ func (a *Model) function(f *ast.FunctionLiteral, sc *Scope, this *thisCtx) *fnIn
 		this = &thisCtx{}
 	}
 	inner.this = this
+	inner.fn = f // its own name and `arguments`, when used
 	fi := &fnInfo{node: f, params: f.ParameterList, inner: inner}
 	a.fns[f] = fi
-	if f.Name != nil {
-		inner.declare(f.Name.Name.String(), &Binding{decl: DeclFunc, node: f.Name, fn: f})
-	}
-	inner.declare("arguments", &Binding{decl: DeclParam})
 	a.declareParams(f.ParameterList, inner, fi)
 	a.params(f.ParameterList, inner)
 	if f.Body != nil {
@@ -696,7 +776,8 @@ func (a *Model) record(x *ast.AssignExpression, sc *Scope) {
 	case *ast.Identifier:
 		if b := sc.lookup(l.Name.String()); b != nil {
 			if plain {
-				b.assigns = append(b.assigns, scopedExpr{x.Right, sc})
+				r := b.setExtra()
+				r.assigns = append(r.assigns, scopedExpr{x.Right, sc})
 			} else {
 				b.opaque = true
 			}
@@ -719,11 +800,12 @@ func (a *Model) record(x *ast.AssignExpression, sc *Scope) {
 			}
 		case *ast.Identifier:
 			if b := sc.lookup(o.Name.String()); b != nil {
-				if b.propAssigns == nil {
-					b.propAssigns = map[string][]scopedExpr{}
-				}
 				if plain {
-					b.propAssigns[name] = append(b.propAssigns[name], scopedExpr{x.Right, sc})
+					r := b.setExtra()
+					if r.propAssigns == nil {
+						r.propAssigns = map[string][]scopedExpr{}
+					}
+					r.propAssigns[name] = append(r.propAssigns[name], scopedExpr{x.Right, sc})
 				} else {
 					b.opaque = true
 				}
