@@ -565,17 +565,22 @@ func (page *Page) fromBundle(entry, jsText string, mapData []byte, texts map[str
 	a := &analyzer{page: page, js: jsText, jsIdx: text.NewIndex(jsText), sm: sm, hosts: map[*jsfront.Binding]*hostInfo{}}
 	a.layout(entry, texts[entry], sources, texts)
 	phase("sourcemap")
-	prog, perr := jsfront.Parse(jsText, jslex.Options{DefaultVar: "var " + defaultVar + " = "})
+	// jsfront.Parse in two steps: the tokens are read (prepareJS) and
+	// dropped before goja parses (on a 2 MB page they are 11 MB), and the
+	// rewritten code once parsed; the walk needs the AST only.
+	lex := jslex.Prepare(jsText, jslex.Options{DefaultVar: "var " + defaultVar + " = "})
+	a.prep = prepareJS(jsText, lex)
+	code := lex.Code
+	lex.Toks, lex.Stmts, lex.Code = nil, nil, nil
+	prog := &jsfront.Program{Src: jsText}
+	perr := prog.ParseCode(code)
 	phase("parse")
-	a.prog, a.prep = prog, prepareJS(jsText, prog.Lex)
+	a.prog = prog
 	if perr != nil {
 		a.gojaError(perr)
 		a.localize()
 		return
 	}
-	// The tokens and the rewritten code were for the parser: the walk
-	// needs the AST only (on a 2 MB page they are 12 MB of its peak).
-	prog.Lex, a.prep.code = nil, nil
 	a.m = jsfront.NewModel(a, a)
 	a.run(prog.Body)
 	a.localize()

@@ -2,12 +2,12 @@ package js
 
 import "github.com/plugin-lsp/plugin-lsp/analysis/jslex"
 
-// prepared is esbuild's output made readable by goja's parser (see
-// jslex.Prepare): top-level import and export statements blanked to
-// spaces, offsets kept, "export default" rewritten to a variable
-// declaration of the same length, and import.meta renamed.
+// prepared is what the analysis keeps of jslex.Prepare's pass over
+// esbuild's output (which makes it readable by goja's parser: top-level
+// import and export statements blanked to spaces, offsets kept, "export
+// default" rewritten to a variable declaration of the same length, and
+// import.meta renamed): where the default export is.
 type prepared struct {
-	code []byte
 	// defaultDecl is the offset of "export default" (now
 	// "var __def__ = "), -1 when absent.
 	defaultDecl int
@@ -21,7 +21,7 @@ type prepared struct {
 const defaultVar = "__def__"
 
 func prepareJS(js string, mp *jslex.Prepared) *prepared {
-	p := &prepared{code: mp.Code, defaultDecl: mp.DefaultAt, aliasAt: -1}
+	p := &prepared{defaultDecl: mp.DefaultAt, aliasAt: -1}
 	for _, st := range mp.Stmts {
 		if st.Kind == jslex.ExportList && st.Tok+2 <= st.TokEnd {
 			p.findDefaultAlias(js, mp.Toks[st.Tok+2:st.TokEnd])
