@@ -244,15 +244,28 @@ func (a *analyzer) valueKind(e ast.Expression, sc *jsfront.Scope, depth int) str
 
 // classify works out what a binding holds, once.
 func (a *analyzer) classify(b *jsfront.Binding) *hostInfo {
+	if b.Init() == nil {
+		return &plainHost // no initializer: not a host object or method
+	}
 	h := a.host(b)
 	if h.state != 0 {
 		return h
 	}
 	h.state = 1
-	defer func() { h.state = 2 }()
-	if b.Init() == nil {
-		return h
+	a.classifyInit(b, h)
+	h.state = 2
+	if *h == plainHost {
+		a.hosts[b] = &plainHost // most bindings: one shared answer
 	}
+	return h
+}
+
+// plainHost is what a binding that holds no host object or method
+// classifies as (read only).
+var plainHost = hostInfo{state: 2}
+
+// classifyInit fills h from b's initializer.
+func (a *analyzer) classifyInit(b *jsfront.Binding, h *hostInfo) {
 	if b.Destructured() {
 		obj := a.resolveObj(b.Init(), b.Scope())
 		switch obj {
@@ -263,16 +276,15 @@ func (a *analyzer) classify(b *jsfront.Binding) *hostInfo {
 				h.hostObj = b.Key()
 			}
 		}
-		return h
+		return
 	}
 	if obj := a.resolveObj(b.Init(), b.Scope()); obj != "" {
 		h.hostObj = obj
-		return h
+		return
 	}
 	if obj, m, ok := a.resolveMethodRef(b.Init(), b.Scope()); ok && m != "" {
 		h.hostObject, h.hostMethod = obj, m
 	}
-	return h
 }
 
 // resolveObj returns "http", "collections" or "globalThis" when e

@@ -93,9 +93,9 @@ func (a *Model) Walk(body []ast.Statement, sc *Scope) { a.stmts(body, sc) }
 func (a *Model) Resolve(entry *Binding) {
 	a.walking = false
 	if b := entry; b != nil {
-		if b.fn != nil {
-			a.entryFn = b.fn
-		} else if f := a.fns[unwrap(b.init)]; f != nil {
+		if fn := b.Func(); fn != nil {
+			a.entryFn = fn
+		} else if f := a.fns[unwrap(b.Init())]; f != nil {
 			a.entryFn = f.node
 		}
 	}
@@ -112,7 +112,12 @@ func (b *Binding) Kind() DeclKind { return b.decl }
 
 // Init is the initializer, nil when none (a parameter, a function or
 // class declaration, a destructured name: see Destructured).
-func (b *Binding) Init() ast.Expression { return b.init }
+func (b *Binding) Init() ast.Expression {
+	if b.decl == DeclFunc {
+		return nil
+	}
+	return b.init
+}
 
 // Destructured reports a name read from its initializer by a pattern
 // (const { key: name } = init); Key is the last key read.
@@ -143,7 +148,13 @@ func (b *Binding) Ident() *ast.Identifier {
 }
 
 // Func is the function of a function declaration, nil otherwise.
-func (b *Binding) Func() *ast.FunctionLiteral { return b.fn }
+func (b *Binding) Func() *ast.FunctionLiteral {
+	if b.decl != DeclFunc {
+		return nil
+	}
+	f, _ := b.init.(*ast.FunctionLiteral)
+	return f
+}
 
 // Changed reports whether anything but the initializer gives the name a
 // value (an assignment, ++, a destructuring assignment, a mutation).

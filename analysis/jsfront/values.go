@@ -158,12 +158,12 @@ type fnInfo struct {
 	// argOf is set for a function literal written as an argument of a
 	// call (a callback): that call and the argument's index.
 	argOf      *site
-	argIndex   int
 	bind       *Binding // the name it is declared under, nil when none
 	member     string   // the property name of a method (class or object literal)
-	evaluating bool
 	retMemo    vset
 	ctor       *classInfo // set for a class constructor
+	argIndex   int32
+	evaluating bool
 }
 
 type classInfo struct {
@@ -185,11 +185,11 @@ type thisCtx struct {
 type site struct {
 	callee ast.Expression
 	args   []ast.Expression
-	isNew  bool
 	sc     *Scope
 	// targets are the functions the callee may be, worked out once.
-	state   int
 	targets []*fnInfo
+	state   uint8
+	isNew   bool
 }
 
 // evaluator is the per-URL state: a step budget.
@@ -441,8 +441,8 @@ func (a *Model) bindingSet(b *Binding, name string, depth int) vset {
 			out = unk("`" + name + "` takes the values of a list known only at run time")
 		}
 	default:
-		if b.init != nil || len(b.extra().assigns) == 0 {
-			out = a.set(b.init, b.scope, depth+1)
+		if b.Init() != nil || len(b.extra().assigns) == 0 {
+			out = a.set(b.Init(), b.scope, depth+1)
 			for i := range out {
 				if (out[i].k == vObj || out[i].k == vArr) && out[i].owner == nil && !b.destructured {
 					out[i].owner = b
@@ -478,8 +478,8 @@ func (a *Model) bindingSet(b *Binding, name string, depth int) vset {
 }
 
 func (b *Binding) fnNode() ast.Expression {
-	if b.fn != nil {
-		return b.fn
+	if f := b.Func(); f != nil {
+		return f
 	}
 	return nil
 }

@@ -23,16 +23,17 @@ const (
 // Binding is one declared name: how it is declared, its initializer,
 // and what the walk saw done to it (assignments, mutations), which the
 // evaluator reads. A page of 2 MB declares about 90,000: what few
-// bindings have is kept apart (bindingRare), so that a binding is 72
+// bindings have is kept apart (bindingRare), so that a binding is 64
 // bytes.
 type Binding struct {
-	init  ast.Expression // the initializer, nil when none
+	// init is the initializer, nil when none; for DeclFunc, the
+	// function (*ast.FunctionLiteral).
+	init  ast.Expression
 	scope *Scope
 	// id is the name where it is declared: a function or class
 	// declaration's name (Node), or the identifier of a variable or
 	// parameter (Ident); nil for `arguments`.
 	id *ast.Identifier
-	fn *ast.FunctionLiteral // DeclFunc
 
 	// For the value-set evaluator (values.go).
 	owner *fnInfo      // DeclParam: the function
@@ -149,7 +150,7 @@ func (s *Scope) implicit(name string) *Binding {
 		s.declare(name, b)
 		return b
 	case s.fn.Name != nil && s.fn.Name.Name.String() == name:
-		b := &Binding{decl: DeclFunc, id: s.fn.Name, fn: s.fn}
+		b := &Binding{decl: DeclFunc, id: s.fn.Name, init: s.fn}
 		s.declare(name, b)
 		return b
 	}
@@ -210,7 +211,7 @@ func (a *Model) declareList(list []ast.Statement, sc *Scope) {
 			}
 		case *ast.FunctionDeclaration:
 			if x.Function.Name != nil {
-				sc.declare(x.Function.Name.Name.String(), &Binding{decl: DeclFunc, id: x.Function.Name, fn: x.Function})
+				sc.declare(x.Function.Name.Name.String(), &Binding{decl: DeclFunc, id: x.Function.Name, init: x.Function})
 			}
 		case *ast.ClassDeclaration:
 			if x.Class.Name != nil {
@@ -763,7 +764,7 @@ func (a *Model) args(st *site, sc *Scope) {
 		switch f := e.(type) {
 		case *ast.FunctionLiteral, *ast.ArrowFunctionLiteral:
 			if fi := a.fns[f]; fi != nil {
-				fi.argOf, fi.argIndex = st, i
+				fi.argOf, fi.argIndex = st, int32(i)
 			}
 		}
 	}
