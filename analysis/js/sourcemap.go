@@ -27,7 +27,7 @@ type sourceMap struct {
 	ok    bool // false when the map does not read: every lookup fails
 }
 
-const ckEvery = 8
+const ckEvery = 16
 
 // segment is one decoded mapping, 0-based.
 type segment struct {
@@ -36,14 +36,12 @@ type segment struct {
 	name                 int32 // -1 when the mapping has none
 }
 
-// checkpoint is the decoder's state before a mapping, and where that
-// mapping is.
+// checkpoint is the decoder's state before a mapping.
 type checkpoint struct {
 	off                  int32 // in mappings
 	line, col            int32
 	src, srcLine, srcCol int32
 	name                 int32 // the running name index
-	atLine, atCol        int32 // the mapping's generated position
 }
 
 // parseSourceMap reads the JSON source map esbuild emits and returns its
@@ -83,16 +81,12 @@ func (sm *sourceMap) scan() bool {
 		if sm.n%ckEvery == 0 {
 			sm.cks = append(sm.cks, st)
 		}
-		seg, next, more, ok := sm.decode(st)
+		_, next, more, ok := sm.decode(st)
 		if !ok {
 			return false
 		}
 		if !more {
 			break
-		}
-		if sm.n%ckEvery == 0 {
-			c := &sm.cks[len(sm.cks)-1]
-			c.atLine, c.atCol = seg.line, seg.col
 		}
 		sm.n++
 		st = next
@@ -172,54 +166,53 @@ var vlqDigit = func() (d [256]byte) {
 }()
 
 // find is go-sourcemap's search: the mapping for a generated position
-// (0-based line), k -1 when none; prev is mapping k-1 when hasPrev.
-func (sm *sourceMap) find(line, col int) (k int, seg, prev segment, hasPrev bool) {
+// (0-based line), k -1 when none.
+func (sm *sourceMap) find(line, col int) (k int, seg segment) {
 	if !sm.ok || sm.n == 0 {
-		return -1, segment{}, segment{}, false
+		return -1, segment{}
 	}
-	before := func(l, c int32) bool { // (l, c) is before (line, col)
-		if int(l) == line {
-			return int(c) < col
+	before := func(seg segment) bool { // seg is before (line, col)
+		if int(seg.line) == line {
+			return int(seg.col) < col
 		}
-		return int(l) < line
+		return int(seg.line) < line
 	}
+	first := func(c int) segment { seg, _, _, _ := sm.decode(sm.cks[c]); return seg }
 	// The first checkpoint whose mapping is not before the position; the
 	// first such mapping is in the block before it, or is that one.
-	c := sort.Search(len(sm.cks), func(c int) bool { return !before(sm.cks[c].atLine, sm.cks[c].atCol) })
+	c := sort.Search(len(sm.cks), func(c int) bool { return !before(first(c)) })
 	i := 0
+	var prev segment
 	found := false
-	var prev2 segment // mapping i-2, when hasPrev2
-	hasPrev2 := false
 	if c > 0 {
 		i = (c - 1) * ckEvery
 		st := sm.cks[c-1]
 		for i < sm.n && i < c*ckEvery {
 			s, next, _, _ := sm.decode(st)
-			if !before(s.line, s.col) {
+			if !before(s) {
 				seg, found = s, true
 				break
 			}
-			prev2, hasPrev2 = prev, hasPrev
-			prev, hasPrev, st = s, true, next
+			prev, st = s, next
 			i++
 		}
 	}
 	if i == sm.n {
 		if int(prev.line) != line {
-			return -1, segment{}, segment{}, false
+			return -1, segment{}
 		}
-		return i - 1, prev, prev2, hasPrev2
+		return i - 1, prev
 	}
 	if !found {
-		seg, _, _, _ = sm.decode(sm.cks[i/ckEvery]) // i is the first mapping of block c
+		seg = first(i / ckEvery) // i is the first mapping of block c
 	}
 	if int(seg.line) > line || int(seg.col) > col {
 		if i == 0 {
-			return -1, segment{}, segment{}, false
+			return -1, segment{}
 		}
-		return i - 1, prev, prev2, hasPrev2
+		return i - 1, prev
 	}
-	return i, seg, prev, hasPrev
+	return i, seg
 }
 
 // source and name of a mapping as go-sourcemap gives them.
@@ -261,7 +254,7 @@ func (sm *sourceMap) lookup(line, col int) (src, srcLine, srcCol int, ok bool) {
 	if line < 0 || col < 0 {
 		return 0, 0, 0, false
 	}
-	k, m, prev, hasPrev := sm.find(line, col)
+	k, m := sm.find(line, col)
 	if k < 0 {
 		return 0, 0, 0, false
 	}
@@ -270,32 +263,10 @@ func (sm *sourceMap) lookup(line, col int) (src, srcLine, srcCol int, ok bool) {
 	if !ok {
 		return 0, 0, 0, false
 	}
-	same := func(p segment) bool {
-		return p.srcLine == m.srcLine && p.srcCol == m.srcCol &&
-			(p.src == m.src || sm.source(p) == source) && (p.name == m.name || sm.name(p) == name)
-	}
-	// The columns before col are walked a mapping at a time, and the
-	// common cases without a search: every column of the line before col
-	// finds m when m is on an earlier line; every column after m's finds
-	// m, and m's own when m is the first mapping there; the column before
-	// that finds prev, unless prev is at that very column.
 	start := col
-	if int(m.line) != line {
-		start = 0
-	}
-	if start > 0 && int(m.col) < col {
-		start = max(int(m.col)+1, 0)
-	}
-	first := k == 0 || (hasPrev && (prev.line < m.line || prev.col < m.col))
-	if start > 0 && start == int(m.col)+1 && first {
-		start = int(m.col)
-	}
-	if start > 0 && start == int(m.col) && first && hasPrev && (prev.line < m.line || prev.col < m.col-1) && !same(prev) {
-		return src, int(m.srcLine), int(m.srcCol) + (col - start), true
-	}
 	for start > 0 {
-		j, p, _, _ := sm.find(line, start-1)
-		if j < 0 || !same(p) {
+		j, p := sm.find(line, start-1)
+		if j < 0 || p.srcLine != m.srcLine || p.srcCol != m.srcCol || sm.source(p) != source || sm.name(p) != name {
 			break
 		}
 		// Every column after p's (all of them, when p is on an earlier
