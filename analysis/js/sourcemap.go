@@ -7,16 +7,21 @@ import (
 )
 
 // sourceMap is the source map esbuild writes for a bundle, read with
-// go-sourcemap (the reader the runner maps stack traces with).
+// go-sourcemap (the reader the runner maps stack traces with) at the
+// first lookup: the reader holds 24 bytes a mapping (11 MB for a 2 MB
+// page), and the analysis looks nothing up before goja has parsed the
+// bundle, so that it and the lexer's tokens are not live together.
 type sourceMap struct {
-	c *sourcemap.Consumer // nil when the map does not read: every lookup fails
+	data []byte              // the map's JSON until it is read
+	c    *sourcemap.Consumer // nil when the map does not read: every lookup fails
 	// index maps a source name to its index in the map's "sources".
 	index map[string]int
 }
 
-// parseSourceMap reads the JSON source map esbuild emits and returns its
-// "sources" too (go-sourcemap does not list them). A map that does not
-// read yields an empty map (every lookup fails).
+// parseSourceMap reads the "sources" of the JSON source map esbuild
+// emits (go-sourcemap does not list them); the mappings are read at the
+// first lookup. A map that does not read yields an empty map (every
+// lookup fails).
 func parseSourceMap(data []byte) (*sourceMap, []string) {
 	var raw struct {
 		Sources []string `json:"sources"`
@@ -28,10 +33,19 @@ func parseSourceMap(data []byte) (*sourceMap, []string) {
 	for i := len(raw.Sources) - 1; i >= 0; i-- {
 		sm.index[raw.Sources[i]] = i
 	}
-	if c, err := sourcemap.Parse("", data); err == nil {
+	sm.data = data
+	return sm, raw.Sources
+}
+
+// read parses the mappings, once.
+func (sm *sourceMap) read() {
+	if sm.data == nil {
+		return
+	}
+	if c, err := sourcemap.Parse("", sm.data); err == nil {
 		sm.c = c
 	}
-	return sm, raw.Sources
+	sm.data = nil
 }
 
 // lookup returns the original source (its index in "sources"), line and
@@ -47,6 +61,7 @@ func parseSourceMap(data []byte) (*sourceMap, []string) {
 // its first mapping with a mapping at column 0, so the walk stops at the
 // mapping's start and a lookup never falls back to an earlier line.
 func (sm *sourceMap) lookup(line, col int) (src, srcLine, srcCol int, ok bool) {
+	sm.read()
 	if sm.c == nil || line < 0 || col < 0 {
 		return 0, 0, 0, false
 	}
