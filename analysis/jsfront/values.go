@@ -183,13 +183,32 @@ type thisCtx struct {
 
 // site is one call or new expression of the bundle, with its scope.
 type site struct {
-	callee ast.Expression
-	args   []ast.Expression
-	sc     *Scope
+	// call is the *ast.CallExpression (for a tagged template, one made
+	// for it) or *ast.NewExpression.
+	call ast.Expression
+	sc   *Scope
 	// targets are the functions the callee may be, worked out once.
 	targets []*fnInfo
 	state   uint8
-	isNew   bool
+}
+
+func (s *site) isNew() bool {
+	_, ok := s.call.(*ast.NewExpression)
+	return ok
+}
+
+func (s *site) callee() ast.Expression {
+	if n, ok := s.call.(*ast.NewExpression); ok {
+		return n.Callee
+	}
+	return s.call.(*ast.CallExpression).Callee
+}
+
+func (s *site) args() []ast.Expression {
+	if n, ok := s.call.(*ast.NewExpression); ok {
+		return n.ArgumentList
+	}
+	return s.call.(*ast.CallExpression).ArgumentList
 }
 
 // evaluator is the per-URL state: a step budget.
@@ -526,10 +545,10 @@ func (a *Model) paramSet(b *Binding, name string, depth int) vset {
 		var v vset
 		if b.rest {
 			v = unk("`" + name + "` is a rest parameter")
-		} else if spreadBefore(s.args, int(b.pidx)) {
+		} else if spreadBefore(s.args(), int(b.pidx)) {
 			v = unk("the arguments are spread")
-		} else if int(b.pidx) < len(s.args) {
-			v = a.set(s.args[int(b.pidx)], s.sc, depth+1)
+		} else if args := s.args(); int(b.pidx) < len(args) {
+			v = a.set(args[int(b.pidx)], s.sc, depth+1)
 		} else {
 			v = vset{{k: vUndef, lit: -1}}
 		}
@@ -575,7 +594,7 @@ func spreadBefore(args []ast.Expression, i int) bool {
 // other callback's parameters are unknown.
 func (a *Model) callbackParam(f *fnInfo, b *Binding, name string, depth int) vset {
 	s := f.argOf
-	d, ok := unwrap(s.callee).(*ast.DotExpression)
+	d, ok := unwrap(s.callee()).(*ast.DotExpression)
 	if !ok || f.argIndex != 0 || b.pidx != 0 || b.rest {
 		return unk("`" + name + "` is a parameter of a callback")
 	}
@@ -649,11 +668,12 @@ func (a *Model) sitesOf(f *fnInfo, depth int) (out []*site, complete bool) {
 		if s.state == 0 {
 			s.state = 1
 			cuts := a.es.cuts
-			for _, v := range a.set(s.callee, s.sc, depth+1) {
+			isNew := s.isNew()
+			for _, v := range a.set(s.callee(), s.sc, depth+1) {
 				switch {
-				case v.k == vFn && !s.isNew:
+				case v.k == vFn && !isNew:
 					s.targets = append(s.targets, v.fn)
-				case v.k == vClass && s.isNew && v.cls.ctor != nil:
+				case v.k == vClass && isNew && v.cls.ctor != nil:
 					s.targets = append(s.targets, v.cls.ctor)
 				}
 			}
@@ -1237,12 +1257,12 @@ func (a *Model) returns(f *fnInfo, depth int) vset {
 // factory returns, callbacks kept in variables) by anything.
 func mayCall(s *site, f *fnInfo) bool {
 	if f.ctor != nil {
-		return s.isNew
+		return s.isNew()
 	}
-	if s.isNew {
+	if s.isNew() {
 		return false
 	}
-	callee := unwrap(s.callee)
+	callee := unwrap(s.callee())
 	switch {
 	case f.bind != nil && !f.bind.escaped:
 		id, ok := callee.(*ast.Identifier)

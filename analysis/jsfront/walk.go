@@ -614,7 +614,7 @@ func (a *Model) expr(e ast.Expression, sc *Scope) {
 	case nil:
 	case *ast.CallExpression:
 		a.hooks.Call(x, sc)
-		st := &site{callee: x.Callee, args: x.ArgumentList, sc: sc}
+		st := &site{call: x, sc: sc}
 		a.sites = append(a.sites, st)
 		switch c := unwrap(x.Callee).(type) {
 		case *ast.Identifier:
@@ -627,7 +627,7 @@ func (a *Model) expr(e ast.Expression, sc *Scope) {
 		a.mutation(x, sc)
 	case *ast.NewExpression:
 		a.hooks.New(x, sc)
-		st := &site{callee: x.Callee, args: x.ArgumentList, isNew: true, sc: sc}
+		st := &site{call: x, sc: sc}
 		a.sites = append(a.sites, st)
 		if _, isID := x.Callee.(*ast.Identifier); !isID {
 			a.expr(x.Callee, sc)
@@ -706,7 +706,7 @@ func (a *Model) expr(e ast.Expression, sc *Scope) {
 	case *ast.TemplateLiteral:
 		if x.Tag != nil {
 			// tag`a${b}c` calls tag(["a", "c"], b): a call site of the tag.
-			st := &site{callee: x.Tag, args: tagArgs(x), sc: sc}
+			st := &site{call: &ast.CallExpression{Callee: x.Tag, ArgumentList: tagArgs(x), LeftParenthesis: x.OpenQuote, RightParenthesis: x.CloseQuote}, sc: sc}
 			a.sites = append(a.sites, st)
 			switch c := unwrap(x.Tag).(type) {
 			case *ast.Identifier:
@@ -759,7 +759,7 @@ func (a *Model) object(o *ast.ObjectLiteral, sc *Scope) {
 // args walks the arguments of a call, noting the function literals
 // written there (callbacks: their parameters come from the callee).
 func (a *Model) args(st *site, sc *Scope) {
-	for i, e := range st.args {
+	for i, e := range st.args() {
 		a.expr(e, sc)
 		switch f := e.(type) {
 		case *ast.FunctionLiteral, *ast.ArrowFunctionLiteral:
