@@ -52,9 +52,13 @@ type instanceMaker struct {
 	root     string
 	proxies  sync.Map // api.Module → qjs.JsFunctionProxy
 	mems     sync.Map // api.Module → *linearMemory (recycled by forget)
+	// stops: the module carries the stop global and its checks
+	// (stopcheck.go); a run's deadline sets the global. Without it,
+	// wazero watches the context of every call (WithCloseOnContextDone).
+	stops bool
 }
 
-func newInstanceMaker(cacheDir, root string, wasm []byte) (m *instanceMaker, err error) {
+func newInstanceMaker(cacheDir, root string, wasm []byte, stops bool) (m *instanceMaker, err error) {
 	ctx := context.Background()
 	var cache wazero.CompilationCache
 	if cacheDir == "" {
@@ -62,11 +66,13 @@ func newInstanceMaker(cacheDir, root string, wasm []byte) (m *instanceMaker, err
 	} else if cache, err = wazero.NewCompilationCacheWithDir(cacheDir); err != nil {
 		return nil, err
 	}
-	m = &instanceMaker{root: root}
+	m = &instanceMaker{root: root, stops: stops}
 	m.wrt = wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfig().
 		WithCompilationCache(cache).
-		// The deadline: each call watches the instance's own context.
-		WithCloseOnContextDone(true))
+		// The deadline: the stop global set by the run (stopcheck.go), or,
+		// when the module could not be given one, each call watching the
+		// instance's own context.
+		WithCloseOnContextDone(!stops))
 	defer func() {
 		if err != nil {
 			m.wrt.Close(ctx)

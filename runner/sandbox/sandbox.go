@@ -101,7 +101,10 @@ type sandbox struct {
 	rt     *qjs.Runtime
 	ctx    context.Context
 	cancel context.CancelFunc
-	run    *runState // set while a job runs
+	// stop is the instance's stop global (stopcheck.go): set, every loop
+	// and call in the instance traps. nil: wazero watches ctx instead.
+	stop api.MutableGlobal
+	run  *runState // set while a job runs
 	// scratch is newString's buffer in the sandbox's memory (0: none yet).
 	scratch uint64
 	mu      sync.Mutex
@@ -169,6 +172,13 @@ func (e *Engine) prepareFrom(img *image) (sb *sandbox, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
+	if e.maker.stops {
+		g, ok := sb.mod.ExportedGlobal(stopExport).(api.MutableGlobal)
+		if !ok {
+			return nil, errors.New("sandbox: the module has no stop global")
+		}
+		sb.stop = g
+	}
 	if img != nil {
 		sb.img = img
 		// The image's bridge and context are proxies 1 and 2 (takeImage):
@@ -198,6 +208,16 @@ func (e *Engine) prepareFrom(img *image) (sb *sandbox, err error) {
 	}
 	v.Free()
 	return sb, nil
+}
+
+// halt stops whatever runs in the sandbox: its next loop iteration or
+// function call traps (stop global), or, without one, wazero closes the
+// instance from the call's watcher (ctx).
+func (sb *sandbox) halt() {
+	if sb.stop != nil {
+		sb.stop.Set(1)
+	}
+	sb.cancel()
 }
 
 // close discards the instance and its memory. QuickJS's own teardown
@@ -240,8 +260,8 @@ func (e *Engine) Run(ctx context.Context, job Job) Outcome {
 	defer e.closeLater(sb)
 	runCtx, cancel := context.WithTimeout(ctx, job.Timeout)
 	defer cancel()
-	// The runtime's own context (fixed at qjs.New) ends with the run's.
-	stop := context.AfterFunc(runCtx, sb.cancel)
+	// The run's end stops the sandbox (one watcher per run, not per call).
+	stop := context.AfterFunc(runCtx, sb.halt)
 	defer stop()
 	rs := &runState{
 		job: &job, ctx: runCtx, methods: map[string]Method{},
@@ -261,6 +281,7 @@ func (e *Engine) Run(ctx context.Context, job Job) Outcome {
 	sb.run = rs
 	sb.mu.Unlock()
 	out := sb.drive(runCtx, rs, &e.pages, installed)
+	stop()    // nothing runs in the sandbox any more: no goroutine to halt it
 	cancel()  // host calls still in flight (a lost Promise.race) stop now
 	rs.wait() // and no host goroutine outlives the run
 	out.Logs, out.LogBytes, out.LogTruncated = rs.logs, rs.logBytes, rs.logTruncated
