@@ -140,9 +140,9 @@ func NewEngine(opts Options) (*Engine, error) {
 	}
 	// The deadline's checks (stopcheck.go); a module they cannot be added
 	// to keeps wazero's per-call watcher instead.
-	stops := false
-	if sw, err := addStopChecks(wasm); err == nil {
-		wasm, stops = sw, true
+	fuel := false
+	if fw, err := addFuelChecks(wasm); err == nil {
+		wasm, fuel = fw, true
 	}
 	tmp, err := os.MkdirTemp("", "plugin-lsp-sandbox-")
 	if err != nil {
@@ -158,7 +158,7 @@ func NewEngine(opts Options) (*Engine, error) {
 		done:   make(chan struct{}),
 		refill: make(chan struct{}, 1),
 	}
-	if e.maker, err = newInstanceMaker(opts.CacheDir, e.root, wasm, stops); err != nil {
+	if e.maker, err = newInstanceMaker(opts.CacheDir, e.root, wasm, fuel); err != nil {
 		os.RemoveAll(tmp)
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
@@ -215,7 +215,7 @@ func takeImage(sb *sandbox) (img *image, err error) {
 func (e *Engine) options() qjs.Option {
 	return qjs.Option{
 		CWD:                e.root,
-		CloseOnContextDone: !e.maker.stops,
+		CloseOnContextDone: !e.maker.fuel,
 		CacheDir:           e.opts.CacheDir,
 		Stdout:             io.Discard,
 		Stderr:             io.Discard,

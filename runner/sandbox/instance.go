@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"sync"
+	"sync/atomic"
 
 	"github.com/fastschema/qjs"
 	"github.com/tetratelabs/wazero"
@@ -45,20 +46,23 @@ import (
 //     2: the context), checked when the image is made.
 //   - Wasm globals: the module has one, the stack pointer, which is back at
 //     its initial value whenever no call is running (as when the image is
-//     taken), and a fresh instance starts with that value.
+//     taken), and a fresh instance starts with that value. The fuel global
+//     added by addFuelChecks starts full in every instance.
 type instanceMaker struct {
 	wrt      wazero.Runtime
 	compiled wazero.CompiledModule
 	root     string
 	proxies  sync.Map // api.Module → qjs.JsFunctionProxy
 	mems     sync.Map // api.Module → *linearMemory (recycled by forget)
-	// stops: the module carries the stop global and its checks
-	// (stopcheck.go); a run's deadline sets the global. Without it,
-	// wazero watches the context of every call (WithCloseOnContextDone).
-	stops bool
+	halts    sync.Map // api.Module → *atomic.Bool (set: the next tick stops the instance)
+	// fuel: the module carries the fuel global and its ticks
+	// (stopcheck.go), and a halted instance stops at its next tick.
+	// Without it, wazero watches the context of every call
+	// (WithCloseOnContextDone).
+	fuel bool
 }
 
-func newInstanceMaker(cacheDir, root string, wasm []byte, stops bool) (m *instanceMaker, err error) {
+func newInstanceMaker(cacheDir, root string, wasm []byte, fuel bool) (m *instanceMaker, err error) {
 	ctx := context.Background()
 	var cache wazero.CompilationCache
 	if cacheDir == "" {
@@ -66,13 +70,13 @@ func newInstanceMaker(cacheDir, root string, wasm []byte, stops bool) (m *instan
 	} else if cache, err = wazero.NewCompilationCacheWithDir(cacheDir); err != nil {
 		return nil, err
 	}
-	m = &instanceMaker{root: root, stops: stops}
+	m = &instanceMaker{root: root, fuel: fuel}
 	m.wrt = wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfig().
 		WithCompilationCache(cache).
-		// The deadline: the stop global set by the run (stopcheck.go), or,
-		// when the module could not be given one, each call watching the
+		// The deadline: the ticks of the fuel checks (stopcheck.go), or,
+		// when the module could not be given them, each call watching the
 		// instance's own context.
-		WithCloseOnContextDone(!stops))
+		WithCloseOnContextDone(!fuel))
 	defer func() {
 		if err != nil {
 			m.wrt.Close(ctx)
@@ -98,13 +102,38 @@ func newInstanceMaker(cacheDir, root string, wasm []byte, stops bool) (m *instan
 }
 
 // proxy is the one host function every instance imports: it hands the call
-// to the calling instance's own registry.
+// to the calling instance's own registry, or, called with no context and
+// tickArgc arguments (the fuel checks' call, never QuickJS's), ticks.
 func (m *instanceMaker) proxy(ctx context.Context, mod api.Module, jsCtx uint32, this uint64, argc, argv uint32) uint64 {
+	if jsCtx == 0 && argc == tickArgc {
+		m.tick(mod)
+		return 0
+	}
 	p, ok := m.proxies.Load(mod)
 	if !ok {
 		panic("sandbox: call from an unknown instance")
 	}
 	return p.(qjs.JsFunctionProxy)(ctx, mod, jsCtx, this, argc, argv)
+}
+
+// errHalted ends a call into a halted instance (its run's deadline passed
+// or its caller's context ended); the run reports the context's error.
+var errHalted = errors.New("sandbox: the run was stopped")
+
+// tick runs every fuelPerTick loop iterations of an instance's code. Being
+// in Go is what lets the scheduler preempt a goroutine that has run too
+// long (compiled wasm code cannot be preempted); a halted instance's call
+// ends here.
+func (m *instanceMaker) tick(mod api.Module) {
+	if h, ok := m.halts.Load(mod); ok && h.(*atomic.Bool).Load() {
+		panic(errHalted)
+	}
+}
+
+// haltFlag is the flag that stops mod at its next tick.
+func (m *instanceMaker) haltFlag(mod api.Module) *atomic.Bool {
+	h, _ := m.halts.LoadOrStore(mod, new(atomic.Bool))
+	return h.(*atomic.Bool)
 }
 
 func (m *instanceMaker) close() {
@@ -176,6 +205,7 @@ func (m *instanceMaker) newRuntime(ctx context.Context, opts qjs.Option, img *im
 // forget closes an instance and drops its proxy entry.
 func (m *instanceMaker) forget(mod api.Module) {
 	m.proxies.Delete(mod)
+	m.halts.Delete(mod)
 	func() {
 		defer func() { recover() }()
 		mod.Close(context.Background())

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -101,10 +102,10 @@ type sandbox struct {
 	rt     *qjs.Runtime
 	ctx    context.Context
 	cancel context.CancelFunc
-	// stop is the instance's stop global (stopcheck.go): set, every loop
-	// and call in the instance traps. nil: wazero watches ctx instead.
-	stop api.MutableGlobal
-	run  *runState // set while a job runs
+	// halted stops the instance at its next tick (stopcheck.go). nil:
+	// wazero watches ctx instead.
+	halted *atomic.Bool
+	run    *runState // set while a job runs
 	// scratch is newString's buffer in the sandbox's memory (0: none yet).
 	scratch uint64
 	mu      sync.Mutex
@@ -172,12 +173,8 @@ func (e *Engine) prepareFrom(img *image) (sb *sandbox, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
-	if e.maker.stops {
-		g, ok := sb.mod.ExportedGlobal(stopExport).(api.MutableGlobal)
-		if !ok {
-			return nil, errors.New("sandbox: the module has no stop global")
-		}
-		sb.stop = g
+	if e.maker.fuel {
+		sb.halted = e.maker.haltFlag(sb.mod)
 	}
 	if img != nil {
 		sb.img = img
@@ -210,12 +207,12 @@ func (e *Engine) prepareFrom(img *image) (sb *sandbox, err error) {
 	return sb, nil
 }
 
-// halt stops whatever runs in the sandbox: its next loop iteration or
-// function call traps (stop global), or, without one, wazero closes the
-// instance from the call's watcher (ctx).
+// halt stops whatever runs in the sandbox: at its next tick (within
+// fuelPerTick loop iterations) the call into the instance ends, or, without
+// the fuel checks, wazero closes the instance from the call's watcher (ctx).
 func (sb *sandbox) halt() {
-	if sb.stop != nil {
-		sb.stop.Set(1)
+	if sb.halted != nil {
+		sb.halted.Store(true)
 	}
 	sb.cancel()
 }
@@ -749,7 +746,7 @@ func (rs *runState) call(name, argsJSON string) string {
 	rs.cancels[id] = ccancel
 	rs.mu.Unlock()
 	go func() {
-		hc := &hostCall{rs: rs}
+		hc := &hostCall{rs: rs, id: id}
 		v, err := safeCall(context.WithValue(cctx, roomKey{}, hc), m.Fn, args)
 		ccancel(nil)
 		if err == nil {
@@ -794,6 +791,7 @@ const maxDeliverBytes = 4 << 20
 // hostCall is an async host call as its method sees it (roomKey).
 type hostCall struct {
 	rs       *runState
+	id       int // CallID
 	textName string
 	text     []byte
 }
@@ -842,6 +840,17 @@ func WaitForRoom(ctx context.Context, n int) error {
 		return hc.rs.waitRoom(n)
 	}
 	return ctx.Err()
+}
+
+// CallID is the number of an async host call in the order the page made
+// its async calls (1, 2, …; assigned on the page's thread, so parallel
+// calls keep the page's order whichever goroutine runs first), or 0
+// outside one.
+func CallID(ctx context.Context) int {
+	if hc, ok := ctx.Value(roomKey{}).(*hostCall); ok {
+		return hc.id
+	}
+	return 0
 }
 
 // SetText makes text the property name of the object an async host

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 )
@@ -14,32 +15,50 @@ import (
 // call into the instance (~90 per run: each one may wake an idle thread).
 // Measured on a warm run: ~1 ms of CPU and ~0.6–0.9 ms of wall time.
 //
-// addStopChecks gives the same guarantee inside the module instead: a new
-// mutable i32 global (exported as stopExport, 0 in every new instance) is
-// read at the entry of every function and at the header of every loop;
-// when it is not 0 the code traps (unreachable). The run's deadline sets it
-// once (Engine.Run: one context.AfterFunc per run), and the page's busy
-// loop, wherever it spins (QuickJS's interpreter loop, a C loop, a
-// recursion), stops at its next loop iteration or call. The check is a
-// load and a branch, not an exit to Go.
-const stopExport = "__sb_stop"
+// addFuelChecks gives the same guarantee with one call into Go per
+// fuelPerTick loop iterations instead of one per iteration: a new mutable
+// i32 global (the fuel, fuelPerTick in every new instance) is decremented
+// at the header of every loop; when it reaches 0 the code calls the
+// module's own import env.jsFunctionProxy with arguments QuickJS never
+// passes (context 0, argc tickArgc), which the engine's host function
+// answers as a tick (instanceMaker.tick), and the fuel is refilled. A tick
+// of a halted instance (the run's deadline or the caller's context ended:
+// Engine.Run's one context.AfterFunc per run) panics, which ends the call
+// into the instance as a trap does, and the fuel stays at 0, so every
+// later loop iteration ticks again: a busy loop, wherever it spins
+// (QuickJS's interpreter loop, a C loop), stops within fuelPerTick
+// iterations of the halt.
+//
+// The tick is also what keeps a busy page from starving the process:
+// compiled wasm code cannot be preempted by the Go scheduler, so with as
+// many busy pages as processors no timer (the deadline's included) could
+// fire; in Go, at each tick, a goroutine that ran too long yields.
+const (
+	fuelPerTick = 1 << 14
+	tickArgc    = 1<<32 - 1
+)
 
-// addStopChecks returns a copy of wasm with the stop global and its
+// addFuelChecks returns a copy of wasm with the fuel global and its
 // checks. It fails on anything it does not fully understand (an opcode
-// outside WebAssembly 2.0, a module without global or export section): the
-// engine then keeps wazero's own per-call watcher (stopChecks false).
-func addStopChecks(wasm []byte) ([]byte, error) {
+// outside WebAssembly 2.0, no global section, no env.jsFunctionProxy of
+// the type qjs declares): the engine then keeps wazero's own per-call
+// watcher (instanceMaker.fuel false).
+func addFuelChecks(wasm []byte) ([]byte, error) {
 	secs, err := sections(wasm)
 	if err != nil {
 		return nil, err
 	}
 	var importedGlobals, globals uint64
-	var haveGlobal, haveExport, haveCode bool
+	var haveGlobal, haveCode bool
+	tick, tickType := int64(-1), uint64(0)
+	var types []byte
 	for _, s := range secs {
 		body := wasm[s.body:s.end]
 		switch s.id {
+		case 1:
+			types = body
 		case 2:
-			if importedGlobals, err = countImportedGlobals(body); err != nil {
+			if importedGlobals, tick, tickType, err = readImports(body); err != nil {
 				return nil, fmt.Errorf("import section: %w", err)
 			}
 		case 6:
@@ -47,18 +66,31 @@ func addStopChecks(wasm []byte) ([]byte, error) {
 				return nil, fmt.Errorf("global section: %w", err)
 			}
 			haveGlobal = true
-		case 7:
-			haveExport = true
 		case 10:
 			haveCode = true
 		}
 	}
-	if !haveGlobal || !haveExport || !haveCode {
-		return nil, errors.New("the module has no global, export or code section")
+	if !haveGlobal || !haveCode {
+		return nil, errors.New("the module has no global or code section")
+	}
+	if tick < 0 {
+		return nil, errors.New("the module does not import env.jsFunctionProxy")
+	}
+	if err := checkProxyType(types, tickType); err != nil {
+		return nil, err
 	}
 	g := importedGlobals + globals
-	// global.get g; if (no result); unreachable; end
-	check := append(appendUleb([]byte{0x23}, g), 0x04, 0x40, 0x00, 0x0B)
+	// fuel -= 1; if fuel <= 0 { drop(jsFunctionProxy(0, 0, tickArgc, 0)); fuel = fuelPerTick }
+	check := appendUleb([]byte{0x23}, g)
+	check = append(check, 0x41, 0x01, 0x6B, 0x24)
+	check = appendUleb(check, g)
+	check = appendUleb(append(check, 0x23), g)
+	check = append(check, 0x41, 0x00, 0x4C, 0x04, 0x40,
+		0x41, 0x00, 0x42, 0x00, 0x41, 0x7F, 0x41, 0x00, 0x10)
+	check = appendUleb(check, uint64(tick))
+	check = appendSleb(append(check, 0x1A, 0x41), fuelPerTick)
+	check = appendUleb(append(check, 0x24), g)
+	check = append(check, 0x0B)
 
 	out := make([]byte, 0, len(wasm)+len(wasm)/8)
 	out = append(out, wasm[:8]...)
@@ -66,15 +98,12 @@ func addStopChecks(wasm []byte) ([]byte, error) {
 		body := wasm[s.body:s.end]
 		var nb []byte
 		switch s.id {
-		case 6: // one more global: (mut i32) (i32.const 0)
+		case 6: // one more global: (mut i32) (i32.const fuelPerTick)
 			_, n, _ := uleb(body)
 			nb = appendUleb(nil, globals+1)
 			nb = append(nb, body[n:]...)
-			nb = append(nb, 0x7F, 0x01, 0x41, 0x00, 0x0B)
-		case 7:
-			if nb, err = addExport(body, stopExport, 3, g); err != nil {
-				return nil, fmt.Errorf("export section: %w", err)
-			}
+			nb = appendSleb(append(nb, 0x7F, 0x01, 0x41), fuelPerTick)
+			nb = append(nb, 0x0B)
 		case 10:
 			if nb, err = addChecks(body, check); err != nil {
 				return nil, fmt.Errorf("code section: %w", err)
@@ -88,6 +117,17 @@ func addStopChecks(wasm []byte) ([]byte, error) {
 		out = append(out, nb...)
 	}
 	return out, nil
+}
+
+func appendSleb(b []byte, v int64) []byte {
+	for {
+		c := byte(v & 0x7f)
+		v >>= 7
+		if v == 0 && c&0x40 == 0 || v == -1 && c&0x40 != 0 {
+			return append(b, c)
+		}
+		b = append(b, c|0x80)
+	}
 }
 
 // reader reads a wasm section body; the first error sticks.
@@ -154,15 +194,28 @@ func (r *reader) limits() {
 	r.u32()
 }
 
-func countImportedGlobals(body []byte) (uint64, error) {
+// readImports counts the imported globals and finds the function
+// import env.jsFunctionProxy: its index in the function space and its type.
+func readImports(body []byte) (globals uint64, proxy int64, proxyType uint64, err error) {
 	r := &reader{b: body}
-	var globals uint64
+	proxy = -1
+	var funcs int64
 	for n := r.u32(); n > 0 && r.err == nil; n-- {
-		r.skip(r.u32()) // module
-		r.skip(r.u32()) // name
+		l := r.u32()
+		at := r.i
+		r.skip(l)
+		module := string(body[at:r.i])
+		l = r.u32()
+		at = r.i
+		r.skip(l)
+		name := string(body[at:r.i])
 		switch r.byte() {
 		case 0: // function
-			r.u32()
+			t := r.u32()
+			if module == "env" && name == "jsFunctionProxy" {
+				proxy, proxyType = funcs, t
+			}
+			funcs++
 		case 1: // table
 			r.byte()
 			r.limits()
@@ -179,39 +232,36 @@ func countImportedGlobals(body []byte) (uint64, error) {
 	if r.err == nil && r.i != len(body) {
 		r.fail("trailing bytes")
 	}
-	return globals, r.err
+	return globals, proxy, proxyType, r.err
 }
 
-func addExport(body []byte, name string, kind byte, index uint64) ([]byte, error) {
-	r := &reader{b: body}
+// checkProxyType checks that type t is (i32, i64, i32, i32) → i64, the
+// jsFunctionProxy the tick calls.
+func checkProxyType(types []byte, t uint64) error {
+	r := &reader{b: types}
 	n := r.u32()
-	hdr := r.i
-	for k := n; k > 0 && r.err == nil; k-- {
-		l := r.u32()
+	for i := uint64(0); i < n && r.err == nil; i++ {
 		at := r.i
-		r.skip(l)
-		if r.err == nil && string(body[at:r.i]) == name {
-			return nil, fmt.Errorf("%s is exported already", name)
+		if r.byte() != 0x60 {
+			r.fail("not a function type")
+			break
 		}
-		r.byte()
-		r.u32()
-	}
-	if r.err == nil && r.i != len(body) {
-		r.fail("trailing bytes")
+		r.skip(r.u32())
+		r.skip(r.u32())
+		if i == t && r.err == nil {
+			if !bytes.Equal(types[at:r.i], []byte{0x60, 4, 0x7F, 0x7E, 0x7F, 0x7F, 1, 0x7E}) {
+				return errors.New("env.jsFunctionProxy is not (i32, i64, i32, i32) → i64")
+			}
+			return nil
+		}
 	}
 	if r.err != nil {
-		return nil, r.err
+		return r.err
 	}
-	nb := appendUleb(nil, n+1)
-	nb = append(nb, body[hdr:]...)
-	nb = appendUleb(nb, uint64(len(name)))
-	nb = append(nb, name...)
-	nb = append(nb, kind)
-	return appendUleb(nb, index), nil
+	return errors.New("env.jsFunctionProxy's type is missing")
 }
 
-// addChecks inserts check at the start of every function body and after
-// the block type of every loop instruction.
+// addChecks inserts check after the block type of every loop instruction.
 func addChecks(body []byte, check []byte) ([]byte, error) {
 	r := &reader{b: body}
 	n := r.u32()
@@ -247,9 +297,7 @@ func checkFunction(out, code, check []byte) ([]byte, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
-	out = append(out, code[:r.i]...)
-	out = append(out, check...)
-	from := r.i
+	from := 0
 	for r.i < len(code) && r.err == nil {
 		op := r.byte()
 		switch {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"runtime"
 	"runtime/metrics"
 	"strings"
 	"sync/atomic"
@@ -14,41 +15,46 @@ import (
 	"github.com/tetratelabs/wazero/api"
 )
 
-// spinWasm is a hand-written module: one immutable global, and two
-// exports: spin (loop br 0 end: never returns) and rec (calls itself
-// through a block, no loop instruction in it: unbounded only until the
-// stack runs out, so it is cut by the entry check first when the stop is
-// set).
+// spinWasm is a hand-written module: it imports env.jsFunctionProxy (as
+// qjs.wasm does) and exports spin, a loop that never ends (loop br 0 end).
 var spinWasm = []byte{
 	0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-	0x01, 0x04, 0x01, 0x60, 0x00, 0x00, // type: [] → []
-	0x03, 0x02, 0x01, 0x00, // one function of type 0
+	// types: [] → [], (i32 i64 i32 i32) → i64
+	0x01, 0x0C, 0x02, 0x60, 0x00, 0x00, 0x60, 0x04, 0x7F, 0x7E, 0x7F, 0x7F, 0x01, 0x7E,
+	// import env.jsFunctionProxy, type 1
+	0x02, 0x17, 0x01, 0x03, 'e', 'n', 'v', 0x0F, 'j', 's', 'F', 'u', 'n', 'c', 't', 'i', 'o', 'n', 'P', 'r', 'o', 'x', 'y', 0x00, 0x01,
+	0x03, 0x02, 0x01, 0x00, // one function of type 0 (index 1)
 	0x06, 0x06, 0x01, 0x7F, 0x00, 0x41, 0x00, 0x0B, // global 0: i32 const 0
-	0x07, 0x08, 0x01, 0x04, 's', 'p', 'i', 'n', 0x00, 0x00, // export "spin" func 0
+	0x07, 0x08, 0x01, 0x04, 's', 'p', 'i', 'n', 0x00, 0x01, // export "spin" func 1
 	0x0A, 0x09, 0x01, 0x07, 0x00, 0x03, 0x40, 0x0C, 0x00, 0x0B, 0x0B, // loop br 0 end end
 }
 
-func TestStopChecksStopABusyLoop(t *testing.T) {
-	out, err := addStopChecks(spinWasm)
+func TestFuelChecksStopABusyLoop(t *testing.T) {
+	out, err := addFuelChecks(spinWasm)
 	if err != nil {
 		t.Fatal(err)
-	}
-	// the checks: at the function's entry and after the loop's block type
-	check := []byte{0x23, 0x01, 0x04, 0x40, 0x00, 0x0B}
-	if n := bytes.Count(out, check); n != 2 {
-		t.Fatalf("%d checks in the module, want 2 (entry and loop)", n)
 	}
 	ctx := context.Background()
 	rt := wazero.NewRuntime(ctx) // no WithCloseOnContextDone: nothing else can stop it
 	defer rt.Close(ctx)
+	m := &instanceMaker{}
+	var ticks atomic.Int64
+	i32, i64 := api.ValueTypeI32, api.ValueTypeI64
+	if _, err := rt.NewHostModuleBuilder("env").NewFunctionBuilder().
+		WithGoModuleFunction(api.GoModuleFunc(func(ctx context.Context, mod api.Module, stack []uint64) {
+			if api.DecodeU32(stack[2]) == tickArgc {
+				ticks.Add(1)
+			}
+			stack[0] = m.proxy(ctx, mod, api.DecodeU32(stack[0]), stack[1], api.DecodeU32(stack[2]), api.DecodeU32(stack[3]))
+		}), []api.ValueType{i32, i64, i32, i32}, []api.ValueType{i64}).
+		Export("jsFunctionProxy").Instantiate(ctx); err != nil {
+		t.Fatal(err)
+	}
 	mod, err := rt.Instantiate(ctx, out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	stop, ok := mod.ExportedGlobal(stopExport).(api.MutableGlobal)
-	if !ok || stop.Get() != 0 {
-		t.Fatalf("no stop global at 0 (%v)", ok)
-	}
+	halted := m.haltFlag(mod)
 	done := make(chan error, 1)
 	go func() {
 		_, err := mod.ExportedFunction("spin").Call(ctx)
@@ -56,25 +62,20 @@ func TestStopChecksStopABusyLoop(t *testing.T) {
 	}()
 	select {
 	case err := <-done:
-		t.Fatalf("spin returned before the stop: %v", err)
+		t.Fatalf("spin returned before the halt: %v", err)
 	case <-time.After(50 * time.Millisecond):
 	}
-	stop.Set(1)
+	if ticks.Load() == 0 {
+		t.Fatal("the loop spun without a tick")
+	}
+	halted.Store(true)
 	select {
 	case err := <-done:
-		if err == nil || !strings.Contains(err.Error(), "unreachable") {
-			t.Fatalf("spin ended with %v, want the unreachable trap", err)
+		if err == nil || !strings.Contains(err.Error(), errHalted.Error()) {
+			t.Fatalf("spin ended with %v, want %v", err, errHalted)
 		}
 	case <-time.After(10 * time.Second):
-		t.Fatal("the stop global did not stop the loop")
-	}
-	// a new instance starts with the global at 0
-	mod2, err := rt.InstantiateModule(ctx, mustCompile(t, rt, out), wazero.NewModuleConfig().WithName("second"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if v := mod2.ExportedGlobal(stopExport).Get(); v != 0 {
-		t.Fatalf("a new instance's stop global is %d", v)
+		t.Fatal("the halt did not stop the loop")
 	}
 }
 
@@ -87,44 +88,67 @@ func mustCompile(t *testing.T, rt wazero.Runtime, wasm []byte) wazero.CompiledMo
 	return c
 }
 
-// TestStopChecksQJS: the real module gets its checks (every function and
-// every loop), still validates, and a module the rewriter does not fully
-// understand is refused rather than half rewritten.
-func TestStopChecksQJS(t *testing.T) {
+// TestFuelChecksQJS: the real module gets its checks and still validates;
+// a module the rewriter does not fully understand is refused rather than
+// half rewritten (the engine then keeps wazero's watcher per call).
+func TestFuelChecksQJS(t *testing.T) {
 	w, err := stripCustomSections(qjsWasm)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := addStopChecks(w)
+	out, err := addFuelChecks(w)
 	if err != nil {
 		t.Fatalf("qjs.wasm: %v (the engine would fall back to a watcher per call)", err)
 	}
 	if _, err := wazero.NewRuntime(context.Background()).CompileModule(context.Background(), out); err != nil {
 		t.Fatalf("the rewritten module does not validate: %v", err)
 	}
-	if _, err := addStopChecks(out); err == nil {
-		t.Error("a module that exports the stop global already was rewritten again")
-	}
 	// an opcode outside WebAssembly 2.0 (0xFE: threads) in the body
 	bad := append([]byte(nil), spinWasm...)
 	bad[len(bad)-4] = 0xFE // was br
-	if _, err := addStopChecks(bad); err == nil {
+	if _, err := addFuelChecks(bad); err == nil {
 		t.Error("an unknown opcode was accepted")
 	}
+	// no env.jsFunctionProxy to tick through
+	noImport := bytes.Replace(spinWasm, []byte("jsFunctionProxy"), []byte("jsFunctionProxx"), 1)
+	if _, err := addFuelChecks(noImport); err == nil {
+		t.Error("a module without env.jsFunctionProxy was accepted")
+	}
 	for _, n := range []int{9, 20, len(spinWasm) - 3} {
-		if _, err := addStopChecks(spinWasm[:n]); err == nil {
+		if _, err := addFuelChecks(spinWasm[:n]); err == nil {
 			t.Errorf("truncated at %d: no error", n)
 		}
 	}
 }
 
-// TestNoGoroutinePerCall: the engine uses the stop global, so the ~100
+// TestBusyPagesOnEveryProcessor: more busy pages than processors at once.
+// Compiled wasm code cannot be preempted by the Go scheduler: if nothing
+// in a busy loop ever entered Go, no timer could fire and these runs would
+// never end. Every run ends at its deadline.
+func TestBusyPagesOnEveryProcessor(t *testing.T) {
+	e := engine(t)
+	n := runtime.GOMAXPROCS(0) + 1
+	outs := make(chan Outcome, n)
+	for i := 0; i < n; i++ {
+		go func() {
+			outs <- e.Run(context.Background(), Job{Name: "page.js", Timeout: 300 * time.Millisecond,
+				Code: page(`function main() { for (;;) {} }`)})
+		}()
+	}
+	for i := 0; i < n; i++ {
+		if out := <-outs; out.Err == nil || out.Err.Kind != KindTimeout {
+			t.Fatalf("run %d: %+v", i, out.Err)
+		}
+	}
+}
+
+// TestNoGoroutinePerCall: the engine uses the fuel checks, so the ~100
 // calls into the instance a run makes start no goroutine each (wazero's
 // WithCloseOnContextDone starts one per call); the deadline still stops a
 // busy loop (TestHostileSandbox: busy-loop, busy-loop-in-microtask).
 func TestNoGoroutinePerCall(t *testing.T) {
 	e := engine(t)
-	if !e.maker.stops {
+	if !e.maker.fuel {
 		t.Fatal("the engine fell back to wazero's watcher per call")
 	}
 	// 200 host calls, each several calls into the instance
