@@ -413,7 +413,10 @@ func (r *reserved) Allocate(capacity, limit uint64) experimental.LinearMemory {
 	// grows past it moves to its own mapping (Reallocate).
 	c = min(max(c, maxPooledMemoryBytes), limit)
 	if b, dirty := memPool.get(c); b != nil {
-		r.lm = &linearMemory{buf: b[:0], dirty: dirty, limit: limit}
+		// The first n bytes are overwritten by the image (restoreImage)
+		// before anything runs in the instance: clearing them first
+		// would be a second pass over ~1 MiB per sandbox.
+		r.lm = &linearMemory{buf: b[:0], dirty: dirty, limit: limit, restored: int(min(r.n, c))}
 	} else {
 		r.lm = &linearMemory{buf: make([]byte, 0, c), limit: limit}
 	}
@@ -423,9 +426,11 @@ func (r *reserved) Allocate(capacity, limit uint64) experimental.LinearMemory {
 type linearMemory struct {
 	buf []byte
 	// dirty: buf[:dirty] may hold an earlier instance's bytes (a pooled
-	// buffer); they are cleared before the memory grows over them.
-	dirty int
-	freed bool // wazero closed the instance
+	// buffer); they are cleared before the memory grows over them, except
+	// buf[:restored], which the image overwrites before anything runs.
+	dirty    int
+	restored int
+	freed    bool // wazero closed the instance
 	// mapping is the memory's own mapping once it grew past its Go buffer
 	// (buf is then a prefix of it); nil while buf is a Go slice.
 	mapping []byte
@@ -443,7 +448,7 @@ type linearMemory struct {
 // no mapping (Windows, or mmap failed), the Go slice grows.
 func (l *linearMemory) Reallocate(size uint64) []byte {
 	if size <= uint64(cap(l.buf)) {
-		if old := len(l.buf); int(size) > old && old < l.dirty {
+		if old := max(len(l.buf), l.restored); int(size) > old && old < l.dirty {
 			clear(l.buf[old:min(int(size), l.dirty)])
 		}
 		l.buf = l.buf[:size]
@@ -528,7 +533,8 @@ func (p *memoryPool) recycle(l *linearMemory) {
 }
 
 // restoreImage makes an instance's memory a copy of img, with a fresh
-// Math.random state.
+// Math.random state. It writes every byte of the image's range, which a
+// recycled buffer did not clear (reserved).
 func restoreImage(mod api.Module, img *image) error {
 	mem := mod.Memory()
 	if need := uint32(len(img.mem)) / PageSize; need > mem.Size()/PageSize {
