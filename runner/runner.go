@@ -205,7 +205,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 	}
 
 	// Broker and host methods.
-	var provider broker.Provider = broker.NewFixtureProvider(fx)
+	provider := fixtureProvider(fx)
 	if req.Providers == "real" {
 		provider = r.net
 	}
