@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/metrics"
 	"sort"
 	"sync/atomic"
 	"syscall"
@@ -62,6 +63,21 @@ func reportCPU(b *testing.B, c0 time.Duration) {
 	b.ReportMetric(float64((cpuTime()-c0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 }
 
+// schedCounts are the process's goroutines started and GC cycles so far:
+// per run, they show the hand-offs between threads and the collector's
+// work that wall time on an idle machine pays for.
+func schedCounts() (goroutines, gcs uint64) {
+	s := []metrics.Sample{{Name: "/sched/goroutines-created:goroutines"}, {Name: "/gc/cycles/total:gc-cycles"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64(), s[1].Value.Uint64()
+}
+
+func reportSched(b *testing.B, g0, gc0 uint64) {
+	g, gc := schedCounts()
+	b.ReportMetric(float64(g-g0)/float64(b.N), "goroutines/op")
+	b.ReportMetric(float64(gc-gc0)/float64(b.N), "gcs/op")
+}
+
 func reportPercentiles(b *testing.B, d []time.Duration) {
 	if len(d) == 0 {
 		return
@@ -84,6 +100,7 @@ func BenchmarkRunWarm(b *testing.B) {
 	}
 	d := make([]time.Duration, 0, b.N)
 	c0 := cpuTime()
+	g0, gc0 := schedCounts()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		// Pace like an author would (one run, then the editor waits), so
@@ -100,6 +117,7 @@ func BenchmarkRunWarm(b *testing.B) {
 	}
 	b.StopTimer()
 	reportCPU(b, c0)
+	reportSched(b, g0, gc0)
 	reportPercentiles(b, d)
 }
 
@@ -110,6 +128,7 @@ func BenchmarkRunBackToBack(b *testing.B) {
 	req := Request{Plugin: books(b), Tool: "lookupBook", Input: json.RawMessage(`{"isbn":"9780261103344"}`)}
 	d := make([]time.Duration, 0, b.N)
 	c0 := cpuTime()
+	g0, gc0 := schedCounts()
 	for i := 0; i < b.N; i++ {
 		t0 := time.Now()
 		rec, err := r.Run(context.Background(), req)
@@ -119,6 +138,7 @@ func BenchmarkRunBackToBack(b *testing.B) {
 		}
 	}
 	reportCPU(b, c0)
+	reportSched(b, g0, gc0)
 	reportPercentiles(b, d)
 }
 

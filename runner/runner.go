@@ -205,7 +205,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 	}
 
 	// Broker and host methods.
-	var provider broker.Provider = broker.NewFixtureProvider(fx)
+	provider := fixtureProvider(fx)
 	if req.Providers == "real" {
 		provider = r.net
 	}
@@ -453,7 +453,8 @@ func fetchMethod(b *broker.Broker, progress func(string)) sandbox.HostFunc {
 				return nil, errors.New("http.fetch: init must be { method?, headers?, body? }")
 			}
 		}
-		req := broker.Request{Method: strings.ToUpper(init.Method), URL: url, Header: http.Header{}}
+		// Seq: parallel fetches are recorded in the page's call order.
+		req := broker.Request{Method: strings.ToUpper(init.Method), URL: url, Header: http.Header{}, Seq: sandbox.CallID(ctx)}
 		for k, v := range init.Headers {
 			req.Header.Add(k, v)
 		}

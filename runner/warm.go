@@ -18,6 +18,9 @@ var fixturesCache struct {
 	sync.Mutex
 	m     map[string]*broker.Fixtures
 	bytes int
+	// index: the fixture providers' part of each cached file, made once
+	// (canned responses: ~0.06 ms a run); each run's provider is new.
+	index map[*broker.Fixtures]*broker.FixtureIndex
 }
 
 const (
@@ -42,10 +45,24 @@ func parseFixtures(data []byte) (*broker.Fixtures, error) {
 	defer fixturesCache.Unlock()
 	if fixturesCache.m == nil || len(fixturesCache.m) >= maxCachedFixtures || fixturesCache.bytes+len(data) > maxCachedFixtureBytes {
 		fixturesCache.m, fixturesCache.bytes = map[string]*broker.Fixtures{}, 0
+		fixturesCache.index = map[*broker.Fixtures]*broker.FixtureIndex{}
 	}
 	if _, ok := fixturesCache.m[string(data)]; !ok && len(data) <= maxCachedFixtureBytes {
 		fixturesCache.m[string(data)] = f
+		fixturesCache.index[f] = broker.NewFixtureIndex(f)
 		fixturesCache.bytes += len(data)
 	}
 	return f, nil
+}
+
+// fixtureProvider is a run's fixture provider for f: from f's index when
+// f is a cached file, else made from f.
+func fixtureProvider(f *broker.Fixtures) broker.Provider {
+	fixturesCache.Lock()
+	x := fixturesCache.index[f]
+	fixturesCache.Unlock()
+	if x != nil {
+		return x.Provider()
+	}
+	return broker.NewFixtureProvider(f)
 }

@@ -71,3 +71,54 @@ func TestWarmRunFollowsEdits(t *testing.T) {
 	write("code/lookup-book.ts", string(page))
 	want(run(), hobbit)
 }
+
+// The canned responses are made once per fixtures.json content, but each
+// run counts its own uses: a fixture answering once ("times": 1) answers
+// once in every run, and a second fetch in the same run finds it used up.
+func TestFixtureUsesPerRun(t *testing.T) {
+	dir := t.TempDir()
+	copyDir(t, filepath.Join("..", "testdata", "example", "books"), dir)
+	path := filepath.Join(dir, "fixtures.json")
+	fixtures, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	once := strings.Replace(string(fixtures), `"url": "https://api.openlibrary.org/isbn/9780261103344.json",`,
+		`"url": "https://api.openlibrary.org/isbn/9780261103344.json", "times": 1,`, 1)
+	if once == string(fixtures) {
+		t.Fatal("the fixture to limit was not found")
+	}
+	if err := os.WriteFile(path, []byte(once), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := analysis.Load(analysis.OSFS{}, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := sharedRunner(t)
+	for i := 0; i < 3; i++ {
+		rec, err := r.Run(context.Background(), Request{Plugin: p, Tool: "lookupBook", Input: json.RawMessage(`{"isbn":"9780261103344"}`)})
+		if err != nil || !rec.OK {
+			t.Fatalf("run %d: %v %+v", i, err, rec.Error)
+		}
+	}
+	twice := `export default async function twice() {
+  const a = await http.fetch("https://api.openlibrary.org/isbn/9780261103344.json");
+  const b = await http.fetch("https://api.openlibrary.org/isbn/9780261103344.json");
+  return [a.status, b.status];
+}
+`
+	if err := os.WriteFile(filepath.Join(dir, "code", "lookup-book.ts"), []byte(twice), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if p, err = analysis.Load(analysis.OSFS{}, dir); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := r.Run(context.Background(), Request{Plugin: p, Tool: "lookupBook", Input: json.RawMessage(`{"isbn":"9780261103344"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.OK || rec.Error == nil || !strings.Contains(rec.Error.Message, "9780261103344") {
+		t.Fatalf("the second fetch of a fixture with times 1 was answered: %s %+v", rec.Result, rec.Error)
+	}
+}

@@ -81,6 +81,10 @@ type Request struct {
 	Method, URL string
 	Header      http.Header
 	Body        []byte
+	// Seq is the order in which the tool made the call (1, 2, …), when
+	// calls run in parallel and may reach the broker in another order:
+	// Audit lists calls by it. 0: the order they reach the broker.
+	Seq int
 	// budget is the run's in-flight budget a provider reads the body
 	// into (nil: none).
 	budget *budget
@@ -217,6 +221,7 @@ type Broker struct {
 
 	mu      sync.Mutex
 	audit   []Entry
+	seqs    []int // Request.Seq of each audit entry
 	calls   int
 	sent    int
 	bytes   int64
@@ -330,7 +335,16 @@ func (b *Broker) Audit() []Entry {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	out := make([]Entry, len(b.audit))
-	copy(out, b.audit)
+	// In the order the tool made the calls (parallel calls may reach
+	// the broker in another order).
+	idx := make([]int, len(out))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(i, j int) bool { return b.seqs[idx[i]] < b.seqs[idx[j]] })
+	for i, k := range idx {
+		out[i] = b.audit[k]
+	}
 	for i := range out {
 		out[i].Credentials = append([]string{}, out[i].Credentials...)
 	}
@@ -378,6 +392,7 @@ func (b *Broker) Fetch(ctx context.Context, req Request) (*Response, error) {
 	if !overLimit || b.calls == b.maxFetches+1 {
 		slot = len(b.audit)
 		b.audit = append(b.audit, e)
+		b.seqs = append(b.seqs, req.Seq)
 	} else {
 		b.dropped++
 	}

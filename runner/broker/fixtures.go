@@ -111,25 +111,41 @@ func (e *NoFixtureError) Error() string {
 // matches the request (fixtures.Fixture.Matches) and has uses left
 // ("times") answers; it may wait ("latencyMs") or fail ("error").
 // A provider holds the use counts of one run.
-func NewFixtureProvider(f *Fixtures) Provider {
-	p := &fixtureProvider{byURL: map[string][]int{}}
+func NewFixtureProvider(f *Fixtures) Provider { return NewFixtureIndex(f).Provider() }
+
+// FixtureIndex is what fixture providers read of a Fixtures: its canned
+// responses (bodies compacted, headers set) and the fixtures by URL, made
+// once. Each provider made from it keeps the use counts of its own run;
+// nothing of one run reaches another through it. f must not change
+// afterwards (the runner keeps it with the parsed file, by content).
+func NewFixtureIndex(f *Fixtures) *FixtureIndex {
+	x := &FixtureIndex{byURL: map[string][]int{}}
 	if f != nil {
-		p.list = f.FnFetch
-		p.used = make([]int, len(f.FnFetch))
-		p.resp = make([]*cannedResponse, len(f.FnFetch))
+		x.list = f.FnFetch
+		x.resp = make([]*cannedResponse, len(f.FnFetch))
 		for i := range f.FnFetch {
-			p.resp[i] = canned(&f.FnFetch[i])
+			x.resp[i] = canned(&f.FnFetch[i])
 			k := fixtures.URLKey(f.FnFetch[i].URL)
-			p.byURL[k] = append(p.byURL[k], i)
+			x.byURL[k] = append(x.byURL[k], i)
 		}
 	}
-	return p
+	return x
+}
+
+// FixtureIndex: see NewFixtureIndex.
+type FixtureIndex struct {
+	list  []Fixture
+	resp  []*cannedResponse // only read: each answer is a copy (RoundTrip)
+	byURL map[string][]int  // fixtures.URLKey → indexes in file order
+}
+
+// Provider is a fixture provider for one run.
+func (x *FixtureIndex) Provider() Provider {
+	return &fixtureProvider{FixtureIndex: x, used: make([]int, len(x.list))}
 }
 
 type fixtureProvider struct {
-	list  []Fixture
-	resp  []*cannedResponse
-	byURL map[string][]int // fixtures.URLKey → indexes in file order
+	*FixtureIndex
 
 	mu   sync.Mutex
 	used []int

@@ -89,6 +89,7 @@ type Engine struct {
 	root     string
 	spare    chan *sandbox
 	refill   chan struct{}
+	used     chan *sandbox // used sandboxes the refiller closes before it refills
 	done     chan struct{}
 	wg       sync.WaitGroup
 	closing  sync.WaitGroup // sandboxes being freed
@@ -138,6 +139,12 @@ func NewEngine(opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: patching qjs.wasm: %w", err)
 	}
+	// The deadline's checks (stopcheck.go); a module they cannot be added
+	// to keeps wazero's per-call watcher instead.
+	fuel := false
+	if fw, err := addFuelChecks(wasm); err == nil {
+		wasm, fuel = fw, true
+	}
 	tmp, err := os.MkdirTemp("", "plugin-lsp-sandbox-")
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
@@ -152,7 +159,7 @@ func NewEngine(opts Options) (*Engine, error) {
 		done:   make(chan struct{}),
 		refill: make(chan struct{}, 1),
 	}
-	if e.maker, err = newInstanceMaker(opts.CacheDir, e.root, wasm); err != nil {
+	if e.maker, err = newInstanceMaker(opts.CacheDir, e.root, wasm, fuel); err != nil {
 		os.RemoveAll(tmp)
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
@@ -169,6 +176,7 @@ func NewEngine(opts Options) (*Engine, error) {
 	sb.close()
 	if opts.Spare > 0 {
 		e.spare = make(chan *sandbox, opts.Spare)
+		e.used = make(chan *sandbox, opts.Spare)
 		e.wg.Add(1)
 		go e.refiller()
 		e.kick()
@@ -209,7 +217,7 @@ func takeImage(sb *sandbox) (img *image, err error) {
 func (e *Engine) options() qjs.Option {
 	return qjs.Option{
 		CWD:                e.root,
-		CloseOnContextDone: true,
+		CloseOnContextDone: !e.maker.fuel,
 		CacheDir:           e.opts.CacheDir,
 		Stdout:             io.Discard,
 		Stderr:             io.Discard,
@@ -240,8 +248,20 @@ func (e *Engine) refiller() {
 		case <-e.done:
 			return
 		case <-e.refill:
+		case sb := <-e.used:
+			e.free(sb)
 		}
 		for len(e.spare) < cap(e.spare) {
+			// Used sandboxes first: their memories serve the new ones
+			// (memPool).
+			for drained := false; !drained; {
+				select {
+				case sb := <-e.used:
+					e.free(sb)
+				default:
+					drained = true
+				}
+			}
 			sb, err := e.prepareFrom(e.spareImage())
 			if err != nil {
 				break // Run prepares its own and reports the error
@@ -291,7 +311,10 @@ func (e *Engine) get(want *image) (*sandbox, error) {
 	return e.prepareFrom(want)
 }
 
-// closeLater frees a used sandbox on its own goroutine.
+// closeLater frees a used sandbox off the caller's path: the refiller
+// closes it and then prepares the next spare (one wake-up, and the freed
+// memory serves the new sandbox), or, when the refiller is busy or there
+// is none, a goroutine of its own.
 // A runtime that grew past bigRuntimeBytes (a memory bomb, a large
 // result) leaves the Go heap holding its pages after it is freed; they are
 // handed back to the OS at once instead of at the scavenger's pace
@@ -304,17 +327,28 @@ func (e *Engine) closeLater(sb *sandbox) {
 	default:
 	}
 	if e.spare != nil {
+		// One wake-up: the refiller closes it, then refills.
+		select {
+		case e.used <- sb:
+			return
+		default:
+		}
 		e.kick()
 	}
 	e.closing.Add(1)
 	go func() {
 		defer e.closing.Done()
-		big := sb.memorySize() > bigRuntimeBytes
-		sb.close()
-		if big {
-			debug.FreeOSMemory()
-		}
+		e.free(sb)
 	}()
+}
+
+// free closes a used sandbox.
+func (e *Engine) free(sb *sandbox) {
+	big := sb.memorySize() > bigRuntimeBytes
+	sb.close()
+	if big {
+		debug.FreeOSMemory()
+	}
 }
 
 const bigRuntimeBytes = 32 << 20
@@ -330,6 +364,9 @@ func (e *Engine) Close() {
 			for {
 				select {
 				case sb := <-e.spare:
+					sb.close()
+					continue
+				case sb := <-e.used:
 					sb.close()
 					continue
 				default:

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"sync"
+	"sync/atomic"
 
 	"github.com/fastschema/qjs"
 	"github.com/tetratelabs/wazero"
@@ -45,16 +46,23 @@ import (
 //     2: the context), checked when the image is made.
 //   - Wasm globals: the module has one, the stack pointer, which is back at
 //     its initial value whenever no call is running (as when the image is
-//     taken), and a fresh instance starts with that value.
+//     taken), and a fresh instance starts with that value. The fuel global
+//     added by addFuelChecks starts full in every instance.
 type instanceMaker struct {
 	wrt      wazero.Runtime
 	compiled wazero.CompiledModule
 	root     string
 	proxies  sync.Map // api.Module → qjs.JsFunctionProxy
 	mems     sync.Map // api.Module → *linearMemory (recycled by forget)
+	halts    sync.Map // api.Module → *atomic.Bool (set: the next tick stops the instance)
+	// fuel: the module carries the fuel global and its ticks
+	// (stopcheck.go), and a halted instance stops at its next tick.
+	// Without it, wazero watches the context of every call
+	// (WithCloseOnContextDone).
+	fuel bool
 }
 
-func newInstanceMaker(cacheDir, root string, wasm []byte) (m *instanceMaker, err error) {
+func newInstanceMaker(cacheDir, root string, wasm []byte, fuel bool) (m *instanceMaker, err error) {
 	ctx := context.Background()
 	var cache wazero.CompilationCache
 	if cacheDir == "" {
@@ -62,11 +70,13 @@ func newInstanceMaker(cacheDir, root string, wasm []byte) (m *instanceMaker, err
 	} else if cache, err = wazero.NewCompilationCacheWithDir(cacheDir); err != nil {
 		return nil, err
 	}
-	m = &instanceMaker{root: root}
+	m = &instanceMaker{root: root, fuel: fuel}
 	m.wrt = wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfig().
 		WithCompilationCache(cache).
-		// The deadline: each call watches the instance's own context.
-		WithCloseOnContextDone(true))
+		// The deadline: the ticks of the fuel checks (stopcheck.go), or,
+		// when the module could not be given them, each call watching the
+		// instance's own context.
+		WithCloseOnContextDone(!fuel))
 	defer func() {
 		if err != nil {
 			m.wrt.Close(ctx)
@@ -92,13 +102,38 @@ func newInstanceMaker(cacheDir, root string, wasm []byte) (m *instanceMaker, err
 }
 
 // proxy is the one host function every instance imports: it hands the call
-// to the calling instance's own registry.
+// to the calling instance's own registry, or, called with no context and
+// tickArgc arguments (the fuel checks' call, never QuickJS's), ticks.
 func (m *instanceMaker) proxy(ctx context.Context, mod api.Module, jsCtx uint32, this uint64, argc, argv uint32) uint64 {
+	if jsCtx == 0 && argc == tickArgc {
+		m.tick(mod)
+		return 0
+	}
 	p, ok := m.proxies.Load(mod)
 	if !ok {
 		panic("sandbox: call from an unknown instance")
 	}
 	return p.(qjs.JsFunctionProxy)(ctx, mod, jsCtx, this, argc, argv)
+}
+
+// errHalted ends a call into a halted instance (its run's deadline passed
+// or its caller's context ended); the run reports the context's error.
+var errHalted = errors.New("sandbox: the run was stopped")
+
+// tick runs every fuelPerTick loop iterations of an instance's code. Being
+// in Go is what lets the scheduler preempt a goroutine that has run too
+// long (compiled wasm code cannot be preempted); a halted instance's call
+// ends here.
+func (m *instanceMaker) tick(mod api.Module) {
+	if h, ok := m.halts.Load(mod); ok && h.(*atomic.Bool).Load() {
+		panic(errHalted)
+	}
+}
+
+// haltFlag is the flag that stops mod at its next tick.
+func (m *instanceMaker) haltFlag(mod api.Module) *atomic.Bool {
+	h, _ := m.halts.LoadOrStore(mod, new(atomic.Bool))
+	return h.(*atomic.Bool)
 }
 
 func (m *instanceMaker) close() {
@@ -170,6 +205,7 @@ func (m *instanceMaker) newRuntime(ctx context.Context, opts qjs.Option, img *im
 // forget closes an instance and drops its proxy entry.
 func (m *instanceMaker) forget(mod api.Module) {
 	m.proxies.Delete(mod)
+	m.halts.Delete(mod)
 	func() {
 		defer func() { recover() }()
 		mod.Close(context.Background())
@@ -377,7 +413,10 @@ func (r *reserved) Allocate(capacity, limit uint64) experimental.LinearMemory {
 	// grows past it moves to its own mapping (Reallocate).
 	c = min(max(c, maxPooledMemoryBytes), limit)
 	if b, dirty := memPool.get(c); b != nil {
-		r.lm = &linearMemory{buf: b[:0], dirty: dirty, limit: limit}
+		// The first n bytes are overwritten by the image (restoreImage)
+		// before anything runs in the instance: clearing them first
+		// would be a second pass over ~1 MiB per sandbox.
+		r.lm = &linearMemory{buf: b[:0], dirty: dirty, limit: limit, restored: int(min(r.n, c))}
 	} else {
 		r.lm = &linearMemory{buf: make([]byte, 0, c), limit: limit}
 	}
@@ -387,9 +426,11 @@ func (r *reserved) Allocate(capacity, limit uint64) experimental.LinearMemory {
 type linearMemory struct {
 	buf []byte
 	// dirty: buf[:dirty] may hold an earlier instance's bytes (a pooled
-	// buffer); they are cleared before the memory grows over them.
-	dirty int
-	freed bool // wazero closed the instance
+	// buffer); they are cleared before the memory grows over them, except
+	// buf[:restored], which the image overwrites before anything runs.
+	dirty    int
+	restored int
+	freed    bool // wazero closed the instance
 	// mapping is the memory's own mapping once it grew past its Go buffer
 	// (buf is then a prefix of it); nil while buf is a Go slice.
 	mapping []byte
@@ -407,7 +448,7 @@ type linearMemory struct {
 // no mapping (Windows, or mmap failed), the Go slice grows.
 func (l *linearMemory) Reallocate(size uint64) []byte {
 	if size <= uint64(cap(l.buf)) {
-		if old := len(l.buf); int(size) > old && old < l.dirty {
+		if old := max(len(l.buf), l.restored); int(size) > old && old < l.dirty {
 			clear(l.buf[old:min(int(size), l.dirty)])
 		}
 		l.buf = l.buf[:size]
@@ -492,7 +533,8 @@ func (p *memoryPool) recycle(l *linearMemory) {
 }
 
 // restoreImage makes an instance's memory a copy of img, with a fresh
-// Math.random state.
+// Math.random state. It writes every byte of the image's range, which a
+// recycled buffer did not clear (reserved).
 func restoreImage(mod api.Module, img *image) error {
 	mem := mod.Memory()
 	if need := uint32(len(img.mem)) / PageSize; need > mem.Size()/PageSize {

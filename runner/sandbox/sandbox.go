@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -101,6 +102,9 @@ type sandbox struct {
 	rt     *qjs.Runtime
 	ctx    context.Context
 	cancel context.CancelFunc
+	// halted stops the instance at its next tick (stopcheck.go). nil:
+	// wazero watches ctx instead.
+	halted *atomic.Bool
 	run    *runState // set while a job runs
 	// scratch is newString's buffer in the sandbox's memory (0: none yet).
 	scratch uint64
@@ -169,6 +173,9 @@ func (e *Engine) prepareFrom(img *image) (sb *sandbox, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
+	if e.maker.fuel {
+		sb.halted = e.maker.haltFlag(sb.mod)
+	}
 	if img != nil {
 		sb.img = img
 		// The image's bridge and context are proxies 1 and 2 (takeImage):
@@ -198,6 +205,16 @@ func (e *Engine) prepareFrom(img *image) (sb *sandbox, err error) {
 	}
 	v.Free()
 	return sb, nil
+}
+
+// halt stops whatever runs in the sandbox: at its next tick (within
+// fuelPerTick loop iterations) the call into the instance ends, or, without
+// the fuel checks, wazero closes the instance from the call's watcher (ctx).
+func (sb *sandbox) halt() {
+	if sb.halted != nil {
+		sb.halted.Store(true)
+	}
+	sb.cancel()
 }
 
 // close discards the instance and its memory. QuickJS's own teardown
@@ -240,8 +257,8 @@ func (e *Engine) Run(ctx context.Context, job Job) Outcome {
 	defer e.closeLater(sb)
 	runCtx, cancel := context.WithTimeout(ctx, job.Timeout)
 	defer cancel()
-	// The runtime's own context (fixed at qjs.New) ends with the run's.
-	stop := context.AfterFunc(runCtx, sb.cancel)
+	// The run's end stops the sandbox (one watcher per run, not per call).
+	stop := context.AfterFunc(runCtx, sb.halt)
 	defer stop()
 	rs := &runState{
 		job: &job, ctx: runCtx, methods: map[string]Method{},
@@ -261,6 +278,7 @@ func (e *Engine) Run(ctx context.Context, job Job) Outcome {
 	sb.run = rs
 	sb.mu.Unlock()
 	out := sb.drive(runCtx, rs, &e.pages, installed)
+	stop()    // nothing runs in the sandbox any more: no goroutine to halt it
 	cancel()  // host calls still in flight (a lost Promise.race) stop now
 	rs.wait() // and no host goroutine outlives the run
 	out.Logs, out.LogBytes, out.LogTruncated = rs.logs, rs.logBytes, rs.logTruncated
@@ -728,7 +746,7 @@ func (rs *runState) call(name, argsJSON string) string {
 	rs.cancels[id] = ccancel
 	rs.mu.Unlock()
 	go func() {
-		hc := &hostCall{rs: rs}
+		hc := &hostCall{rs: rs, id: id}
 		v, err := safeCall(context.WithValue(cctx, roomKey{}, hc), m.Fn, args)
 		ccancel(nil)
 		if err == nil {
@@ -773,6 +791,7 @@ const maxDeliverBytes = 4 << 20
 // hostCall is an async host call as its method sees it (roomKey).
 type hostCall struct {
 	rs       *runState
+	id       int // CallID
 	textName string
 	text     []byte
 }
@@ -821,6 +840,17 @@ func WaitForRoom(ctx context.Context, n int) error {
 		return hc.rs.waitRoom(n)
 	}
 	return ctx.Err()
+}
+
+// CallID is the number of an async host call in the order the page made
+// its async calls (1, 2, …; assigned on the page's thread, so parallel
+// calls keep the page's order whichever goroutine runs first), or 0
+// outside one.
+func CallID(ctx context.Context) int {
+	if hc, ok := ctx.Value(roomKey{}).(*hostCall); ok {
+		return hc.id
+	}
+	return 0
 }
 
 // SetText makes text the property name of the object an async host
