@@ -149,13 +149,72 @@
   // puts its diagnostics) rather than where QuickJS stopped inside it.
   const hostErrors = new WeakMap();
   const weakSet = WeakMap.prototype.set, weakGet = WeakMap.prototype.get;
-  const hostCall = (method, args, signal) => {
-    const err = new ErrorC(method + " failed");
+  // Most calls succeed, and QuickJS writes an Error's whole stack text
+  // when the Error is made (~7 µs a frame in the sandbox). So the call's
+  // Error keeps the frames as QuickJS's call sites (Error.prepareStackTrace,
+  // through its own setter captured here: what the engine reads, whatever
+  // a page does to the property), and the text is written only when the
+  // call fails, the way QuickJS writes it (TestHostErrorStackAsQuickJS).
+  // A page that set its own prepareStackTrace gets it called, as before.
+  const pst = O.getOwnPropertyDescriptor(ErrorC, "prepareStackTrace");
+  const pstGet = pst && pst.get, pstSet = pst && pst.set;
+  let grabbed = null;
+  const grab = (e, cs) => { grabbed = cs; };
+  const callSites = () => {
+    grabbed = null;
+    apply(pstSet, ErrorC, [grab]);
+    try { new ErrorC(); } finally { apply(pstSet, ErrorC, [undefined]); }
+    return grabbed;
+  };
+  const site = pstSet ? callSites() : null;
+  const siteProto = site && site.length > 0 ? getPrototypeOf(site[0]) : null;
+  const siteMethod = (name) => (siteProto && typeof siteProto[name] === "function" ? siteProto[name] : null);
+  const siteName = siteMethod("getFunctionName"), siteNative = siteMethod("isNative"), siteFile = siteMethod("getFileName");
+  const siteLine = siteMethod("getLineNumber"), siteCol = siteMethod("getColumnNumber");
+  const lazyStacks = pstGet !== undefined && siteName && siteNative && siteFile && siteLine && siteCol;
+  // the text QuickJS writes for these frames (build_backtrace)
+  const stackText = (cs) => {
+    let s = "";
+    for (let i = 0; i < cs.length; i++) {
+      const c = cs[i];
+      const n = apply(siteName, c, []);
+      s += "    at " + (n === null || n === undefined || n === "" ? "<anonymous>" : n);
+      if (apply(siteNative, c, [])) s += " (native)";
+      else {
+        const f = apply(siteFile, c, []), l = apply(siteLine, c, []);
+        s += " (" + (f === null || f === undefined ? "<null>" : f);
+        if (l !== -1 && l !== null && l !== undefined) s += ":" + l + ":" + apply(siteCol, c, []);
+        s += ")";
+      }
+      s += "\n";
+    }
+    return s;
+  };
+  // failed gives the call's Error its message and, when it kept call
+  // sites (sites not null), its stack.
+  const failed = (err, sites, method, message) => {
+    err.message = message;
+    if (sites !== null) err.stack = stackText(sites);
     apply(weakSet, hostErrors, [err, method]);
+    return err;
+  };
+  const hostCall = (method, args, signal) => {
+    // The Error is made here, in this frame, as it always was: the frames
+    // above the page's (hostCall, the method) count against
+    // Error.stackTraceLimit, so a helper frame more would show one page
+    // frame less.
+    let err, sites = null;
+    if (lazyStacks && apply(pstGet, ErrorC, []) === undefined) {
+      grabbed = null;
+      apply(pstSet, ErrorC, [grab]);
+      try { err = new ErrorC(method + " failed"); } finally { apply(pstSet, ErrorC, [undefined]); }
+      if (grabbed !== null && isArray(grabbed)) sites = grabbed;
+      grabbed = null;
+    } else err = new ErrorC(method + " failed");
     return new PromiseC((resolve, reject) => {
       const r = parse(call("call", method, stringify(args)));
       if (hasOwn(r, "p")) {
-        apply(mapSet, pending, [r.p, { resolve, reject, err }]);
+        apply(mapSet, pending, [r.p, { resolve, reject, err, sites, method }]);
         // An AbortSignal rejects the call with its reason and tells Go to
         // stop the request (its goroutine sees a cancelled context).
         if (signal) signal.addEventListener("abort", () => {
@@ -163,7 +222,7 @@
           call("cancel", StringC(r.p));
           reject(signal.reason);
         });
-      } else if (hasOwn(r, "e")) { err.message = r.e; reject(err); }
+      } else if (hasOwn(r, "e")) reject(failed(err, sites, method, r.e));
       else resolve(r.v);
     });
   };
@@ -378,7 +437,7 @@
         const p = apply(mapGet, pending, [r.id]);
         if (p) {
           apply(mapDelete, pending, [r.id]);
-          if (hasOwn(r, "e")) { p.err.message = r.e; p.reject(p.err); }
+          if (hasOwn(r, "e")) p.reject(failed(p.err, p.sites, p.method, r.e));
           else p.resolve(r.v);
         }
         // "l": Go had nothing more waiting (a later result wakes the loop)
