@@ -108,7 +108,10 @@
   const logger = (level) => function (...args) {
     if (logFull) return;
     let msg;
-    try { msg = apply(arrayJoin, apply(arrayMap, args, [fmt]), [" "]); } catch (e) { msg = "[unprintable]"; }
+    try {
+      msg = args.length > 0 ? fmt(args[0]) : "";
+      for (let i = 1; i < args.length; i++) msg += " " + fmt(args[i]);
+    } catch (e) { msg = "[unprintable]"; }
     if (call("log", level, msg) === "full") logFull = true;
   };
   const consoleObj = freeze({
@@ -198,7 +201,10 @@
     apply(weakSet, hostErrors, [err, method]);
     return err;
   };
-  const hostCall = (method, args, signal) => {
+  // hostCall calls method with its arguments as JSON text (argsJSON); a
+  // value it answers is handed to settle first (the Response of a fetch:
+  // the call's own promise resolves to it, no second promise and job).
+  const hostCall = (method, argsJSON, signal, settle) => {
     // The Error is made here, in this frame, as it always was: the frames
     // above the page's (hostCall, the method) count against
     // Error.stackTraceLimit, so a helper frame more would show one page
@@ -212,9 +218,9 @@
       grabbed = null;
     } else err = new ErrorC(method + " failed");
     return new PromiseC((resolve, reject) => {
-      const r = parse(call("call", method, stringify(args)));
+      const r = parse(call("call", method, argsJSON));
       if (hasOwn(r, "p")) {
-        apply(mapSet, pending, [r.p, { resolve, reject, err, sites, method }]);
+        apply(mapSet, pending, [r.p, { resolve, reject, err, sites, method, settle }]);
         // An AbortSignal rejects the call with its reason and tells Go to
         // stop the request (its goroutine sees a cancelled context).
         if (signal) signal.addEventListener("abort", () => {
@@ -223,7 +229,7 @@
           reject(signal.reason);
         });
       } else if (hasOwn(r, "e")) reject(failed(err, sites, method, r.e));
-      else resolve(r.v);
+      else resolve(settle === undefined ? r.v : settle(r.v));
     });
   };
   const plain = (v) => (v === undefined ? null : v);
@@ -233,17 +239,20 @@
       // The request is read exactly once, here (web.js fetchArgs): what Go
       // checks is what Go fetches (no toString or getter that answers
       // differently later). A string URL goes to the broker as written.
+      if (typeof input === "string" && (init === undefined || init === null)) {
+        // the common case, as fetchArgs reads it, written at once
+        return hostCall("http.fetch", "[" + stringify(input) + ',{"method":"GET","headers":{}}]', null, webHooks.response);
+      }
       let a;
       try { a = webHooks.fetchArgs(input, init); } catch (e) { return PromiseC.reject(e); }
       const sig = a.signal;
       if (sig !== null && sig.aborted) return PromiseC.reject(sig.reason);
-      const p = hostCall("http.fetch", [a.url, a.init], sig);
-      return apply(promiseThen, p, [webHooks.response]);
+      return hostCall("http.fetch", stringify([a.url, a.init]), sig, webHooks.response);
     },
   };
   const generic = (name) => function (...args) {
     let a;
-    try { a = parse(stringify(apply(arrayMap, args, [plain]))); } catch (e) { return PromiseC.reject(e); }
+    try { a = stringify(apply(arrayMap, args, [plain])); } catch (e) { return PromiseC.reject(e); }
     return hostCall(name, a);
   };
 
@@ -525,7 +534,12 @@
         if (p) {
           apply(mapDelete, pending, [r.id]);
           if (hasOwn(r, "e")) p.reject(failed(p.err, p.sites, p.method, r.e));
-          else p.resolve(r.v);
+          else if (p.settle === undefined) p.resolve(r.v);
+          else {
+            let v, ok = true;
+            try { v = p.settle(r.v); } catch (e) { ok = false; p.reject(e); }
+            if (ok) p.resolve(v);
+          }
         }
         // "l": Go had nothing more waiting (a later result wakes the loop)
         if (hasOwn(r, "l")) return;
