@@ -167,7 +167,9 @@
     grabbed = null;
     apply(pstSet, ErrorC, [grab]);
     try { new ErrorC(); } finally { apply(pstSet, ErrorC, [undefined]); }
-    return grabbed;
+    const cs = grabbed;
+    grabbed = null;
+    return cs;
   };
   const site = pstSet ? callSites() : null;
   const siteProto = site && site.length > 0 ? getPrototypeOf(site[0]) : null;
