@@ -529,9 +529,10 @@
         const s = call("take");
         if (s === "") return;
         const r = parse(s);
-        // A text Go handed over as it is (sandbox.SetText): a string made
-        // from its bytes, not a JSON string to parse.
-        if (hasOwn(r, "t")) r.v[r.t] = call("text");
+        // A text Go handed over as it is (sandbox.SetText): a small one
+        // in this answer ("x"), a larger one a string made from its bytes
+        // by a call of its own, not a JSON string to parse.
+        if (hasOwn(r, "t")) r.v[r.t] = hasOwn(r, "x") ? r.x : call("text");
         const p = apply(mapGet, pending, [r.id]);
         if (p) {
           apply(mapDelete, pending, [r.id]);
