@@ -1,12 +1,15 @@
 package runner
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/runner/sandbox"
 )
 
 // writePlugin writes files (rel → content) into a temp plugin directory.
@@ -79,5 +82,44 @@ func TestCompileBundlesRelative(t *testing.T) {
 	}
 	if strings.Contains(prog.Code, "import(") {
 		t.Fatalf("import expression survived:\n%s", prog.Code)
+	}
+}
+
+// TestCompileDefaultExportShapes: the compiled script sets __page to the
+// page's default export however the page declares it (function, arrow,
+// export { f as default }, a re-export), without esbuild's CommonJS
+// interop helpers (which each run evaluated again); a page without a
+// default export function runs into the sandbox's own error.
+func TestCompileDefaultExportShapes(t *testing.T) {
+	cases := []struct{ page, lib, want string }{
+		{"export default function (x: unknown) { return 1; }\nexport const unused = 5;\n", "", "1"},
+		{"export default async () => 2;\n", "", "2"},
+		{"function f() { return 3; }\nexport { f as default };\n", "", "3"},
+		{"export { default } from \"./lib/x\";\n", "export default () => 4;\n", "4"},
+		{"import g from \"./lib/x\";\nexport default () => g() + 1;\n", "export default () => 4;\n", "5"},
+		{"export const x = 1;\n", "", "!the page has no default export function"},
+		{"export default 42;\n", "", "!the page has no default export function"},
+	}
+	r := sharedRunner(t)
+	for _, c := range cases {
+		files := map[string]string{"code/page.ts": c.page}
+		if c.lib != "" {
+			files["code/lib/x.ts"] = c.lib
+		}
+		prog, err := Compile(writePlugin(t, files), "code/page.ts")
+		if err != nil {
+			t.Fatalf("%s: %v", c.page, err)
+		}
+		if strings.Contains(prog.Code, "__toCommonJS") || strings.Contains(prog.Code, "__copyProps") || strings.Contains(prog.Code, "__export(") {
+			t.Errorf("%s: esbuild's interop helpers are back:\n%s", c.page, prog.Code)
+		}
+		out := r.engine.Run(context.Background(), sandbox.Job{Name: ScriptName, Code: prog.Code, Timeout: 5 * time.Second})
+		got := string(out.Result)
+		if !out.OK {
+			got = "!" + out.Err.Message
+		}
+		if got != c.want {
+			t.Errorf("%s: got %s, want %s\n%s", c.page, got, c.want, prog.Code)
+		}
 	}
 }

@@ -177,3 +177,37 @@ func TestHostResponseHeadersLazy(t *testing.T) {
 		t.Fatalf("got  %s\nwant %s", out.Result, want)
 	}
 }
+
+// TestFetchPlainURLArgs: a plain string URL without init reaches Go as
+// the same two arguments whether it takes the prelude's shortcut or the
+// general path (fetchArgs, here through an empty init object), including
+// characters JSON escapes; a host answer that is no response object
+// rejects the fetch with a TypeError; each body reader reads once and
+// answers a settled promise.
+func TestFetchPlainURLArgs(t *testing.T) {
+	rec := &recorder{}
+	out := run(t, `async function main() {
+		const u = "https://a.example/p?q=\"x\"&r=\u2028é";
+		await http.fetch(u);
+		await http.fetch(u, {});
+		const r = await http.fetch("https://a.example/b");
+		const body = await r.json();
+		const again = await r.text().then(() => "read", (e) => e.name);
+		return { method: body.method, again, used: r.bodyUsed };
+	}`, "", rec.method())
+	if !out.OK || string(out.Result) != `{"method":"GET","again":"TypeError","used":true}` {
+		t.Fatalf("%s %+v", out.Result, out.Err)
+	}
+	if len(rec.seen) != 3 || rec.seen[0] != rec.seen[1] || rec.seen[0] != `"https://a.example/p?q=\"x\"&r=`+"\u2028"+`é" {"method":"GET","headers":{}}` {
+		t.Fatalf("seen %q", rec.seen)
+	}
+	null := Method{Name: "http.fetch", Async: true, Fn: func(ctx context.Context, args []json.RawMessage) (json.RawMessage, error) {
+		return json.RawMessage(`null`), nil
+	}}
+	out = run(t, `async function main() {
+		return await http.fetch("https://a.example/").then(() => "resolved", (e) => e.name);
+	}`, "", null)
+	if !out.OK || string(out.Result) != `"TypeError"` {
+		t.Fatalf("%s %+v", out.Result, out.Err)
+	}
+}

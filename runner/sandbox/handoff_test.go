@@ -57,11 +57,14 @@ func TestTakenResultsDoNotStayInMemory(t *testing.T) {
 }
 
 // TestSetText: a text handed over raw reaches the page as the same string
-// JSON would have made (ASCII, Latin-1, astral characters, U+2028);
-// text that cannot go raw (a NUL byte, bad UTF-8) is refused, and the
-// method puts it into its JSON instead.
+// JSON would have made (ASCII, Latin-1, astral characters, U+2028, what
+// JSON escapes), inside the take's answer (up to inlineTextBytes) or by
+// its own call (above); text that cannot go raw (a NUL byte, bad UTF-8)
+// is refused, and the method puts it into its JSON instead.
 func TestSetText(t *testing.T) {
-	texts := []string{"", "plain ascii", "café ü ß", "emoji 😀 and \u2028 line sep", strings.Repeat("é", 100000), "nul\x00inside", "bad \xff byte"}
+	texts := []string{"", "plain ascii", "café ü ß", "emoji 😀 and \u2028 line sep", "<a href=\"x\">&amp;</a>\\ \u2029 \t",
+		strings.Repeat("a", inlineTextBytes), strings.Repeat("é", inlineTextBytes/2) + "x", strings.Repeat("é", 100000),
+		"nul\x00inside", "bad \xff byte"}
 	var raw []bool
 	m := Method{Name: "http.fetch", Async: true, Fn: func(ctx context.Context, args []json.RawMessage) (json.RawMessage, error) {
 		var u string
@@ -90,7 +93,7 @@ func TestSetText(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, want := range texts {
-		wantRaw := i < 5
+		wantRaw := i < 8
 		if raw[i] != wantRaw {
 			t.Errorf("text %d: SetText = %v, want %v", i, raw[i], wantRaw)
 		}

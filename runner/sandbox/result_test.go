@@ -63,3 +63,72 @@ func TestResultIsJSON(t *testing.T) {
 		})
 	}
 }
+
+// TestResultFastPathAgrees: a result is first written by JSON.stringify
+// with a replacer that gives up on anything the full walk (jsonResult)
+// might refuse; both must say the same of every result. The walk alone
+// runs when the page gave BigInt a toJSON (stringify would apply it, the
+// walk refuses BigInts), so each case runs once as it is and once with
+// that hook, and the outcomes must be equal.
+func TestResultFastPathAgrees(t *testing.T) {
+	cases := []string{
+		`return { type: "stat", value: "The Hobbit", label: "Title" };`,
+		`return { a: [1, "x", true, null], b: { c: 1.5, d: -0 }, e: "\u2028 é \ud800" };`,
+		`return { a: 1, b: undefined, c: [] , d: {} };`,
+		`return { when: new Date(0), nested: [{ when: new Date(1e12) }] };`,
+		`return { x: { toJSON(k) { return "key:" + k; } }, y: { toJSON() { return null; } }, z: { toJSON() { return undefined; } } };`,
+		`class P { constructor() { this.x = 1; } m() {} } return [new P(), Object.create(null)];`,
+		`return [new Number(1), new String("s"), new Boolean(false)];`,
+		`return JSON.parse('{"__proto__": {"a": 1}, "1": 2, "b": null}');`,
+		`return { u: new URL("https://a.example/x"), h: new Headers({ a: "1" }) };`,
+		`let v = 1; for (let i = 0; i < 255; i++) v = [v]; return v;`,
+		`let v = 1; for (let i = 0; i < 300; i++) v = { v }; return v;`,
+		`let v = 1; for (let i = 0; i < 1200; i++) v = [v]; return v;`,
+		`let v = 1; for (let i = 0; i < 5000; i++) v = { v }; return v;`,
+		`const s = { x: 1 }; return [s, s, { s }];`,
+		`return { rows: Array.from({ length: 30 }, (_, i) => ({ i, name: "n" + i, tags: ["a"], when: null })) };`,
+		`return undefined;`,
+		`return () => 1;`,
+		`return [1, Symbol("s")];`,
+		`return { items: [1, undefined] };`,
+		`return [1, , 3];`,
+		`return { ok: true, run() {} };`,
+		`return { items: [{}, {}, {}, { when: new Map() }] };`,
+		`return new Set([1]);`,
+		`return { n: NaN, m: 1 };`,
+		`return [-Infinity];`,
+		`return { when: new Date("nope") };`,
+		`return { get when() { return new Date("nope"); } };`,
+		`return { get when() { return null; }, n: 1 };`,
+		`const d = new Date(0); d.toJSON = () => null; return { d };`,
+		`class T { #c = 2; get celsius() { return this.#c; } } return { t: new T() };`,
+		`return { "a b": new Map() };`,
+		`const a = { b: {} }; a.b.a = a; return a;`,
+		`return { e: new Error("x") };`,
+		`return new Uint8Array(2);`,
+		`return Object.setPrototypeOf(new Uint8Array(2), Object.prototype);`,
+		`return { p: Promise.resolve(1) };`,
+		`return { r: /x/, w: new WeakMap() };`,
+		`return [Object(Symbol("s"))];`,
+		`return { x: { toJSON() { throw new RangeError("no"); } } };`,
+		`return { p: new Proxy({}, { ownKeys() { return ["a"]; }, getOwnPropertyDescriptor() { return { value: 1, enumerable: true, configurable: true }; }, get(t, k) { return k === "toJSON" ? undefined : () => 0; } }) };`,
+		`return new Proxy([1, 2], {});`,
+		`Object.prototype.toJSON = function () { return this instanceof Array ? this : { wrapped: true }; }; return { a: { b: 1 } };`,
+		`return "just a string";`,
+		`return null;`,
+		`return 42;`,
+	}
+	norm := func(o Outcome) string {
+		if o.Err != nil {
+			return "error " + o.Err.Name + ": " + o.Err.Message + " @" + o.Err.Path
+		}
+		return string(o.Result)
+	}
+	for i, src := range cases {
+		fast := run(t, "function main() { "+src+" }", "")
+		walk := run(t, "function main() { BigInt.prototype.toJSON = function () { return 0; }; "+src+" }", "")
+		if norm(fast) != norm(walk) {
+			t.Errorf("case %d %s:\n  with the replacer: %s\n  walked:            %s", i, src, norm(fast), norm(walk))
+		}
+	}
+}

@@ -9,6 +9,7 @@
   "use strict";
   const StringC = String;
   const TypeErrorC = TypeError;
+  const PromiseC = Promise;
   const parse = JSON.parse;
   const stringify = JSON.stringify;
   const O = Object;
@@ -595,16 +596,18 @@
     #text; #used = false;
     static _init(b, text) { b.#text = text; }
     static _text(b) { return b.#text; }
-    #consume() {
-      if (this.#used) return Promise.reject(new TypeErrorC("the body has already been read"));
+    // #take reads the body once; each reader converts it at once and
+    // answers a settled promise (no further promise and job per read)
+    #take() {
+      if (this.#used) throw new TypeErrorC("the body has already been read");
       this.#used = true;
-      return Promise.resolve(this.#text === null ? "" : this.#text);
+      return this.#text === null ? "" : this.#text;
     }
     get bodyUsed() { return this.#used; }
-    text() { return this.#consume(); }
-    json() { return this.#consume().then((t) => parse(t)); }
-    arrayBuffer() { return this.#consume().then((t) => utf8Encode(t).buffer); }
-    bytes() { return this.#consume().then((t) => utf8Encode(t)); }
+    text() { try { return PromiseC.resolve(this.#take()); } catch (e) { return PromiseC.reject(e); } }
+    json() { try { return PromiseC.resolve(parse(this.#take())); } catch (e) { return PromiseC.reject(e); } }
+    arrayBuffer() { try { return PromiseC.resolve(utf8Encode(this.#take()).buffer); } catch (e) { return PromiseC.reject(e); } }
+    bytes() { try { return PromiseC.resolve(utf8Encode(this.#take())); } catch (e) { return PromiseC.reject(e); } }
   }
   const initBody = Body._init, textOf = Body._text;
   delete Body._init;
