@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -25,7 +26,7 @@ func (s *Server) DidOpen(ctx context.Context, params *protocol.DidOpenTextDocume
 	defer s.mu.Unlock()
 	_, wasOpen := s.docs[path]
 	s.docs[path] = &document{
-		uri: string(params.TextDocument.URI), path: path,
+		uri: strings.Clone(string(params.TextDocument.URI)), path: path, // not the message's memory (pathOf)
 		version: params.TextDocument.Version, text: text, sameAsDisk: same && !wasOpen,
 	}
 	if ps := s.pluginFor(path); ps != nil && same && !wasOpen && ps.gen > 0 && ps.snap != nil && ps.snap.gen == ps.gen && ps.snap.readAs(path, text) {
