@@ -59,10 +59,27 @@ func TestClosedAndSupersededVersionsLeaveTheCache(t *testing.T) {
 			t.Errorf("superseded version %d is still cached", i)
 		}
 	}
+	// The closed buffer differs from the disk: its analyses are gone
+	// before the check that reads the disk starts.
+	atStart := make(chan bool, 1)
+	h.srv.mu.Lock()
+	h.srv.checking = func(string) {
+		select {
+		case atStart <- h.cacheHas(dir, "page:code/lookup-book.ts", last):
+		default:
+		}
+	}
+	h.srv.mu.Unlock()
 	if err := h.server.DidClose(h.ctx, &protocol.DidCloseTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(page)}}); err != nil {
 		t.Fatal(err)
 	}
 	h.waitChecked(dir)
+	h.srv.mu.Lock()
+	h.srv.checking = nil
+	h.srv.mu.Unlock()
+	if <-atStart {
+		t.Error("the closed buffer's analysis was still cached when the next check started")
+	}
 	if h.cacheHas(dir, "page:code/lookup-book.ts", last) || h.cacheHas(dir, "page:code/lookup-book.ts", versions[len(versions)-2]) {
 		t.Error("the closed buffer's analyses are still cached")
 	}
