@@ -98,7 +98,9 @@ func moduleImports(src string) []moduleImport {
 	var out []moduleImport
 	add := func(i int) {
 		if s, ok := unquoteJS(toks[i].Text(src)); ok {
-			out = append(out, moduleImport{s, analysis.Span{Start: int(toks[i].Start), End: int(toks[i].End)}})
+			// A copy: the cache keeps the result, which must not keep
+			// the page's text alive through a substring of it.
+			out = append(out, moduleImport{strings.Clone(s), analysis.Span{Start: int(toks[i].Start), End: int(toks[i].End)}})
 		}
 	}
 	for _, st := range prep.Stmts {
