@@ -117,6 +117,26 @@ func (c *Cache) Sweep(keep int) int {
 	return n
 }
 
+// Forget drops every entry computed from content, whatever its kind,
+// and reports how many went. The language server calls it when a buffer
+// whose text is not the file on disk is closed: the check that follows
+// reads the disk, and the buffer's analyses (a large page's is about the
+// size of its text) would otherwise stay until that check's sweep, live
+// beside the analyses it makes.
+func (c *Cache) Forget(content []byte) int {
+	h := sha256.Sum256(content)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for k, el := range c.m {
+		if k.hash == h {
+			c.remove(el)
+			n++
+		}
+	}
+	return n
+}
+
 // Has reports whether the result for (kind, content) is cached.
 func (c *Cache) Has(kind string, content []byte) bool {
 	c.mu.Lock()

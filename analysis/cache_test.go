@@ -65,3 +65,23 @@ func TestCacheSweepKeepsWhatTheLastPassUsed(t *testing.T) {
 		t.Fatalf("keep 2, a pass later: swept %d; v2 kept %v", n, c.Has("page", v2))
 	}
 }
+
+func TestCacheForgetDropsTheContentOfEveryKind(t *testing.T) {
+	c := NewCache()
+	buf, disk := []byte("the buffer"), []byte("the file on disk")
+	c.Memo("page:a.ts", buf, func() any { return 1 })
+	c.Memo("esm", buf, func() any { return 2 })
+	c.Memo("page:a.ts", disk, func() any { return 3 })
+	if n := c.Forget(buf); n != 2 {
+		t.Fatalf("forgot %d entries, want 2", n)
+	}
+	if c.Has("page:a.ts", buf) || c.Has("esm", buf) {
+		t.Error("an entry of the forgotten content is still cached")
+	}
+	if !c.Has("page:a.ts", disk) || c.Len() != 1 || c.Bytes() != int64(len(disk))+entryOverhead {
+		t.Errorf("other content: has %v, %d entries, %d bytes", c.Has("page:a.ts", disk), c.Len(), c.Bytes())
+	}
+	if n := c.Forget([]byte("never cached")); n != 0 {
+		t.Errorf("forgot %d entries of content never cached", n)
+	}
+}

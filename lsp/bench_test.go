@@ -122,6 +122,15 @@ func startBinary(b testing.TB, bin, root string) *procClient {
 	cmd := exec.Command(bin, "serve") // default debounce: the first check does not wait for it
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
+	if log := os.Getenv("PLUGIN_LSP_SERVER_LOG"); log != "" {
+		// The server's stderr (its log; GODEBUG=gctrace=1 output) to a file.
+		f, err := os.Create(log)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { f.Close() })
+		cmd.Stderr = f
+	}
 	if err := cmd.Start(); err != nil {
 		b.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package lsp
 import (
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -22,7 +23,10 @@ func pathOf(u uri.URI) string {
 	if p == "" {
 		return ""
 	}
-	return filepath.Clean(p)
+	// A copy: the decoder's strings share the memory of the whole message
+	// they came in (go.lsp.dev/protocol decodes without copying), so a
+	// path kept from a didChange would keep its text alive with it.
+	return strings.Clone(filepath.Clean(p))
 }
 
 // uriFor returns the URI of an OS path: the one the client used when the

@@ -2,9 +2,11 @@ package lsp
 
 import (
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"testing"
+	"time"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -57,10 +59,27 @@ func TestClosedAndSupersededVersionsLeaveTheCache(t *testing.T) {
 			t.Errorf("superseded version %d is still cached", i)
 		}
 	}
+	// The closed buffer differs from the disk: its analyses are gone
+	// before the check that reads the disk starts.
+	atStart := make(chan bool, 1)
+	h.srv.mu.Lock()
+	h.srv.checking = func(string) {
+		select {
+		case atStart <- h.cacheHas(dir, "page:code/lookup-book.ts", last):
+		default:
+		}
+	}
+	h.srv.mu.Unlock()
 	if err := h.server.DidClose(h.ctx, &protocol.DidCloseTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(page)}}); err != nil {
 		t.Fatal(err)
 	}
 	h.waitChecked(dir)
+	h.srv.mu.Lock()
+	h.srv.checking = nil
+	h.srv.mu.Unlock()
+	if <-atStart {
+		t.Error("the closed buffer's analysis was still cached when the next check started")
+	}
 	if h.cacheHas(dir, "page:code/lookup-book.ts", last) || h.cacheHas(dir, "page:code/lookup-book.ts", versions[len(versions)-2]) {
 		t.Error("the closed buffer's analyses are still cached")
 	}
@@ -91,5 +110,52 @@ func TestMemoryLimitFollowsTheLargestManifest(t *testing.T) {
 	New(Options{}).fitMemoryLimit(25 << 20)
 	if got := debug.SetMemoryLimit(-1); got != prev {
 		t.Fatalf("no MemoryLimit, yet the limit changed to %d", got)
+	}
+}
+
+// An open document costs one copy of its text. The decoder's strings
+// share the memory of the whole message (go.lsp.dev/protocol decodes
+// without copying): a URI or path kept from didOpen or didChange kept the
+// message, text included, alive as long as the document was open.
+func TestAnOpenDocumentHoldsOneCopyOfItsText(t *testing.T) {
+	dir := t.TempDir() // no plugin: the document is only held
+	path := filepath.Join(dir, "big.ts")
+	h := newHarness(t, Options{})
+	h.initialize(dir, protocol.ClientCapabilities{})
+	const size = 8 << 20
+	text := func(c string) string { return "// " + strings.Repeat(c, size) + "\n" }
+	heap := func() int64 {
+		runtime.GC()
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return int64(m.HeapAlloc)
+	}
+	held := func(version int32) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			h.srv.mu.Lock()
+			d := h.srv.docs[path]
+			h.srv.mu.Unlock()
+			if d != nil && d.version == version {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("version %d of the document never arrived", version)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	base := heap()
+	h.openText(path, text("a"))
+	held(1)
+	if grown := heap() - base; grown > size*3/2 {
+		t.Errorf("an open %d MB document holds %.1f MB", size>>20, float64(grown)/(1<<20))
+	}
+	h.change(path, 2, text("b"))
+	held(2)
+	if grown := heap() - base; grown > size*3/2 {
+		t.Errorf("a changed %d MB document holds %.1f MB", size>>20, float64(grown)/(1<<20))
 	}
 }

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -25,7 +26,7 @@ func (s *Server) DidOpen(ctx context.Context, params *protocol.DidOpenTextDocume
 	defer s.mu.Unlock()
 	_, wasOpen := s.docs[path]
 	s.docs[path] = &document{
-		uri: string(params.TextDocument.URI), path: path,
+		uri: strings.Clone(string(params.TextDocument.URI)), path: path, // not the message's memory (pathOf)
 		version: params.TextDocument.Version, text: text, sameAsDisk: same && !wasOpen,
 	}
 	if ps := s.pluginFor(path); ps != nil && same && !wasOpen && ps.gen > 0 && ps.snap != nil && ps.snap.gen == ps.gen && ps.snap.readAs(path, text) {
@@ -91,13 +92,24 @@ func (s *Server) DidChange(ctx context.Context, params *protocol.DidChangeTextDo
 func (s *Server) DidClose(ctx context.Context, params *protocol.DidCloseTextDocumentParams) error {
 	path := pathOf(params.TextDocument.URI)
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, ok := s.docs[path]; !ok {
+	d, ok := s.docs[path]
+	s.mu.Unlock()
+	if !ok {
 		return nil
 	}
+	// Notifications are handled in order: nothing else changes the
+	// document while the disk is read.
+	same := sameAsDisk(path, d.text)
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	delete(s.docs, path)
 	if ps := s.pluginFor(path); ps != nil {
 		ps.closedSince = true
+		if !same {
+			// The buffer's analyses go now, not with the sweep of the
+			// check that reads the disk (which would hold both).
+			ps.cache.Forget(d.text)
+		}
 	}
 	s.touch(path, false)
 	return nil

@@ -55,10 +55,21 @@ var PageImportRefused = &analysis.Rule{
 				continue
 			}
 			f, err := p.ReadFile(rel)
-			if err != nil || jslex.CheckLimits(string(f.Text)) != nil {
-				continue // tool-page-missing, page-syntax
+			if err != nil {
+				continue // tool-page-missing
 			}
-			for _, im := range moduleImports(string(f.Text)) {
+			// Memoized by content: lexing a page allocates about eight
+			// times its size, and every check visits every page.
+			imports, ok := pass.Cache.Memo("module-imports", f.Text, func() any {
+				if jslex.CheckLimits(string(f.Text)) != nil {
+					return nil // page-syntax
+				}
+				return moduleImports(string(f.Text))
+			}).([]moduleImport)
+			if !ok {
+				continue
+			}
+			for _, im := range imports {
 				target, err := analysis.ResolvePageImport(p.FS, p.Dir, rel, im.spec)
 				var refused *analysis.ImportRefusedError
 				switch {
@@ -87,7 +98,9 @@ func moduleImports(src string) []moduleImport {
 	var out []moduleImport
 	add := func(i int) {
 		if s, ok := unquoteJS(toks[i].Text(src)); ok {
-			out = append(out, moduleImport{s, analysis.Span{Start: int(toks[i].Start), End: int(toks[i].End)}})
+			// A copy: the cache keeps the result, which must not keep
+			// the page's text alive through a substring of it.
+			out = append(out, moduleImport{strings.Clone(s), analysis.Span{Start: int(toks[i].Start), End: int(toks[i].End)}})
 		}
 	}
 	for _, st := range prep.Stmts {

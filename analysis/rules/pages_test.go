@@ -248,8 +248,8 @@ func TestPagesCachedByContent(t *testing.T) {
 	o.Files[abs] = append(append([]byte(nil), text...), '\n')
 	p, _ = analysis.Load(o, dir)
 	analysis.Run(p, All(), nil, cache)
-	if cache.Len() != n+1 {
-		t.Errorf("after editing one page: %d cache entries, want %d", cache.Len(), n+1)
+	if cache.Len() != n+2 || !cache.Has("module-imports", o.Files[abs]) {
+		t.Errorf("after editing one page: %d cache entries, want %d (its analysis and its imports), imports cached: %v", cache.Len(), n+2, cache.Has("module-imports", o.Files[abs]))
 	}
 	pass := &analysis.Pass{Plugin: p, Cache: cache}
 	text = []byte("export default 1 as number;")

@@ -28,6 +28,9 @@ func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		wd, _ := os.Getwd()
 		*docsURL = lsp.FindRulesDoc(exe, wd)
 	}
+	if dir := os.Getenv("PLUGIN_LSP_MEMTRACE"); dir != "" {
+		memTrace(dir)
+	}
 	var memLimit int64
 	if os.Getenv("GOMEMLIMIT") == "" {
 		memLimit = serveMemoryLimit
