@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/evanw/esbuild/pkg/api"
 )
 
 // soakShapedPage is a page of about size bytes shaped like the language
@@ -160,5 +162,46 @@ func BenchmarkPageLiveHeap(b *testing.B) {
 				b.ReportMetric(float64(phases[p])/mb, "MB-"+p)
 			}
 		})
+	}
+}
+
+// TestEsbuildLetsGoOfItsBuild checks what the wait after a large build
+// (esbuildKeepsBuild, page.go) relies on: esbuild keeps the context of a
+// finished build, with its syntax trees, reachable for a while after
+// api.Build returns, and lets go of it within esbuildKeepsBuild. If the
+// first reading shows no trees, esbuild no longer keeps them and the wait
+// can go; if the second still shows them, the wait is too short.
+func TestEsbuildLetsGoOfItsBuild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a 1 MB page")
+	}
+	src := soakShapedPage(1 << 20)
+	page := filepath.Join(t.TempDir(), "page.ts")
+	if err := os.WriteFile(page, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src = ""
+	runtime.GC()
+	base := liveHeap()
+	res := api.Build(api.BuildOptions{
+		EntryPoints: []string{page}, Bundle: true, Write: false, Outdir: "/out",
+		Format: api.FormatESModule, Sourcemap: api.SourceMapExternal, LogLevel: api.LogLevelSilent,
+	})
+	if len(res.Errors) > 0 {
+		t.Fatal(res.Errors)
+	}
+	runtime.GC()
+	held := liveHeap()
+	time.Sleep(esbuildKeepsBuild)
+	runtime.GC()
+	after := liveHeap()
+	runtime.KeepAlive(res)
+	mb := func(v uint64) float64 { return float64(int64(v)-int64(base)) / (1 << 20) }
+	t.Logf("live above the start: right after the build %.1f MB, %v later %.1f MB", mb(held), esbuildKeepsBuild, mb(after))
+	if held < base+10<<20 {
+		t.Errorf("right after the build only %.1f MB more are live: esbuild no longer keeps its build, and the wait in page.go is not needed", mb(held))
+	}
+	if after > base+(held-base)/4 {
+		t.Errorf("%v after the build %.1f MB are still live (%.1f MB right after): esbuild keeps its build longer than esbuildKeepsBuild", esbuildKeepsBuild, mb(after), mb(held))
 	}
 }
