@@ -79,15 +79,6 @@ func TestFuelChecksStopABusyLoop(t *testing.T) {
 	}
 }
 
-func mustCompile(t *testing.T, rt wazero.Runtime, wasm []byte) wazero.CompiledModule {
-	t.Helper()
-	c, err := rt.CompileModule(context.Background(), wasm)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
 // TestFuelChecksQJS: the real module gets its checks and still validates;
 // a module the rewriter does not fully understand is refused rather than
 // half rewritten (the engine then keeps wazero's watcher per call).
