@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis/capability"
 	"github.com/plugin-lsp/plugin-lsp/runner/sandbox"
@@ -40,7 +41,12 @@ func TestRecordCaps(t *testing.T) {
 	p := writePlugin(t, files)
 	for name := range pages {
 		t.Run(name, func(t *testing.T) {
-			rec := runTool(t, p, name, "")
+			// The deadline only guards against a hang: 5 MB strings took
+			// over runTool's 10 s beside a language-server soak.
+			rec, err := sharedRunner(t).Run(context.Background(), Request{Plugin: p, Tool: name, Timeout: time.Minute})
+			if err != nil {
+				t.Fatal(err)
+			}
 			b, _ := json.Marshal(rec)
 			if len(b) > MaxRecordBytes {
 				t.Errorf("record of %d bytes, over the %d-byte ceiling", len(b), MaxRecordBytes)

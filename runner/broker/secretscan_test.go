@@ -34,7 +34,10 @@ func TestNoSecretAnywhere(t *testing.T) {
 	t.Cleanup(func() { close(release) })
 	creds := []broker.Credential{{Name: "api_key", Header: "Authorization", Format: "Bearer {{secret}}"}}
 	net := broker.New(broker.Config{
-		Fetch:       []broker.Capability{{Domain: testHost, MaxBytes: 1000, TimeoutMs: 100}},
+		// 1 s: /slow must time out, and every other request, a TLS
+		// handshake on loopback included, must not (100 ms was not always
+		// enough beside a language-server soak).
+		Fetch:       []broker.Capability{{Domain: testHost, MaxBytes: 1000, TimeoutMs: 1000}},
 		Credentials: creds,
 		Secrets:     mapSecrets{"api_key": secret},
 		Provider:    s.provider(),
