@@ -178,13 +178,14 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 	}
 
 	// Fixtures (fake provider, secrets, collections).
-	fx, err := req.Fixtures, error(nil)
-	if fx == nil {
-		fx, err = loadFixtures(p, req.FixturesPath)
-	}
-	if err != nil {
+	var set *fixtureSet
+	var err error
+	if req.Fixtures != nil {
+		set = newFixtureSet(req.Fixtures)
+	} else if set, err = loadFixtures(p, req.FixturesPath); err != nil {
 		return fail("FixturesError", err.Error(), analysis.FixturesName, 0, 0)
 	}
+	fx := set.f
 
 	// Compile.
 	rel, ok := p.ResolvePage(pageStr)
@@ -205,7 +206,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 	}
 
 	// Broker and host methods.
-	provider := fixtureProvider(fx)
+	provider := set.x.Provider()
 	if req.Providers == "real" {
 		provider = r.net
 	}
@@ -496,13 +497,17 @@ func fetchMethod(b *broker.Broker, progress func(string)) sandbox.HostFunc {
 
 // loadFixtures reads --fixtures from the disk, or the plugin's own
 // fixtures.json through the plugin's FS (an editor's unsaved buffer wins).
-func loadFixtures(p *analysis.Plugin, override string) (*broker.Fixtures, error) {
+func loadFixtures(p *analysis.Plugin, override string) (*fixtureSet, error) {
 	if override != "" {
-		return broker.LoadFixtures(override)
+		f, err := broker.LoadFixtures(override)
+		if err != nil {
+			return nil, err
+		}
+		return newFixtureSet(f), nil
 	}
 	data, err := analysis.ReadPluginFile(p.FS, p.Dir, analysis.FixturesName)
 	if errors.Is(err, fs.ErrNotExist) {
-		return &broker.Fixtures{}, nil
+		return newFixtureSet(&broker.Fixtures{}), nil
 	}
 	if err != nil {
 		return nil, err
@@ -510,9 +515,9 @@ func loadFixtures(p *analysis.Plugin, override string) (*broker.Fixtures, error)
 	if len(data) > broker.MaxFixturesBytes {
 		return nil, fmt.Errorf("%s: %d bytes, more than %d", analysis.FixturesName, len(data), broker.MaxFixturesBytes)
 	}
-	f, err := parseFixtures(data) // parsed once per content
+	set, err := parseFixtures(data) // parsed once per content
 	if err != nil {
 		return nil, fmt.Errorf("%s:%w", analysis.FixturesName, err)
 	}
-	return f, nil
+	return set, nil
 }
