@@ -102,6 +102,7 @@ type Server struct {
 	onPublish func(uri string, n int)
 	onChecked func(dir string, gen uint64)
 	checking  func(dir string) // (mu) called as a check starts
+	typesHook func(dir string, done bool) // (mu) called as a save's types regeneration starts and ends
 }
 
 // clientCaps are the client capabilities the server acts on.

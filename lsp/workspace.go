@@ -35,6 +35,9 @@ type pluginState struct {
 	// closedSince: a document of the plugin was closed since the last
 	// check, whose sweep then keeps only what it used. (s.mu)
 	closedSince bool
+	// commanded: the user ran a command on the plugin (pluginOf); with
+	// no workspace folder, saves may regenerate its types only then. (s.mu)
+	commanded bool
 	pubMu       sync.Mutex
 	published   map[string]string // (pubMu) URI → hash of what was last pushed
 	pulled      map[string]string // (pubMu) URI → resultId last pulled
