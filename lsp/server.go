@@ -101,7 +101,7 @@ type Server struct {
 	// observers are test hooks called after each publish.
 	onPublish func(uri string, n int)
 	onChecked func(dir string, gen uint64)
-	checking  func(dir string) // (mu) called as a check starts
+	checking  func(dir string)            // (mu) called as a check starts
 	typesHook func(dir string, done bool) // (mu) called as a save's types regeneration starts and ends
 }
 

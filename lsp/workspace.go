@@ -38,9 +38,9 @@ type pluginState struct {
 	// commanded: the user ran a command on the plugin (pluginOf); with
 	// no workspace folder, saves may regenerate its types only then. (s.mu)
 	commanded bool
-	pubMu       sync.Mutex
-	published   map[string]string // (pubMu) URI → hash of what was last pushed
-	pulled      map[string]string // (pubMu) URI → resultId last pulled
+	pubMu     sync.Mutex
+	published map[string]string // (pubMu) URI → hash of what was last pushed
+	pulled    map[string]string // (pubMu) URI → resultId last pulled
 }
 
 // toolRun is the outcome of the last run of a tool, shown by lenses,
