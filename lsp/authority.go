@@ -93,20 +93,20 @@ func commandPath(field, v string) (string, error) {
 		case "file":
 			p = u.FsPath()
 		case "":
-			return "", invalidParams("%q %s is a relative path: give a file URI or an absolute path inside the workspace", field, v)
+			return "", invalidParams("%q %s is a relative path, which counts as outside the workspace: give a file URI or an absolute path inside a workspace folder", field, v)
 		default:
-			return "", invalidParams("%q %s is not a file URI (scheme %q)", field, v, sch)
+			return "", invalidParams("%q %s is not a file URI (scheme %q), so it is outside the workspace", field, v, sch)
 		}
 	}
 	if strings.HasPrefix(filepath.ToSlash(p), "//") {
-		return "", invalidParams("%q %s names a host: give a local file URI or path", field, v)
+		return "", invalidParams("%q %s names a host, so it is outside the workspace: give a local file URI or path", field, v)
 	}
 	if !filepath.IsAbs(p) {
-		return "", invalidParams("%q %s is a relative path: give a file URI or an absolute path inside the workspace", field, v)
+		return "", invalidParams("%q %s is a relative path, which counts as outside the workspace: give a file URI or an absolute path inside a workspace folder", field, v)
 	}
 	for _, seg := range strings.Split(filepath.ToSlash(p), "/") {
 		if seg == ".." {
-			return "", invalidParams("%q %s has a '..' component: give the plugin's own path", field, v)
+			return "", invalidParams("%q %s has a '..' component, which counts as outside the workspace: give the plugin's own path", field, v)
 		}
 	}
 	return filepath.Clean(p), nil
@@ -133,6 +133,16 @@ func (s *Server) pluginOf(args runToolArgs) (*pluginState, error) {
 			return nil, invalidParams("no plugin.json in %s", args.Dir)
 		}
 		ps = s.pluginFor(m)
+		if args.URI != "" {
+			// A file named beside the plugin must be inside too.
+			path, err := commandPath("uri", args.URI)
+			if err != nil {
+				return nil, err
+			}
+			if err := s.authorize(filepath.Dir(path)); err != nil {
+				return nil, err
+			}
+		}
 	case args.URI != "":
 		path, err := commandPath("uri", args.URI)
 		if err != nil {
