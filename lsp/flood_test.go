@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"go.lsp.dev/uri"
 )
@@ -72,6 +73,10 @@ func TestFloodBackpressure(t *testing.T) {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
 	}()
+	// Only a guard against a hang (a deadlocked server): the reads below
+	// fail once the process is gone.
+	watchdog := time.AfterFunc(3*time.Minute, func() { _ = cmd.Process.Kill() })
+	defer watchdog.Stop()
 	paused := make(chan string, 1)
 	logged := make(chan string, 100)
 	go func() {
