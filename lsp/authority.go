@@ -31,12 +31,16 @@ func (s *Server) authorize(dir string) error {
 	roots := s.authorityRoots()
 	var why error
 	for _, r := range roots {
-		err := analysis.DirWithin(r, dir)
-		if err == nil {
-			return nil
-		}
-		if _, under := relTo(r, dir); under || r == dir {
-			why = err // inside lexically: say what is wrong on the way
+		// A folder is the path the client sent; its real path (a folder
+		// under a symlinked /tmp) names the same place.
+		for _, at := range folderForms(r) {
+			err := analysis.DirWithin(at, dir)
+			if err == nil {
+				return nil
+			}
+			if _, under := relTo(at, dir); under || at == dir {
+				why = err // inside lexically: say what is wrong on the way
+			}
 		}
 	}
 	where := "the workspace folders (" + strings.Join(roots, ", ") + ")"
@@ -68,6 +72,15 @@ func (s *Server) authorityRoots() []string {
 		}
 	}
 	return out
+}
+
+// folderForms are the paths of a workspace folder: as sent and, when it
+// differs, with its symlinks resolved.
+func folderForms(root string) []string {
+	if real, err := filepath.EvalSymlinks(root); err == nil && real != root {
+		return []string{root, real}
+	}
+	return []string{root}
 }
 
 // mayWriteUnasked reports whether the server may write into the plugin

@@ -403,3 +403,26 @@ func errString(err error) string {
 	}
 	return err.Error()
 }
+
+// TestWorkspaceFolderThroughASymlink: the folder the user opened may be a
+// symlink (a workspace under a symlinked /tmp): its plugins are inside by
+// the folder's path and by its real path; the outside plugin is not.
+func TestWorkspaceFolderThroughASymlink(t *testing.T) {
+	w := newHostileWorkspace(t)
+	alias := filepath.Join(w.base, "alias")
+	if err := os.Symlink(w.ws, alias); err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, Options{Review: leakyReview})
+	h.initialize(alias, protocol.ClientCapabilities{})
+	for _, dir := range []string{filepath.Join(alias, "books"), w.inside} {
+		if _, err := h.command(CommandReviewCard, map[string]any{"dir": dir}); err != nil {
+			t.Errorf("%s: %v", dir, err)
+		}
+	}
+	for _, dir := range []string{w.outside, filepath.Join(alias, "linked")} {
+		if _, err := h.command(CommandReviewCard, map[string]any{"dir": dir}); !strings.Contains(errString(err), "outside the workspace") {
+			t.Errorf("%s: %v, want refused", dir, err)
+		}
+	}
+}
