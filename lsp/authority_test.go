@@ -426,3 +426,48 @@ func TestWorkspaceFolderThroughASymlink(t *testing.T) {
 		}
 	}
 }
+
+// TestNoCreateActionThroughASymlink: a plugin whose code/ and native/ are
+// symlinks out of it gets no "Create page" or "Create module" action for
+// a missing page or module there (the client applying the edit would
+// follow the symlink and write outside the plugin, with text taken from
+// the manifest); the same plugin without the symlinks gets both.
+func TestNoCreateActionThroughASymlink(t *testing.T) {
+	w := newHostileWorkspace(t)
+	h := newHarness(t, Options{})
+	h.initialize(w.ws, protocol.ClientCapabilities{})
+	actions := func() []string {
+		manifest := filepath.Join(w.inside, analysis.ManifestName)
+		text := strings.Replace(mustRead(t, manifest), `"page": "code/save-favourite"`, `"page": "code/new-tool"`, 1)
+		text = strings.Replace(text, `"native/telegram.js"`, `"native/chat.js"`, 1)
+		h.openText(manifest, text)
+		acts, err := h.server.CodeAction(h.ctx, &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(manifest)},
+			Context: protocol.CodeActionContext{Only: []protocol.CodeActionKind{protocol.CodeActionKindSource}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = h.server.DidClose(h.ctx, &protocol.DidCloseTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(manifest)}})
+		var titles []string
+		for _, a := range acts {
+			if ca, ok := a.(*protocol.CodeAction); ok && strings.HasPrefix(ca.Title, "Create ") {
+				titles = append(titles, ca.Title)
+			}
+		}
+		return titles
+	}
+	if got := strings.Join(actions(), "|"); got != "Create page code/new-tool.ts from a template|Create module native/chat.js from a template" {
+		t.Fatalf("without symlinks: %q", got)
+	}
+	for _, d := range []string{"code", "native"} {
+		real := filepath.Join(w.inside, d)
+		if err := os.Rename(real, real+".real"); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(filepath.Join(w.outside, d), real); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := actions(); len(got) != 0 {
+		t.Errorf("through symlinked code/ and native/: %q", got)
+	}
+}
