@@ -471,3 +471,33 @@ func TestNoCreateActionThroughASymlink(t *testing.T) {
 		t.Errorf("through symlinked code/ and native/: %q", got)
 	}
 }
+
+// TestSaveDoesNotRegenerateThroughASymlink: a plugin inside the workspace
+// whose .plugin/types.d.ts, or whose .plugin/, links to the outside
+// plugin's (generated, stale) types: saving its manifest leaves the
+// outside file alone.
+func TestSaveDoesNotRegenerateThroughASymlink(t *testing.T) {
+	for _, link := range []string{tstypes.TypesPath, ".plugin"} {
+		t.Run(link, func(t *testing.T) {
+			w := newHostileWorkspace(t)
+			guard := filepath.Dir(w.outside)
+			at := filepath.Join(w.inside, filepath.FromSlash(link))
+			if err := os.RemoveAll(at); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(filepath.Join(w.outside, filepath.FromSlash(link)), at); err != nil {
+				t.Fatal(err)
+			}
+			before := treeHash(t, guard)
+			h := newHarness(t, Options{})
+			h.initialize(w.ws, protocol.ClientCapabilities{})
+			manifest := filepath.Join(w.inside, analysis.ManifestName)
+			h.open(manifest)
+			h.waitChecked(w.inside)
+			h.save(manifest, mustRead(t, manifest))
+			if after := treeHash(t, guard); after != before {
+				t.Errorf("saving the manifest wrote below %s through the symlinked %s", guard, link)
+			}
+		})
+	}
+}
