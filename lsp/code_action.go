@@ -175,6 +175,9 @@ func (s *Server) createActions(sn *snapshot, want analysis.Span, docChanges bool
 		if _, err := analysis.Clean(rel); err != nil || created[rel] {
 			continue
 		}
+		if analysis.CreatableWithin(sn.plugin.Dir, rel) != nil {
+			continue // the client would follow a symlink out of the plugin
+		}
 		name, _ := analysis.Str(t.Name)
 		desc, _ := analysis.Str(t.Description)
 		out = append(out, &protocol.CodeAction{
@@ -193,7 +196,7 @@ func (s *Server) createActions(sn *snapshot, want analysis.Span, docChanges bool
 			continue
 		}
 		exists := sn.plugin.Exists(c)
-		if exists {
+		if exists || analysis.CreatableWithin(sn.plugin.Dir, c) != nil {
 			continue
 		}
 		var names []string

@@ -11,7 +11,6 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/analysis/fixtures"
@@ -78,34 +77,6 @@ func (s *Server) ExecuteCommand(ctx context.Context, params *protocol.ExecuteCom
 
 func invalidParams(format string, args ...any) error {
 	return jsonrpc2.Errorf(jsonrpc2.InvalidParams, format, args...)
-}
-
-// pluginOf finds the plugin a command names by dir or by a file URI in it.
-func (s *Server) pluginOf(args runToolArgs) (*pluginState, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if args.Dir != "" {
-		dir := pathOf(uri.URI(args.Dir))
-		if dir == "" {
-			dir = args.Dir // a plain path
-		}
-		if ps := s.pluginFor(absIn(dir, analysis.ManifestName)); ps != nil {
-			return ps, nil
-		}
-		return nil, invalidParams("no plugin.json in %s", args.Dir)
-	}
-	if args.URI != "" {
-		if ps := s.pluginFor(pathOf(uri.URI(args.URI))); ps != nil {
-			return ps, nil
-		}
-		return nil, invalidParams("%s is not inside a plugin", args.URI)
-	}
-	if len(s.plugins) == 1 {
-		for _, ps := range s.plugins {
-			return ps, nil
-		}
-	}
-	return nil, invalidParams("say which plugin: give \"dir\" or \"uri\" (%d plugins open)", len(s.plugins))
 }
 
 // runTool runs a function tool in the sandbox with the editor's text,

@@ -77,7 +77,6 @@ func (s *Server) checkAndPublish(ctx context.Context, ps *pluginState, gen uint6
 	sn = s.adopt(ps, sn)
 	s.mu.Unlock()
 	s.publish(ctx, ps, sn, pull)
-	s.keepTypesFresh(sn)
 	if pull && refresh {
 		_ = s.client.DiagnosticRefresh(ctx)
 	}

@@ -137,6 +137,10 @@ type harness struct {
 	checkMu sync.Mutex
 	checked map[string]uint64
 	checkC  chan struct{}
+
+	typesMu                  sync.Mutex
+	typesStarted, typesEnded int
+	typesC                   chan struct{}
 }
 
 func newHarness(t testing.TB, opts Options) *harness {
@@ -153,6 +157,20 @@ func newHarness(t testing.TB, opts Options) *harness {
 		h.checkMu.Unlock()
 		select {
 		case h.checkC <- struct{}{}:
+		default:
+		}
+	}
+	h.typesC = make(chan struct{}, 1000)
+	h.srv.typesHook = func(dir string, done bool) {
+		h.typesMu.Lock()
+		if done {
+			h.typesEnded++
+		} else {
+			h.typesStarted++
+		}
+		h.typesMu.Unlock()
+		select {
+		case h.typesC <- struct{}{}:
 		default:
 		}
 	}
@@ -231,6 +249,41 @@ func (h *harness) change(path string, version int32, text string) {
 	})
 	if err != nil {
 		h.t.Fatal(err)
+	}
+}
+
+// save writes text to path, as the editor does on save, sends didSave
+// and waits for the check and for the types regeneration the save may
+// start (typesOnSave).
+func (h *harness) save(path, text string) {
+	h.t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		h.t.Fatal(err)
+	}
+	err := h.server.DidSave(h.ctx, &protocol.DidSaveTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(path)}})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	h.sync()
+	h.waitTypes()
+}
+
+// waitTypes waits until every types regeneration started so far ended.
+func (h *harness) waitTypes() {
+	h.t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		h.typesMu.Lock()
+		n := h.typesStarted - h.typesEnded
+		h.typesMu.Unlock()
+		if n == 0 {
+			return
+		}
+		select {
+		case <-h.typesC:
+		case <-deadline:
+			h.t.Fatal("timed out waiting for the types regeneration")
+		}
 	}
 }
 

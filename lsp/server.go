@@ -75,6 +75,7 @@ type Server struct {
 
 	conn   jsonrpc2.Conn
 	client protocol.Client
+	flow   *flow // backpressure: what the read loop admits (backpressure.go)
 	// ctx lives as long as the connection; checks and runs derive from it.
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -101,7 +102,8 @@ type Server struct {
 	// observers are test hooks called after each publish.
 	onPublish func(uri string, n int)
 	onChecked func(dir string, gen uint64)
-	checking  func(dir string) // (mu) called as a check starts
+	checking  func(dir string)            // (mu) called as a check starts
+	typesHook func(dir string, done bool) // (mu) called as a save's types regeneration starts and ends
 }
 
 // clientCaps are the client capabilities the server acts on.
@@ -135,6 +137,7 @@ func New(opts Options) *Server {
 		config:  defaultSettings(),
 	}
 	s.nyi.s = s
+	s.flow = newFlow(s.logf)
 	return s
 }
 
@@ -144,19 +147,20 @@ func New(opts Options) *Server {
 func (s *Server) Serve(ctx context.Context, stream jsonrpc2.Stream) int {
 	s.ctx, s.cancel = context.WithCancel(ctx)
 	defer s.cancel()
-	stream = guardStream(stream, s.logf)
+	guarded := guardStream(stream, s.logf)
 	s.mu.Lock()
 	s.fitMemoryLimit(0) // the base limit, before anything is read
 	s.mu.Unlock()
-	conn := jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(codec{}))
+	conn := jsonrpc2.NewConn(flowStream{guarded, s.flow}, jsonrpc2.WithCodec(codec{}))
 	s.conn = conn
-	s.client = protocol.ClientDispatcher(conn)
+	s.client = protocol.ClientDispatcher(flowConn{conn, s.flow})
+	go func() { <-s.ctx.Done(); s.flow.close() }()
 	conn.Go(protocol.WithClient(s.ctx, s.client), protocol.CancelHandler(s.handle(protocol.ServerHandler(s, nil))))
 	select {
 	case <-conn.Done():
 		s.exitOnce.Do(func() { s.exitCode = 1; close(s.exited) })
 		var end error
-		if g, ok := stream.(*guardedStream); ok {
+		if g, ok := guarded.(*guardedStream); ok {
 			end = g.ended()
 		}
 		s.mu.Lock()
@@ -252,7 +256,15 @@ func (s *Server) handle(next jsonrpc2.Handler) jsonrpc2.Handler {
 		// call is released first, refused ones included: a released request
 		// is never recycled, which the per-call cancel context (created by
 		// the cancel handler before this one runs) relies on.
+		// Before either, the message is admitted (backpressure.go): the
+		// read loop waits here while the client leaves answers unread.
+		s.flow.admit(isCall)
+		var sup *pendingRequest
 		if isCall {
+			defer s.flow.done()
+			var finished func()
+			ctx, sup, finished = s.flow.supersede(ctx, method, req.Params())
+			defer finished()
 			jsonrpc2.Async(ctx)
 			method = req.Method()
 		}
@@ -281,7 +293,13 @@ func (s *Server) handle(next jsonrpc2.Handler) jsonrpc2.Handler {
 				}
 			}
 		}()
+		if sup != nil && sup.superseded.Load() {
+			return nil, errSuperseded
+		}
 		result, err = next(ctx, req)
+		if sup != nil && sup.superseded.Load() {
+			return nil, errSuperseded // a newer request answers for it
+		}
 		if errors.Is(err, jsonrpc2.ErrParse) {
 			// Params that do not decode are invalid params, not a parse
 			// error of the message; a method outside the protocol sent

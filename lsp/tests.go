@@ -234,9 +234,12 @@ func (s *Server) runTests(ctx context.Context, args testArgs, token protocol.Pro
 // acceptSnapshot stores the last result of a failing snapshot case as its
 // snapshot, then runs the case again.
 func (s *Server) acceptSnapshot(ctx context.Context, args testArgs) ([]tooltest.Result, error) {
-	ps, err := s.pluginOf(runToolArgs{URI: args.URI})
+	ps, err := s.pluginOf(runToolArgs{Dir: args.Dir, URI: args.URI})
 	if err != nil {
 		return nil, err
+	}
+	if args.URI == "" {
+		return nil, invalidParams("%s: \"uri\" (the test file) is required", CommandAcceptSnapshot)
 	}
 	rel, _ := relTo(ps.dir, pathOf(uri.URI(args.URI)))
 	s.mu.Lock()

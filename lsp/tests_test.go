@@ -161,16 +161,22 @@ func TestTypesGeneratedAndKeptFresh(t *testing.T) {
 	if !strings.Contains(mustRead(t, typesPath), "lookupBook: {\n      isbn: string;") {
 		t.Fatalf("types:\n%s", mustRead(t, typesPath))
 	}
-	// The manifest gains a field: the types follow the buffer after the check.
+	// The manifest gains a field: an edit leaves the types alone (the
+	// server never writes on its own), the save brings them up to date.
+	before := mustRead(t, typesPath)
 	text := strings.Replace(mustRead(t, manifest), `"properties": { "isbn": { "type": "string" } }`, `"properties": { "isbn": { "type": "string" }, "edition": { "type": "integer" } }`, 1)
 	h.change(manifest, 2, text)
 	h.waitChecked(dir)
-	if got := mustRead(t, typesPath); !strings.Contains(got, "edition?: number;") {
-		t.Errorf("types not refreshed:\n%s", got)
+	if got := mustRead(t, typesPath); got != before {
+		t.Errorf("types rewritten on an edit, before any save:\n%s", got)
 	}
-	// A manifest that does not parse leaves them alone.
+	h.save(manifest, text)
+	if got := mustRead(t, typesPath); !strings.Contains(got, "edition?: number;") {
+		t.Errorf("types not refreshed on save:\n%s", got)
+	}
+	// A manifest that does not parse leaves them alone, saved or not.
 	h.change(manifest, 3, text[:len(text)/2])
-	h.waitChecked(dir)
+	h.save(manifest, text[:len(text)/2])
 	if got := mustRead(t, typesPath); !strings.Contains(got, "edition?: number;") {
 		t.Errorf("types rewritten from a broken manifest:\n%s", got)
 	}

@@ -117,7 +117,9 @@ func (s *Server) DidClose(ctx context.Context, params *protocol.DidCloseTextDocu
 
 // DidSave checks a plugin whose edits waited for the save (a manifest
 // over MaxLiveManifestBytes); otherwise the overlay already holds the
-// saved text and its check ran.
+// saved text and its check ran. The save of a plugin.json is also when
+// an existing .plugin/types.d.ts is brought up to date (typesOnSave):
+// the server writes in answer to the user, never on open or edit.
 func (s *Server) DidSave(ctx context.Context, params *protocol.DidSaveTextDocumentParams) error {
 	path := pathOf(params.TextDocument.URI)
 	if path == "" {
@@ -125,11 +127,45 @@ func (s *Server) DidSave(ctx context.Context, params *protocol.DidSaveTextDocume
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if ps := s.pluginFor(path); ps != nil && ps.editsPending {
+	ps := s.pluginFor(path)
+	if ps == nil {
+		return nil
+	}
+	if ps.editsPending {
 		ps.editsPending = false
 		s.scheduleIn(ps, true)
 	}
+	if isManifest(path) && ps.dir == filepathDir(path) {
+		s.typesOnSave(ps)
+	}
 	return nil
+}
+
+// typesOnSave rewrites the plugin's .plugin/types.d.ts from the saved
+// manifest when the file exists and is out of date (keepTypesFresh), if
+// the plugin is one the server may write into unasked (mayWriteUnasked:
+// inside a workspace folder). Callers hold s.mu; the check and the write
+// run on their own goroutine.
+func (s *Server) typesOnSave(ps *pluginState) {
+	if !s.mayWriteUnasked(ps) {
+		return
+	}
+	hook := s.typesHook
+	if hook != nil {
+		hook(ps.dir, false)
+	}
+	s.safeGo("types", func() {
+		if hook != nil {
+			defer hook(ps.dir, true)
+		}
+		// The write itself does not yet refuse a symlink on its way: a
+		// .plugin/ or types.d.ts that links elsewhere is left alone.
+		if err := plainTypesTarget(ps.dir); err != nil {
+			s.logf("types of %s not refreshed: %v", ps.dir, err)
+			return
+		}
+		s.keepTypesFresh(s.check(ps))
+	})
 }
 
 // DidChangeWatchedFiles re-checks the plugins whose files changed on disk

@@ -35,9 +35,12 @@ type pluginState struct {
 	// closedSince: a document of the plugin was closed since the last
 	// check, whose sweep then keeps only what it used. (s.mu)
 	closedSince bool
-	pubMu       sync.Mutex
-	published   map[string]string // (pubMu) URI → hash of what was last pushed
-	pulled      map[string]string // (pubMu) URI → resultId last pulled
+	// commanded: the user ran a command on the plugin (pluginOf); with
+	// no workspace folder, saves may regenerate its types only then. (s.mu)
+	commanded bool
+	pubMu     sync.Mutex
+	published map[string]string // (pubMu) URI → hash of what was last pushed
+	pulled    map[string]string // (pubMu) URI → resultId last pulled
 }
 
 // toolRun is the outcome of the last run of a tool, shown by lenses,
