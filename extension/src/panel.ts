@@ -34,15 +34,24 @@ export class RunPanels {
    * Shows (or reveals) the panel of a tool. With `run`, runs it at once:
    * with `input` when given, else with the panel's input box (remembered or
    * prefilled from inputJsonSchema).
+   *
+   * A run (a ▶ lens, a server command) leaves the keyboard where it was:
+   * the author clicked in the editor and goes on typing there. Only a panel
+   * opened to edit its input (Run Tool… from the palette) takes the focus.
+   * This also keeps VS Code's webview from taking the focus late: a focus
+   * asked of a webview that is still loading is queued until it has loaded
+   * (seconds on a busy machine) and then taken from whatever holds it, which
+   * closes a Quick Open or a palette the author opened meanwhile.
    */
   show(target: ToolTarget, opts: { run?: boolean; input?: unknown } = {}): RunPanel {
     const key = `${target.dir.toString()}#${target.tool}`;
+    const preserveFocus = opts.run === true;
     let panel = this.panels.get(key);
     if (!panel) {
-      panel = new RunPanel(this.context, target, this.run, () => this.panels.delete(key));
+      panel = new RunPanel(this.context, target, this.run, () => this.panels.delete(key), preserveFocus);
       this.panels.set(key, panel);
     } else {
-      panel.reveal();
+      panel.reveal(preserveFocus);
     }
     if (opts.run) {
       void panel.runWith(opts.input === undefined ? panel.currentInput : JSON.stringify(opts.input, null, 2));
@@ -68,13 +77,14 @@ export class RunPanel {
     private readonly target: ToolTarget,
     private readonly run: RunFn,
     private readonly onDispose: () => void,
+    preserveFocus: boolean,
   ) {
     const remembered = context.workspaceState.get<string>(rememberKey(target.dir.toString(), target.tool));
     this.inputText = prefillInput(target.inputJsonSchema, remembered);
     this.panel = vscode.window.createWebviewPanel(
       "pluginLsp.run",
       `Run ${target.tool}`,
-      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false },
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus },
       {
         enableScripts: true,
         retainContextWhenHidden: true,
@@ -91,8 +101,8 @@ export class RunPanel {
     return this.inputText;
   }
 
-  reveal(): void {
-    this.panel.reveal(undefined, false);
+  reveal(preserveFocus: boolean): void {
+    this.panel.reveal(undefined, preserveFocus);
   }
 
   private render(): void {

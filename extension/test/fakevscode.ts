@@ -209,6 +209,8 @@ export interface FakePanel {
   htmls: string[];
   posted: unknown[];
   disposed: boolean;
+  /** preserveFocus of createWebviewPanel, then of each reveal. */
+  preserveFocus: boolean[];
   /** Sends a message as the page's script would. */
   receive(msg: unknown): void;
   dispose(): void;
@@ -363,7 +365,7 @@ export function createFakeVscode(opts: FakeOptions) {
       shown.push({ uri: doc.uri.toString(), selection: o?.selection });
       return { document: doc };
     },
-    createWebviewPanel: (viewType: string, title: string) => {
+    createWebviewPanel: (viewType: string, title: string, show: { preserveFocus?: boolean }) => {
       const receive = new EventEmitter<unknown>();
       const disposeEmitter = new EventEmitter<void>();
       const p: FakePanel & { webview: unknown } = {
@@ -372,6 +374,7 @@ export function createFakeVscode(opts: FakeOptions) {
         htmls: [],
         posted: [],
         disposed: false,
+        preserveFocus: [show.preserveFocus === true],
         receive: (msg) => receive.fire(msg),
         dispose: () => {
           if (!p.disposed) {
@@ -395,7 +398,7 @@ export function createFakeVscode(opts: FakeOptions) {
           onDidReceiveMessage: receive.event,
         },
       };
-      Object.assign(p, { onDidDispose: disposeEmitter.event, reveal: () => undefined });
+      Object.assign(p, { onDidDispose: disposeEmitter.event, reveal: (_column?: unknown, preserveFocus?: boolean) => void p.preserveFocus.push(preserveFocus === true) });
       panels.push(p);
       return p;
     },
