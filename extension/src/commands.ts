@@ -13,6 +13,7 @@ export const SERVER_COMMANDS = {
   runTool: "plugin.runTool",
   reviewCard: "plugin.reviewCard",
   runTests: "plugin.runTests",
+  pin: "plugin.pin",
 } as const;
 
 /** The documents the server is told about. */

@@ -146,6 +146,12 @@ class ExtensionState implements vscode.Disposable {
         // Code lenses and other server-sent commands call plugin.runTool
         // directly; show their result in the preview panel as well.
         executeCommand: async (command, args, next) => {
+          // Server commands are editor commands too, so a command: link can
+          // call them: plugin.pin always shows the review card first, and
+          // a caller cannot say it was already seen.
+          if (command === SERVER_COMMANDS.pin) {
+            args = args.map((a) => (a && typeof a === "object" ? { ...(a as object), confirm: undefined } : a));
+          }
           if (command === SERVER_COMMANDS.runTool && args.length > 0) {
             const a = args[0] as RunToolArgs;
             const target = await this.targetFromArgs(a);

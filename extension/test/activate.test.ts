@@ -5,7 +5,7 @@
 // remembered input, opens .ts locations, shows the review card and restarts.
 
 import assert from "node:assert/strict";
-import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import Module from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -111,6 +111,7 @@ describe("the bundled client activated in a fake VS Code", { timeout: 240_000 },
     await fake.vscode.commands.executeCommand(lens.command.command, ...(lens.command.arguments ?? []));
     const panel = await until("a panel", () => fake.panels[0]);
     assert.equal(panel.title, "Run lookupBook");
+    assert.deepEqual(panel.preserveFocus, [true], "a run from a lens leaves the keyboard in the editor");
     const html = panel.htmls[0];
     assert.match(html, /<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src https:\/\/fake\.vscode-cdn\.net 'nonce-[A-Za-z0-9]{32}'; script-src 'nonce-[A-Za-z0-9]{32}';">/);
     assert.ok(html.includes(`src="https://fake.vscode-cdn.net${join(EXT_ROOT, "dist", "webview.js")}"`), "the script comes from dist/ through asWebviewUri");
@@ -157,6 +158,23 @@ describe("the bundled client activated in a fake VS Code", { timeout: 240_000 },
     assert.equal(panel.title, "Run lookupBook");
     assert.ok(panel.htmls[0].includes(`{\n  &quot;isbn&quot;: &quot;9780261103344&quot;\n}</textarea>`), panel.htmls[0]);
     assert.deepEqual(panel.posted, [], "the palette does not run before the author presses Run");
+    assert.deepEqual(panel.preserveFocus, [false], "a panel opened to edit its input takes the focus");
+    // The lens on an open panel reveals it without taking the focus.
+    await fake.vscode.commands.executeCommand(SERVER_COMMANDS.runTool, { dir: dirUri(), tool: "lookupBook" });
+    await until("a run in the palette's panel", () => panel.posted.length > 0);
+    assert.deepEqual(panel.preserveFocus, [false, true]);
+  });
+
+  it("pins only after the review card was shown: a caller's confirm is dropped", async () => {
+    // A command: link reaches server commands as editor commands; one that
+    // says confirm: true must still get the card (here the fake answers no
+    // button, as a user who closes the question does).
+    const before = fake.messages.length;
+    const result = (await fake.vscode.commands.executeCommand(SERVER_COMMANDS.pin, { dir: dirUri(), confirm: true })) as { pinned: boolean };
+    assert.equal(result.pinned, false, JSON.stringify(result));
+    assert.ok(!existsSync(join(plugin, "plugin.lock.json")), "no snapshot written");
+    const asked = fake.messages.slice(before).find((m) => m.kind === "warning");
+    assert.ok(asked && asked.text.includes("Review what you approve") && asked.text.includes("Plugin books 1.2.0"), JSON.stringify(fake.messages.slice(before)));
   });
 
   it("shows the review card", async () => {
