@@ -182,6 +182,33 @@ describe("the extension in real VS Code (code-server)", { timeout: 20 * 60_000 }
     });
     page = await browser.newPage({ viewport: { width: 1500, height: 950 } });
     page.setDefaultTimeout(STEP);
+    // A focus trace of the workbench: which element took the focus, and
+    // when the quick input was shown or hidden. Printed when a quick input
+    // does not stay open, so a failure says who took the focus.
+    await page.addInitScript(() => {
+      const t0 = Date.now();
+      const trace = (window.__focusTrace = []);
+      const describe = (el) => {
+        if (!el || !el.tagName) return String(el);
+        const cls = typeof el.className === "string" ? el.className.split(/\s+/).slice(0, 3).join(".") : "";
+        return `${el.tagName.toLowerCase()}${el.id ? "#" + el.id : ""}${cls ? "." + cls : ""}`;
+      };
+      const note = (what) => {
+        trace.push(`${Date.now() - t0} ms ${what}`);
+        if (trace.length > 300) trace.shift();
+      };
+      document.addEventListener("focusin", (e) => note(`focus -> ${describe(e.target)}`), true);
+      let shown = false;
+      let started = false;
+      setInterval(() => {
+        const w = document.querySelector(".quick-input-widget");
+        const now = !!w && w.style.display !== "none";
+        if (now !== shown) note(`quick input ${now ? "shown" : "hidden"}`);
+        shown = now;
+        if (!started && performance.getEntriesByName("code/didStartWorkbench").length) note("workbench restored (code/didStartWorkbench)");
+        started ||= performance.getEntriesByName("code/didStartWorkbench").length > 0;
+      }, 20);
+    });
   });
 
   after(async () => {
@@ -197,41 +224,69 @@ describe("the extension in real VS Code (code-server)", { timeout: 20 * 60_000 }
     await page.locator(".explorer-folders-view, .explorer-viewlet").first().waitFor({ timeout: STEP });
   };
 
-  /** Gives the keyboard back to the workbench (a webview, such as the run panel, keeps it otherwise). */
+  /**
+   * Gives the keyboard back to the workbench before a key that opens a
+   * quick input. A quick input closes as soon as it loses the focus, so
+   * nothing may take the focus after the key: neither a webview that is
+   * still loading (VS Code queues a focus asked of a loading webview and
+   * delivers it when the webview has loaded, seconds later on a busy
+   * machine), nor an editor that is still opening (a click on a tab opens
+   * its editor again, and the editor takes the focus when the open
+   * completes). So: wait for every webview to have loaded, then move the
+   * focus with DOM focus() (synchronous; no editor open is started), and
+   * check that it is there.
+   */
   const focusWorkbench = async () => {
     if (await page.locator(".quick-input-widget:visible").count()) await page.keyboard.press("Escape");
-    const tab = page.locator(".editor-group-container .tab.active:not([data-resource-name$='.md']) .label-name:visible").first();
-    if (await tab.count()) await tab.click();
-    else if (await page.locator(".markers-panel:visible").count()) await page.locator(".markers-panel").click({ position: { x: 5, y: 5 } });
+    await until("every webview loaded (a queued focus delivered)", async () => (await page.locator("iframe.webview:not(.ready)").count()) === 0);
+    const targets = [
+      ".editor-group-container.active .monaco-editor textarea.inputarea",
+      ".editor-group-container .monaco-editor textarea.inputarea",
+      ".markers-panel .monaco-list",
+      ".editor-group-container.active",
+    ];
+    for (const sel of targets) {
+      const el = page.locator(sel).filter({ visible: true }).first();
+      if (!(await el.count())) continue;
+      await el.focus();
+      await until(`the focus on ${sel}`, () => el.evaluate((e) => e === document.activeElement || e.contains(document.activeElement)), 10_000);
+      return;
+    }
   };
 
+  /** The focus trace since the page loaded (see addInitScript above). */
+  const focusTrace = async () => (await page.evaluate(() => window.__focusTrace ?? []).catch(() => [])).join("\n");
+
   /**
-   * Opens the quick input with key (F1, Control+P) and returns its input.
-   * A key pressed while a webview (the run panel) holds the focus may not
-   * reach the workbench: then the focus is moved to the side bar or the
-   * editor area and the key pressed again.
+   * Opens the quick input with key (F1, Control+P), types text into it and
+   * returns its input. A key pressed while a webview (the run panel) holds
+   * the focus may not reach the workbench: then the focus is moved to the
+   * side bar or the editor area and the key pressed again.
    */
-  const quickInput = async (key) => {
-    const input = page.locator(".quick-input-widget input");
+  const quickInput = async (key, text) => {
+    const input = page.locator(".quick-input-widget .quick-input-box input");
     for (let attempt = 1; ; attempt++) {
       await focusWorkbench();
       await page.keyboard.press(key);
       try {
-        await input.waitFor({ timeout: attempt < 3 ? 10_000 : STEP });
+        await input.waitFor({ timeout: 30_000 });
+        await until("the quick input's focus", () => input.evaluate((e) => e === document.activeElement), 10_000);
+        await input.fill(text, { timeout: 10_000 });
         return input;
       } catch (e) {
-        if (attempt >= 3) throw e;
-        console.log(`# ${key} opened no quick input (attempt ${attempt}): the focus was elsewhere; trying again`);
-        const part = page.locator(".part.sidebar:visible, .part.editor:visible").first();
-        if (await part.count()) await part.click({ position: { x: 5, y: 5 } });
+        // Something took the focus after the key: the trace says what.
+        // Retried (at most twice), and said, so that a new thief shows up
+        // in the log instead of as a rare failure.
+        const why = `${key} then "${text}": ${e.message.split("\n")[0]}; focus trace:\n${await focusTrace()}`;
+        if (attempt >= 3) throw new Error(`the quick input did not keep the focus (${why})`);
+        console.log(`# quick input retry ${attempt}: ${why}`);
       }
     }
   };
 
   /** Runs a palette command by its title. */
   const palette = async (title) => {
-    const input = await quickInput("F1");
-    await input.fill(`>${title}`);
+    await quickInput("F1", `>${title}`);
     const row = page.locator(".quick-input-list .monaco-list-row", { hasText: title }).first();
     try {
       await row.waitFor({ timeout: 30_000 });
@@ -251,8 +306,7 @@ describe("the extension in real VS Code (code-server)", { timeout: 20 * 60_000 }
     const exact = new RegExp("^" + base.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + "$");
     const active = page.locator(`.tab.active[data-resource-name="${base}"]`).first();
     for (let attempt = 1; ; attempt++) {
-      const input = await quickInput("Control+P");
-      await input.fill(rel);
+      await quickInput("Control+P", rel);
       const rows = page.locator(".quick-input-list .monaco-list-row");
       const row = rows.filter({ has: page.locator(".label-name", { hasText: exact }) }).first();
       await row.waitFor({ timeout: STEP }); // the first file search of a workspace is slow on a loaded machine
@@ -278,6 +332,9 @@ describe("the extension in real VS Code (code-server)", { timeout: 20 * 60_000 }
       }
     }
     await page.locator(".monaco-editor .view-lines").first().waitFor();
+    // The open is complete when its editor has taken the focus: until then
+    // that focus is still to come, and would close the next quick input.
+    await page.locator(".editor-group-container.active .monaco-editor.focused").first().waitFor();
   };
 
   /** The Problems panel's entries: one row per problem, file rows left out. */
@@ -362,6 +419,7 @@ describe("the extension in real VS Code (code-server)", { timeout: 20 * 60_000 }
     it(name, async () => {
       try {
         await fn();
+        if (process.env.PLUGIN_LSP_E2E_TRACE) console.log(`# focus trace after ${name}:\n${await focusTrace()}`);
       } catch (e) {
         await shot(`failed-${name.split(".")[0]}`).catch(() => undefined);
         throw e;
