@@ -43,14 +43,18 @@ type Request struct {
 // Record is the result of a run (DESIGN.md §5): what `plugin-lsp run`
 // prints and what the LSP command plugin.runTool returns.
 type Record struct {
-	Claim      string          `json:"claim"` // fn.<tool>:<callId>
-	OK         bool            `json:"ok"`
-	Result     json.RawMessage `json:"result"`
-	Error      *RunError       `json:"error"`
-	Logs       []LogEntry      `json:"logs"`
-	Fetches    []FetchEntry    `json:"fetches"`
-	DurationMs float64         `json:"durationMs"`
-	Usage      Usage           `json:"usage"`
+	Claim   string          `json:"claim"` // fn.<tool>:<callId>
+	OK      bool            `json:"ok"`
+	Result  json.RawMessage `json:"result"`
+	Error   *RunError       `json:"error"`
+	Logs    []LogEntry      `json:"logs"`
+	Fetches []FetchEntry    `json:"fetches"`
+	// Secrets is how each credential's dev secret was resolved: name and
+	// source ("fixtures", "env" with the variable, "refused" with why and
+	// how to bind it), never the value.
+	Secrets    []SecretEntry `json:"secrets,omitempty"`
+	DurationMs float64       `json:"durationMs"`
+	Usage      Usage         `json:"usage"`
 }
 
 // RunError is a thrown error or a stopped run. Stack frames are mapped to
@@ -83,6 +87,9 @@ type LogEntry struct {
 // broker's own reason) and error, host, and the caps that applied
 // (maxBytes, timeoutMs). See broker.Entry.
 type FetchEntry = broker.Entry
+
+// SecretEntry is one dev secret resolution (capability.SecretResolution).
+type SecretEntry = broker.SecretResolution
 
 // Usage is what the run consumed, each figure beside its cap.
 type Usage struct {

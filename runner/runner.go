@@ -34,7 +34,9 @@ type Config struct {
 	// CacheDir keeps the compiled QuickJS module across processes
 	// (default: <user cache dir>/plugin-lsp/qjs; "-" disables it).
 	CacheDir string
-	// Env looks up PLUGIN_SECRET_<NAME> dev secrets (default os.Getenv).
+	// Env reads the environment for dev secrets bound to a plugin,
+	// PLUGIN_SECRET_<PLUGIN>__<name> (capability.DevSecrets; default
+	// os.Getenv).
 	Env func(string) string
 	// Network configures the "real" provider (tests: a loopback dialer and
 	// root CA). Zero: the public network through the broker.
@@ -221,7 +223,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 	}
 	b := broker.New(broker.Config{
 		Reach:    reach,
-		Secrets:  broker.SecretStore(fx, r.cfg.Env),
+		Secrets:  broker.SecretStore(capability.PluginName(p.Manifest), fx, r.cfg.Env),
 		Provider: provider,
 	})
 	if req.Recorder != nil {
@@ -286,6 +288,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 	for _, e := range b.Audit() {
 		rec.Fetches = append(rec.Fetches, FetchEntry(e))
 	}
+	rec.Secrets = b.SecretAudit()
 	st := b.Stats()
 	rec.Usage.FetchCount = st.Calls
 	rec.Usage.FetchBytes = st.Bytes
