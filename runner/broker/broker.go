@@ -223,7 +223,7 @@ type Broker struct {
 	maxFetches int
 	resolved   []SecretResolution // one per credential with a name, in manifest order
 	redactor   *strings.Replacer  // nil when there is no secret to hide
-	secretList []string          // secret values, longest first
+	secretList []string           // secret values, longest first
 	inflight   *budget
 
 	mu      sync.Mutex
