@@ -221,10 +221,12 @@ type Broker struct {
 	creds      []credential
 	provider   Provider
 	maxFetches int
-	resolved   []SecretResolution // one per credential with a name, in manifest order
-	redactor   *strings.Replacer  // nil when there is no secret to hide
-	secretList []string           // secret values, longest first
+	redactor   *strings.Replacer // nil when there is no secret to hide
+	secretList []string          // secret values, longest first
 	inflight   *budget
+
+	// resolved: one per credential with a name, in manifest order.
+	resolved []SecretResolution
 
 	mu      sync.Mutex
 	audit   []Entry
