@@ -46,6 +46,14 @@ export interface FetchEntry {
   timeoutMs?: number;
 }
 
+/** How one credential's dev secret was resolved (never its value). */
+export interface SecretEntry {
+  name?: string;
+  source?: "fixtures" | "env" | "refused" | string;
+  env?: string;
+  reason?: string;
+}
+
 export interface Usage {
   memoryPeakBytes?: number;
   memoryCapBytes?: number;
@@ -64,6 +72,7 @@ export interface RunRecord {
   error?: RunError | null;
   logs?: LogEntry[] | null;
   fetches?: FetchEntry[] | null;
+  secrets?: SecretEntry[] | null;
   durationMs?: number;
   usage?: Usage | null;
 }
