@@ -19,6 +19,7 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/analysis/capability"
+	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
 	"github.com/plugin-lsp/plugin-lsp/runner/broker"
 	"github.com/plugin-lsp/plugin-lsp/runner/sandbox"
 )
@@ -168,6 +169,12 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 		capRecord(rec)
 		rec.DurationMs = ms(time.Since(start))
 		return rec, nil
+	}
+
+	// A manifest with a key written twice says two things: not run.
+	if ds := jsonpos.DuplicateKeys(p.Manifest.Root); len(ds) > 0 {
+		e := jsonpos.NewDuplicateKeyError(p.ManifestFile.Text, ds[0])
+		return fail("ManifestError", e.Message(), analysis.ManifestName, e.DupLine, e.DupCol)
 	}
 
 	// The input, checked against inputJsonSchema before any sandbox starts.
