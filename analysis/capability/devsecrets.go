@@ -3,6 +3,7 @@ package capability
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
@@ -169,7 +170,7 @@ func (d DevSecrets) refusal(name, env string, bindErr error) string {
 	if d.Env != nil {
 		var set []string
 		for _, v := range []string{unboundEnvName(name), strings.ToUpper(env)} {
-			if v != "" && v != env && v != DevSecretPrefix && d.Env(v) != "" && !containsStr(set, v) {
+			if v != "" && v != env && v != DevSecretPrefix && d.Env(v) != "" && !slices.Contains(set, v) {
 				set = append(set, v)
 			}
 		}
@@ -189,28 +190,4 @@ func (d DevSecrets) refusal(name, env string, bindErr error) string {
 	}
 	fmt.Fprintf(&sb, "; bind it with %s=… (the plugin's name upper-cased with '-' as '_', then \"__\", then the secret's name exactly as written), or add %q to \"secrets\" in fixtures.json", env, name)
 	return sb.String()
-}
-
-func containsStr(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-// DevSecretSource says where the dev secret of name would come from,
-// without reading the environment (hover, messages): "fixtures.json
-// secrets" when the plugin's fixtures hold it, else the variable that
-// binds it, else why none can.
-func DevSecretSource(plugin string, fixtures map[string]string, name string) string {
-	if _, ok := fixtures[name]; ok {
-		return "fixtures.json secrets"
-	}
-	env, err := DevSecretEnv(plugin, name)
-	if err != nil {
-		return err.Error()
-	}
-	return env
 }
