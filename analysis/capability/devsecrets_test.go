@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -127,5 +129,35 @@ func TestDevSecretsResolve(t *testing.T) {
 				t.Errorf("%s: the audit of %q holds a secret value: %s", c.d.Plugin, c.name, b)
 			}
 		}
+	}
+}
+
+// TestDevSecretNamePatterns: the names the resolver accepts are exactly
+// the schema's plugin and secret names (one definition, checked here).
+func TestDevSecretNamePatterns(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "schema", "plugin.schema.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s struct {
+		Properties struct {
+			Name struct{ Pattern string } `json:"name"`
+		} `json:"properties"`
+		Defs struct {
+			Credential struct {
+				Properties struct {
+					Name struct{ Pattern string } `json:"name"`
+				} `json:"properties"`
+			} `json:"credential"`
+		} `json:"$defs"`
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := pluginNameRE.String(), s.Properties.Name.Pattern; got != want {
+		t.Errorf("plugin name pattern %q, the schema's %q", got, want)
+	}
+	if got, want := secretNameRE.String(), s.Defs.Credential.Properties.Name.Pattern; got != want {
+		t.Errorf("secret name pattern %q, the schema's %q", got, want)
 	}
 }
