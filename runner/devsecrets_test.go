@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -78,5 +79,28 @@ func TestDevSecretGrant(t *testing.T) {
 		if !strings.Contains(string(b), `"secrets":[{"name":"`+cred+`","source":"refused","env":"`+bind+`"`) {
 			t.Errorf("beta %s: the record's JSON has no audit of the resolution: %s", cred, b)
 		}
+	}
+}
+
+// TestSecretAuditCapped: a manifest of thousands of credentials keeps the
+// record bounded: the first MaxSecretEntries resolutions and the count of
+// the others, each string cut.
+func TestSecretAuditCapped(t *testing.T) {
+	rec := &Record{Result: json.RawMessage("null")}
+	for i := 0; i < 1000; i++ {
+		rec.Secrets = append(rec.Secrets, SecretEntry{Name: fmt.Sprintf("k%d", i), Source: capability.SecretRefused,
+			Env: "PLUGIN_SECRET_P__" + strings.Repeat("n", 10_000), Reason: strings.Repeat("why ", 10_000)})
+	}
+	capRecord(rec)
+	if len(rec.Secrets) != MaxSecretEntries || rec.SecretsOmitted != 1000-MaxSecretEntries || rec.Secrets[0].Name != "k0" {
+		t.Fatalf("kept %d, omitted %d", len(rec.Secrets), rec.SecretsOmitted)
+	}
+	for _, s := range rec.Secrets {
+		if len(s.Reason) > MaxAuditFieldBytes+32 || len(s.Env) > MaxErrorNameBytes+32 {
+			t.Fatalf("%s: reason %d bytes, env %d bytes", s.Name, len(s.Reason), len(s.Env))
+		}
+	}
+	if b, _ := json.Marshal(rec); len(b) > MaxRecordBytes {
+		t.Errorf("record of %d bytes", len(b))
 	}
 }

@@ -43,18 +43,21 @@ type Request struct {
 // Record is the result of a run (DESIGN.md §5): what `plugin-lsp run`
 // prints and what the LSP command plugin.runTool returns.
 type Record struct {
-	Claim   string          `json:"claim"` // fn.<tool>:<callId>
-	OK      bool            `json:"ok"`
-	Result  json.RawMessage `json:"result"`
-	Error   *RunError       `json:"error"`
-	Logs    []LogEntry      `json:"logs"`
-	Fetches []FetchEntry    `json:"fetches"`
+	Claim      string          `json:"claim"` // fn.<tool>:<callId>
+	OK         bool            `json:"ok"`
+	Result     json.RawMessage `json:"result"`
+	Error      *RunError       `json:"error"`
+	Logs       []LogEntry      `json:"logs"`
+	Fetches    []FetchEntry    `json:"fetches"`
+	DurationMs float64         `json:"durationMs"`
+	Usage      Usage           `json:"usage"`
+
 	// Secrets is how each credential's dev secret was resolved: name and
 	// source ("fixtures", "env" with the variable, "refused" with why and
 	// how to bind it), never the value.
-	Secrets    []SecretEntry `json:"secrets,omitempty"`
-	DurationMs float64       `json:"durationMs"`
-	Usage      Usage         `json:"usage"`
+	Secrets []SecretEntry `json:"secrets,omitempty"`
+	// SecretsOmitted counts the resolutions past MaxSecretEntries.
+	SecretsOmitted int `json:"secretsOmitted,omitempty"`
 }
 
 // RunError is a thrown error or a stopped run. Stack frames are mapped to

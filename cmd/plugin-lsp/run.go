@@ -23,7 +23,7 @@ const runUsage = `usage: plugin-lsp run [--fixtures F] [--input JSON] [--timeout
 Runs the function tool TOOL of the plugin in DIR in the real sandbox
 (QuickJS-WASM, zero ambient authority, the fetch broker) and prints the run
 record as one JSON object: {claim, ok, result, error, logs, fetches,
-secrets, durationMs, usage}; "secrets" says where each credential's dev
+durationMs, usage, secrets}; "secrets" says where each credential's dev
 secret came from (fixtures, env PLUGIN_SECRET_<PLUGIN>__<name> bound to
 this plugin, or refused and how to bind it), never its value. Exit status: 0 the tool returned, 1 it threw or was
 stopped, 2 bad usage (unknown flag or tool, input not JSON, no plugin).

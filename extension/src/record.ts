@@ -72,9 +72,10 @@ export interface RunRecord {
   error?: RunError | null;
   logs?: LogEntry[] | null;
   fetches?: FetchEntry[] | null;
-  secrets?: SecretEntry[] | null;
   durationMs?: number;
   usage?: Usage | null;
+  secrets?: SecretEntry[] | null;
+  secretsOmitted?: number;
 }
 
 /** The single argument of the server command `plugin.runTool`. */
