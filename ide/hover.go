@@ -207,8 +207,9 @@ func hoverCredential(p *analysis.Plugin, c *analysis.Credential, reach *capabili
 	}
 	var source []Inline
 	env, err := capability.DevSecretEnv(capability.PluginName(p.Manifest), name)
-	switch {
-	case p.FixturesRoot.Get("secrets").Get(name) != nil:
+	// As the resolver reads them: an empty fixtures value counts as missing.
+	switch fx, _ := analysis.Str(p.FixturesRoot.Get("secrets").Get(name)); {
+	case fx != "":
 		source = []Inline{Text("fixtures.json "), Code("secrets"), Text(" (value redacted)")}
 	case err == nil:
 		source = []Inline{Text("the environment variable "), Code(env), Text(" (bound to this plugin; an unscoped PLUGIN_SECRET_ variable is refused)")}
