@@ -363,9 +363,20 @@ func DuplicateKeys(root *Node) []Duplicate {
 		if n == nil {
 			continue
 		}
-		if n.Kind == Object && len(n.Members) > 1 {
-			first := make(map[string]*Node, len(n.Members))
-			for _, m := range n.Members {
+		switch ms := n.Members; {
+		case n.Kind != Object || len(ms) < 2:
+		case len(ms) <= smallObject: // compare pairwise: cheaper than a map
+			for j := 1; j < len(ms); j++ {
+				for i := 0; i < j; i++ {
+					if ms[i].Key == ms[j].Key { // the earliest i: the first one
+						out = append(out, Duplicate{First: ms[i], Dup: ms[j]})
+						break
+					}
+				}
+			}
+		default:
+			first := make(map[string]*Node, len(ms))
+			for _, m := range ms {
 				if f, ok := first[m.Key]; ok {
 					out = append(out, Duplicate{First: f, Dup: m})
 					continue
@@ -378,6 +389,10 @@ func DuplicateKeys(root *Node) []Duplicate {
 	sort.Slice(out, func(i, j int) bool { return out[i].Dup.KeySpan.Start < out[j].Dup.KeySpan.Start })
 	return out
 }
+
+// smallObject is the member count up to which DuplicateKeys compares keys
+// pairwise instead of building a map.
+const smallObject = 16
 
 // DuplicateKeyError is the first duplicate key of a document, with both
 // positions (1-based line:column, the column in bytes).
