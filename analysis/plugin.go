@@ -261,7 +261,16 @@ func (p *Plugin) ResolvePage(page string) (rel string, ok bool) {
 // FindPlugins returns every directory at or below root that holds a
 // plugin.json, skipping hidden directories and node_modules, and not
 // descending into a plugin once found. Results are sorted.
-func FindPlugins(root string) ([]string, error) {
+func FindPlugins(root string) ([]string, error) { return findPlugins(root, false) }
+
+// FindEveryPlugin returns every directory at or below root that holds a
+// plugin.json, hidden directories, node_modules and plugins nested in
+// plugins included (check --require-snapshot: a CI gate that skips a
+// plugin it was pointed at would pass it unchecked). Symlinked
+// directories are not followed. Results are sorted.
+func FindEveryPlugin(root string) ([]string, error) { return findPlugins(root, true) }
+
+func findPlugins(root string, every bool) ([]string, error) {
 	var out []string
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -274,12 +283,14 @@ func FindPlugins(root string) ([]string, error) {
 			return nil
 		}
 		name := d.Name()
-		if p != root && (strings.HasPrefix(name, ".") || name == "node_modules") {
+		if !every && p != root && (strings.HasPrefix(name, ".") || name == "node_modules") {
 			return filepath.SkipDir
 		}
 		if fi, err := os.Stat(filepath.Join(p, ManifestName)); err == nil && !fi.IsDir() { // a FIFO is a plugin whose load fails clearly
 			out = append(out, p)
-			return filepath.SkipDir
+			if !every {
+				return filepath.SkipDir
+			}
 		}
 		return nil
 	})

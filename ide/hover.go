@@ -205,9 +205,16 @@ func hoverCredential(p *analysis.Plugin, c *analysis.Credential, reach *capabili
 	default:
 		doc = append(doc, Para(Text("Sent to: "), Quote(strings.Join(ds, ", "))))
 	}
-	source := []Inline{Code(cr.EnvName())}
-	if p.FixturesRoot.Get("secrets").Get(name) != nil {
+	var source []Inline
+	env, err := capability.DevSecretEnv(capability.PluginName(p.Manifest), name)
+	// As the resolver reads them: an empty fixtures value counts as missing.
+	switch fx, _ := analysis.Str(p.FixturesRoot.Get("secrets").Get(name)); {
+	case fx != "":
 		source = []Inline{Text("fixtures.json "), Code("secrets"), Text(" (value redacted)")}
+	case err == nil:
+		source = []Inline{Text("the environment variable "), Code(env), Text(" (bound to this plugin; an unscoped PLUGIN_SECRET_ variable is refused)")}
+	default:
+		source = []Inline{Text("fixtures.json "), Code("secrets"), Text(" only: "), Quote(err.Error())}
 	}
 	return append(doc, Para(append([]Inline{Text("Dev value from: ")}, source...)...))
 }

@@ -22,6 +22,10 @@ const (
 	MaxAuditFieldBytes = broker.MaxURLBytes + 64
 	// MaxRecordBytes is the ceiling of a whole record as JSON.
 	MaxRecordBytes = 8 << 20
+	// MaxSecretEntries bounds the dev secret audit (one entry per
+	// credential): a manifest of many thousand credentials keeps the first
+	// ones and the count of the others (Record.SecretsOmitted).
+	MaxSecretEntries = 256
 )
 
 // capRecord applies the caps to a finished record. A record still over
@@ -40,12 +44,24 @@ func capRecord(rec *Record) {
 		f.Host = analysis.Elide(f.Host, MaxAuditFieldBytes)
 		f.Method = analysis.Elide(f.Method, 64)
 	}
+	if n := len(rec.Secrets); n > MaxSecretEntries {
+		rec.Secrets, rec.SecretsOmitted = rec.Secrets[:MaxSecretEntries], n-MaxSecretEntries
+	}
+	for i := range rec.Secrets {
+		s := &rec.Secrets[i]
+		s.Name = analysis.Elide(s.Name, MaxErrorNameBytes)
+		s.Env = analysis.Elide(s.Env, MaxErrorNameBytes)
+		s.Reason = analysis.Elide(s.Reason, MaxAuditFieldBytes)
+	}
 	size := len(rec.Result)
 	for _, l := range rec.Logs {
 		size += len(l.Message) + sandbox.LogEntryOverhead
 	}
 	for _, f := range rec.Fetches {
 		size += len(f.URL) + len(f.Error) + len(f.Host) + 256
+	}
+	for _, s := range rec.Secrets {
+		size += len(s.Name) + len(s.Env) + len(s.Reason) + 64
 	}
 	if rec.Error != nil {
 		size += len(rec.Error.Message) + len(rec.Error.Stack) + 512

@@ -51,6 +51,13 @@ type Record struct {
 	Fetches    []FetchEntry    `json:"fetches"`
 	DurationMs float64         `json:"durationMs"`
 	Usage      Usage           `json:"usage"`
+
+	// Secrets is how each credential's dev secret was resolved: name and
+	// source ("fixtures", "env" with the variable, "refused" with why and
+	// how to bind it), never the value.
+	Secrets []SecretEntry `json:"secrets,omitempty"`
+	// SecretsOmitted counts the resolutions past MaxSecretEntries.
+	SecretsOmitted int `json:"secretsOmitted,omitempty"`
 }
 
 // RunError is a thrown error or a stopped run. Stack frames are mapped to
@@ -83,6 +90,9 @@ type LogEntry struct {
 // broker's own reason) and error, host, and the caps that applied
 // (maxBytes, timeoutMs). See broker.Entry.
 type FetchEntry = broker.Entry
+
+// SecretEntry is one dev secret resolution (capability.SecretResolution).
+type SecretEntry = broker.SecretResolution
 
 // Usage is what the run consumed, each figure beside its cap.
 type Usage struct {

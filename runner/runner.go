@@ -19,6 +19,7 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/analysis/capability"
+	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
 	"github.com/plugin-lsp/plugin-lsp/runner/broker"
 	"github.com/plugin-lsp/plugin-lsp/runner/sandbox"
 )
@@ -34,7 +35,9 @@ type Config struct {
 	// CacheDir keeps the compiled QuickJS module across processes
 	// (default: <user cache dir>/plugin-lsp/qjs; "-" disables it).
 	CacheDir string
-	// Env looks up PLUGIN_SECRET_<NAME> dev secrets (default os.Getenv).
+	// Env reads the environment for dev secrets bound to a plugin,
+	// PLUGIN_SECRET_<PLUGIN>__<name> (capability.DevSecrets; default
+	// os.Getenv).
 	Env func(string) string
 	// Network configures the "real" provider (tests: a loopback dialer and
 	// root CA). Zero: the public network through the broker.
@@ -168,6 +171,12 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 		return rec, nil
 	}
 
+	// A manifest with a key written twice says two things: not run.
+	if ds := jsonpos.DuplicateKeys(p.Manifest.Root); len(ds) > 0 {
+		e := jsonpos.NewDuplicateKeyError(p.ManifestFile.Text, ds[0])
+		return fail("ManifestError", e.Message(), analysis.ManifestName, e.DupLine, e.DupCol)
+	}
+
 	// The input, checked against inputJsonSchema before any sandbox starts.
 	if tool != nil { // a bare page has no inputJsonSchema
 		if e := checkInput(p, tool, req.Tool, req.Input); e != nil {
@@ -221,7 +230,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 	}
 	b := broker.New(broker.Config{
 		Reach:    reach,
-		Secrets:  broker.SecretStore(fx, r.cfg.Env),
+		Secrets:  broker.SecretStore(capability.PluginName(p.Manifest), fx, r.cfg.Env),
 		Provider: provider,
 	})
 	if req.Recorder != nil {
@@ -286,6 +295,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 	for _, e := range b.Audit() {
 		rec.Fetches = append(rec.Fetches, FetchEntry(e))
 	}
+	rec.Secrets = b.SecretAudit()
 	st := b.Stats()
 	rec.Usage.FetchCount = st.Calls
 	rec.Usage.FetchBytes = st.Bytes

@@ -88,21 +88,3 @@ func FormatProblem(f string) string {
 	}
 	return fmt.Sprintf("into.format has {{secret}} %d times; it must appear exactly once", n)
 }
-
-// EnvName is the environment variable holding a credential's dev secret:
-// PLUGIN_SECRET_ + the name upper-cased, non-alphanumerics turned to '_'.
-func EnvName(name string) string {
-	var sb strings.Builder
-	sb.WriteString("PLUGIN_SECRET_")
-	for _, r := range name {
-		switch {
-		case r >= 'a' && r <= 'z':
-			sb.WriteRune(r - 'a' + 'A')
-		case r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
-			sb.WriteRune(r)
-		default:
-			sb.WriteByte('_')
-		}
-	}
-	return sb.String()
-}

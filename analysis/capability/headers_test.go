@@ -27,14 +27,6 @@ func TestCredentialHeaderAndFormat(t *testing.T) {
 	}
 }
 
-func TestEnvName(t *testing.T) {
-	for in, want := range map[string]string{"openlibrary_key": "PLUGIN_SECRET_OPENLIBRARY_KEY", "a.b-c": "PLUGIN_SECRET_A_B_C", "K9": "PLUGIN_SECRET_K9"} {
-		if got := EnvName(in); got != want {
-			t.Errorf("EnvName(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestCatalogue(t *testing.T) {
 	names := HostMethodNames()
 	want := []string{"collections.delete", "collections.get", "collections.put", "collections.query", "http.fetch"}

@@ -73,9 +73,6 @@ func (c Credential) Display() string {
 	return c.Header + ": " + strings.Replace(f, SecretMarker, "••••("+c.Name+")", 1)
 }
 
-// EnvName is the environment variable of the credential's dev secret.
-func (c Credential) EnvName() string { return EnvName(c.Name) }
-
 // AppliesTo reports whether a request to host (normalized) is in the
 // credential's scope: it is injected there, or, broken, refuses it.
 func (c Credential) AppliesTo(host string) bool {

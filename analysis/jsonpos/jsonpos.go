@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -215,7 +216,7 @@ func (n *Node) Interface() any {
 
 // Parse parses data. It returns the root (nil only when no value started)
 // and the first syntax error, if any. Everything before the error is in the
-// tree. Duplicate object keys are kept, not rejected: see Duplicates.
+// tree. Duplicate object keys are kept, not rejected: see DuplicateKeys.
 func Parse(data []byte) (*Node, *SyntaxError) {
 	dec := jsontext.NewDecoder(bytes.NewReader(data), jsontext.AllowDuplicateNames(true))
 	var root *Node
@@ -342,28 +343,104 @@ func describeByte(b byte) string {
 	return fmt.Sprintf("byte 0x%02x", b)
 }
 
-// Duplicates returns, for every object in the tree, the members whose key
-// already appeared earlier in the same object.
-func Duplicates(root *Node) []*Node {
-	var out []*Node
-	var walk func(n *Node)
-	walk = func(n *Node) {
+// Duplicate is a key written twice in one object: First is the member
+// that came first, Dup a later one with the same key. A document with one
+// parses two ways (most readers keep the last, some the first), so every
+// reader of the project refuses it: the one check is DuplicateKeys.
+type Duplicate struct{ First, Dup *Node }
+
+// DuplicateKeys returns every member whose key already appeared earlier in
+// the same object, anywhere in the tree, with the first one, in source
+// order of the duplicates. Keys compare exactly (after JSON unescaping:
+// "a" and "\u0061" are the same key). The walk is iterative, so a deep
+// document cannot exhaust the stack.
+func DuplicateKeys(root *Node) []Duplicate {
+	var out []Duplicate
+	stack := []*Node{root}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
 		if n == nil {
-			return
+			continue
 		}
-		if n.Kind == Object && len(n.Members) > 1 {
-			seen := make(map[string]bool, len(n.Members))
-			for _, m := range n.Members {
-				if seen[m.Key] {
-					out = append(out, m)
+		switch ms := n.Members; {
+		case n.Kind != Object || len(ms) < 2:
+		case len(ms) <= smallObject: // compare pairwise: cheaper than a map
+			for j := 1; j < len(ms); j++ {
+				for i := 0; i < j; i++ {
+					if ms[i].Key == ms[j].Key { // the earliest i: the first one
+						out = append(out, Duplicate{First: ms[i], Dup: ms[j]})
+						break
+					}
 				}
-				seen[m.Key] = true
+			}
+		default:
+			first := make(map[string]*Node, len(ms))
+			for _, m := range ms {
+				if f, ok := first[m.Key]; ok {
+					out = append(out, Duplicate{First: f, Dup: m})
+					continue
+				}
+				first[m.Key] = m
 			}
 		}
-		for _, c := range n.Children() {
-			walk(c)
-		}
+		stack = append(stack, n.Children()...)
 	}
-	walk(root)
+	sort.Slice(out, func(i, j int) bool { return out[i].Dup.KeySpan.Start < out[j].Dup.KeySpan.Start })
 	return out
+}
+
+// smallObject is the member count up to which DuplicateKeys compares keys
+// pairwise instead of building a map.
+const smallObject = 16
+
+// DuplicateKeyError is the first duplicate key of a document, with both
+// positions (1-based line:column, the column in bytes).
+type DuplicateKeyError struct {
+	Key, Pointer string
+	First, Dup   Span // the keys' spans (quotes included)
+	FirstLine    int
+	FirstCol     int
+	DupLine      int
+	DupCol       int
+}
+
+func (e *DuplicateKeyError) Error() string {
+	return fmt.Sprintf("%d:%d: %s", e.DupLine, e.DupCol, e.Message())
+}
+
+// Message is the error without its leading position: what a diagnostic at
+// the duplicate says.
+func (e *DuplicateKeyError) Message() string {
+	at := ""
+	if strings.Count(e.Pointer, "/") > 1 { // not a top-level key: say where
+		at = " (" + e.Pointer + ")"
+	}
+	return fmt.Sprintf("duplicate key %q%s: first written at %d:%d, again at %d:%d; a key must appear once (readers disagree on which one counts), so the file is refused: keep one", e.Key, at, e.FirstLine, e.FirstCol, e.DupLine, e.DupCol)
+}
+
+// NewDuplicateKeyError describes d in data (the text root was parsed from).
+func NewDuplicateKeyError(data []byte, d Duplicate) *DuplicateKeyError {
+	ix := text.NewIndex(data)
+	f, g := ix.Position(d.First.KeySpan.Start), ix.Position(d.Dup.KeySpan.Start)
+	return &DuplicateKeyError{Key: d.Dup.Key, Pointer: d.Dup.Pointer(), First: d.First.KeySpan, Dup: d.Dup.KeySpan,
+		FirstLine: f.Line + 1, FirstCol: f.Col8 + 1, DupLine: g.Line + 1, DupCol: g.Col8 + 1}
+}
+
+// CheckDuplicates returns the first duplicate key of root (parsed from
+// data) as an error, or nil.
+func CheckDuplicates(data []byte, root *Node) error {
+	if ds := DuplicateKeys(root); len(ds) > 0 {
+		return NewDuplicateKeyError(data, ds[0])
+	}
+	return nil
+}
+
+// CheckDuplicatesIn parses data and returns its first duplicate key as an
+// error, or nil (a syntax error is left to the caller's own decoder, which
+// reads the same bytes next): for readers that decode with encoding/json,
+// which keeps the last of two keys without a word.
+func CheckDuplicatesIn(data []byte) error {
+	root, _ := Parse(data)
+	return CheckDuplicates(data, root)
 }

@@ -2,6 +2,8 @@ package jsonpos
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -111,15 +113,68 @@ func TestSyntaxErrors(t *testing.T) {
 	}
 }
 
-func TestDuplicates(t *testing.T) {
-	src := `{"a": 1, "b": {"x": 1, "x": 2}, "a": 3}`
-	root, _ := Parse([]byte(src))
-	d := Duplicates(root)
-	if len(d) != 2 || d[0].Key != "a" || d[1].Key != "x" || src[d[0].KeySpan.Start:d[0].KeySpan.End] != `"a"` || d[0].KeySpan.Start != 32 {
-		t.Fatalf("duplicates: %+v", d)
+func TestDuplicateKeys(t *testing.T) {
+	src := "{\"a\": 1, \"b\": {\"x\": 1, \"x\": 2},\n \"\\u0061\": 3, \"c\": [{\"k\": 1, \"k\": 1, \"k\": 2}]}"
+	root, serr := Parse([]byte(src))
+	if serr != nil {
+		t.Fatal(serr)
+	}
+	d := DuplicateKeys(root)
+	var got []string
+	for _, x := range d {
+		got = append(got, fmt.Sprintf("%s %d<%d", x.Dup.Pointer(), x.First.KeySpan.Start, x.Dup.KeySpan.Start))
+	}
+	want := []string{"/b/x 15<23", "/a 1<33", "/c/0/k 53<61", "/c/0/k 53<69"}
+	if strings.Join(got, ", ") != strings.Join(want, ", ") {
+		t.Fatalf("duplicates %v, want %v", got, want)
 	}
 	if v, _ := root.Get("a").Int(); v != 3 {
 		t.Errorf("Get returns the last duplicate, got %d", v)
+	}
+	err := CheckDuplicatesIn([]byte(src))
+	var de *DuplicateKeyError
+	if !errors.As(err, &de) || de.FirstLine != 1 || de.FirstCol != 16 || de.DupLine != 1 || de.DupCol != 24 || de.Key != "x" {
+		t.Fatalf("CheckDuplicatesIn: %#v", err)
+	}
+	if msg := err.Error(); msg != `1:24: duplicate key "x" (/b/x): first written at 1:16, again at 1:24; a key must appear once (readers disagree on which one counts), so the file is refused: keep one` {
+		t.Errorf("message %q", msg)
+	}
+	top := NewDuplicateKeyError([]byte(src), d[1])
+	if top.DupLine != 2 || top.DupCol != 2 || !strings.HasPrefix(top.Message(), `duplicate key "a": first written at 1:2, again at 2:2;`) {
+		t.Errorf("top-level: %+v %s", top, top.Message())
+	}
+	for _, ok := range []string{`{"a": {"a": {"a": 1}}, "b": [{"a": 1}, {"a": 2}]}`, `[]`, `{`, ``} {
+		if err := CheckDuplicatesIn([]byte(ok)); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+	// Small objects are compared pairwise, large ones with a map: the same
+	// answer either way (each duplicate with the earliest key).
+	for _, n := range []int{5, 16, 17, 60} {
+		var sb strings.Builder
+		sb.WriteString("{")
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				sb.WriteString(",")
+			}
+			fmt.Fprintf(&sb, `"k%d": %d`, i%4, i)
+		}
+		sb.WriteString("}")
+		root, _ := Parse([]byte(sb.String()))
+		ds := DuplicateKeys(root)
+		if len(ds) != n-4 {
+			t.Fatalf("%d members: %d duplicates", n, len(ds))
+		}
+		for _, d := range ds {
+			if d.First.Key != d.Dup.Key || d.First.Index != d.Dup.Index%4 {
+				t.Fatalf("%d members: %s at %d paired with %d", n, d.Dup.Key, d.Dup.Index, d.First.Index)
+			}
+		}
+	}
+	// Deep nesting: the walk is iterative.
+	deep := strings.Repeat(`{"a":`, 5000) + "1" + strings.Repeat("}", 5000)
+	if err := CheckDuplicatesIn([]byte(deep)); err != nil {
+		t.Errorf("deep: %v", err)
 	}
 }
 
@@ -211,4 +266,30 @@ func FuzzParse(f *testing.F) {
 			walk(root, nil)
 		}
 	})
+}
+
+// BenchmarkDuplicateKeys: the check every reader runs, on a manifest of
+// 1,000 tools (about 250 KB, 7,000 objects).
+func BenchmarkDuplicateKeys(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString(`{"name": "big", "version": "1.0.0", "tools": [`)
+	for i := 0; i < 1000; i++ {
+		if i > 0 {
+			sb.WriteString(",")
+		}
+		fmt.Fprintf(&sb, `{"name": "tool%d", "page": "code/t%d", "description": "Tool number %d", "inputJsonSchema": {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}, "c": {"type": "array", "items": {"type": "string"}}}, "required": ["a"]}}`, i, i, i)
+	}
+	sb.WriteString(`]}`)
+	data := []byte(sb.String())
+	root, serr := Parse(data)
+	if serr != nil {
+		b.Fatal(serr)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if ds := DuplicateKeys(root); len(ds) != 0 {
+			b.Fatal(ds)
+		}
+	}
 }

@@ -190,7 +190,10 @@ func unusedSecrets(pass *analysis.Pass) {
 			d.Message = fmt.Sprintf("secret %q names no credential (did you mean %q?)", m.Key, use)
 			d.Tags = nil // a typo, not dead weight
 			if !has[use] {
-				d.Message += fmt.Sprintf(": the broker looks secrets up by exact name, so credential %q has none and run refuses its requests unless %s is set", use, capability.EnvName(use))
+				d.Message += fmt.Sprintf(": the broker looks secrets up by exact name, so credential %q has none and run refuses its requests", use)
+				if env, err := capability.DevSecretEnv(capability.PluginName(p.Manifest), use); err == nil {
+					d.Message += fmt.Sprintf(" unless %s is set", env)
+				}
 				d.Fixes = append(d.Fixes, analysis.Fix{
 					Title:     fmt.Sprintf("Rename the secret to %q (the credential's name)", use),
 					Edits:     []analysis.Edit{{File: analysis.FixturesName, Span: m.KeySpan, NewText: jsonString(use)}},

@@ -7,6 +7,7 @@ func manifestRules() []*analysis.Rule {
 	return []*analysis.Rule{
 		ManifestSyntax,
 		ManifestSchema,
+		JSONDuplicateKey,
 		ToolPageMissing,
 		NativeModuleMissing,
 		NativeModuleOutside,

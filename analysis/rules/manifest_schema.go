@@ -21,7 +21,7 @@ var ManifestSchema = &analysis.Rule{
 	Doc: "The manifest is checked against `analysis/schema/plugin.schema.json` (JSON Schema draft 2020-12; " +
 		"point your editor at it for completion and hover). The diagnostic sits on the offending key or value: " +
 		"an unknown key (usually a typo: a close match is suggested), a value of the wrong type, a name or version " +
-		"in the wrong shape, a required key that is missing, or a key written twice. A fetch or credential domain " +
+		"in the wrong shape, or a required key that is missing (a key written twice is `json-duplicate-key`). A fetch or credential domain " +
 		"must be a bare host (`api.example.com`, with `:port` when not 443): a URL, a path, a trailing dot or a " +
 		"non-ASCII host is reported here, with a fix to the bare host when one can be read off.\n\n" +
 		"Some checks are left to dedicated rules so that one mistake gives one diagnostic: the ranges of fetch " +

@@ -226,6 +226,10 @@ func pinnedOf(l *snapshot.Lock, c snapshot.Change) string {
 
 // lockProblem reports a snapshot that cannot be read.
 func lockProblem(pass *analysis.Pass, pn *pinned) {
+	var dup *jsonpos.DuplicateKeyError
+	if errors.As(pn.Err, &dup) {
+		return // json-duplicate-key reports it, an error with both positions
+	}
 	d := analysis.Diagnostic{File: analysis.ManifestName,
 		Message: fmt.Sprintf("%s is not a capability snapshot (%v): drift cannot be checked; re-pin it (plugin-lsp pin)", snapshot.FileName, pn.Err)}
 	if pn.File != nil {

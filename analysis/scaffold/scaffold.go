@@ -259,6 +259,9 @@ func addToManifest(p *analysis.Plugin, tool, page string) ([]Change, error) {
 		if serr != nil {
 			return nil, fmt.Errorf("plugin.json: %s", serr.Message)
 		}
+		if err := jsonpos.CheckDuplicates(text, root); err != nil {
+			return nil, fmt.Errorf("plugin.json:%v", err) // which of the two would the tool go into?
+		}
 		if !s.need(analysis.NewManifest(root)) {
 			continue
 		}

@@ -12,7 +12,8 @@
 // required once nativeTools is present (native-sdk-missing, which offers
 // the edit), the shape of a credential's header and {{secret}} template
 // (credential-format), whether paths exist or stay inside the directory,
-// and duplicate or shadowing names.
+// duplicate or shadowing names, and keys written twice in one object
+// (jsonpos.DuplicateKeys: json-duplicate-key, and every reader refuses them).
 //
 // inputJsonSchema is checked only in outline ("type", "properties",
 // "required"), not against the JSON Schema meta-schema: a $ref to the
@@ -109,12 +110,6 @@ func (v *Validator) Validate(root *jsonpos.Node) []Problem {
 		return nil
 	}
 	var out []Problem
-	for _, d := range jsonpos.Duplicates(root) {
-		out = append(out, Problem{
-			Span: d.KeySpan, Pointer: d.Pointer(),
-			Message: fmt.Sprintf("duplicate key %q: only the last one counts; remove the others", d.Key),
-		})
-	}
 	err := v.compiled.Validate(plain(root))
 	var ve *jsonschema.ValidationError
 	if errors.As(err, &ve) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/analysis/capability"
+	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
 )
 
 // PinResult is what Pin did.
@@ -28,6 +29,10 @@ func Pin(p *analysis.Plugin, writtenBy string) (*PinResult, error) {
 	if e := p.SyntaxError; e != nil {
 		pos := p.ManifestFile.Position(e.Offset)
 		return nil, fmt.Errorf("%s:%d:%d: %s: a manifest that does not parse cannot be pinned", analysis.ManifestName, pos.Line+1, pos.Col+1, e.Message)
+	}
+	if err := jsonpos.CheckDuplicates(p.ManifestFile.Text, p.Manifest.Root); err != nil {
+		// The snapshot would pin one reading of a manifest that says two things.
+		return nil, fmt.Errorf("%s:%v: a manifest with a key written twice cannot be pinned", analysis.ManifestName, err)
 	}
 	l, err := Build(p, writtenBy)
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/analysis/capability"
+	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
 	"github.com/plugin-lsp/plugin-lsp/analysis/review"
 )
 
@@ -177,8 +178,13 @@ func (l *Lock) Marshal() []byte {
 	return b.Bytes()
 }
 
-// Parse reads a plugin.lock.json, checked against its schema.
+// Parse reads a plugin.lock.json, checked against its schema. A key
+// written twice anywhere is refused with both positions
+// (*jsonpos.DuplicateKeyError): a lock must say one thing.
 func Parse(data []byte) (*Lock, error) {
+	if err := jsonpos.CheckDuplicatesIn(data); err != nil {
+		return nil, err
+	}
 	var doc any
 	if err := json.Unmarshal(data, &doc); err != nil {
 		return nil, fmt.Errorf("not JSON: %v", err)

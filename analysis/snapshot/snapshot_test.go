@@ -1,13 +1,16 @@
 package snapshot_test
 
 import (
+	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
 	"github.com/plugin-lsp/plugin-lsp/analysis/snapshot"
 )
 
@@ -110,5 +113,58 @@ func TestDiffLines(t *testing.T) {
 	}
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
 		t.Errorf("diff:\n%s\nwant:\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestParseRefusesDuplicateKeys: a lock that says two things (a narrow
+// functionTools followed by a wide one, a host list written twice, a
+// duplicate deep in a credential) is refused with both positions, instead
+// of the last key winning.
+func TestParseRefusesDuplicateKeys(t *testing.T) {
+	good, err := os.ReadFile(filepath.Join("testdata", "books.plugin.lock.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, c := range map[string]struct{ text, key string }{
+		"narrow then wide functionTools": {strings.Replace(string(good), `"functionTools": [`, `"functionTools": [], "functionTools": [`, 1), "functionTools"},
+		"wide then narrow functionTools": {strings.Replace(string(good), `"nativeTools": [`, `"functionTools": [], "nativeTools": [`, 1), "functionTools"},
+		"host twice":                     {strings.Replace(string(good), `"host": [`, `"host": [], "host": [`, 1), "host"},
+		"escaped twin":                   {strings.Replace(string(good), `"lockVersion": 1,`, `"lockVersion": 1, "lock\u0056ersion": 1,`, 1), "lockVersion"},
+	} {
+		if c.text == string(good) {
+			t.Fatalf("%s: the edit did not apply", name)
+		}
+		l, err := snapshot.Parse([]byte(c.text))
+		var de *jsonpos.DuplicateKeyError
+		if l != nil || !errors.As(err, &de) || de.Key != c.key {
+			t.Errorf("%s: got %v, %v; want a duplicate-key error on %q", name, l, err, c.key)
+			continue
+		}
+		if de.First.Start >= de.Dup.Start || !strings.Contains(err.Error(), fmt.Sprintf("first written at %d:%d, again at %d:%d", de.FirstLine, de.FirstCol, de.DupLine, de.DupCol)) {
+			t.Errorf("%s: positions %+v in %v", name, de, err)
+		}
+		if got := c.text[de.Dup.Start:de.Dup.End]; !strings.HasPrefix(got, `"`) {
+			t.Errorf("%s: the duplicate's span holds %q", name, got)
+		}
+	}
+}
+
+// TestPinRefusesDuplicateKeys: pin does not write a snapshot of a manifest
+// that says two things.
+func TestPinRefusesDuplicateKeys(t *testing.T) {
+	dir := t.TempDir()
+	manifest := `{"name": "dup", "version": "1.0.0", "version": "2.0.0"}`
+	if err := os.WriteFile(filepath.Join(dir, analysis.ManifestName), []byte(manifest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := analysis.Load(nil, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := snapshot.Pin(p, "test"); err == nil || !strings.Contains(err.Error(), `plugin.json:1:37: duplicate key "version": first written at 1:17, again at 1:37`) {
+		t.Fatalf("Pin: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, snapshot.FileName)); !os.IsNotExist(err) {
+		t.Errorf("a snapshot was written: %v", err)
 	}
 }

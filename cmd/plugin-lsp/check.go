@@ -30,7 +30,10 @@ Rules and their codes: docs/rules.md.
   --builtins FILE a JSON array of tool names that extends the built-in catalogue
   --require-snapshot
                   a plugin without plugin.lock.json (plugin-lsp pin) is an
-                  error, as is a reach wider than the snapshot (for CI)
+                  error, as is a reach wider than the snapshot (for CI);
+                  every plugin.json under DIR is checked, including those
+                  in hidden directories, node_modules and nested plugins
+                  (without it those are skipped)
   --fix           apply every preferred, safe fix of an error or warning
                   (one that adds or renames: never one that removes a
                   capability or code), re-checking after each and keeping
@@ -120,7 +123,10 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cfg.RequireSnapshot = o.requireSnapshot
-	var dirs []string
+	// dirs are checked; fixDirs (the plugins the ordinary walk finds) may
+	// be fixed: --require-snapshot checks node_modules and hidden
+	// directories too, but --fix never writes into them.
+	var dirs, fixDirs []string
 	seen := map[string]bool{}
 	for _, d := range o.dirs {
 		if fi, err := os.Stat(d); err == nil && !fi.IsDir() && filepath.Base(d) == analysis.ManifestName {
@@ -131,6 +137,17 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "plugin-lsp check: %v\n", err)
 			return 2
 		}
+		ordinary := map[string]bool{}
+		for _, f := range found {
+			ordinary[f] = true
+		}
+		if o.requireSnapshot {
+			found, err = analysis.FindEveryPlugin(d) // the gate skips nothing
+			if err != nil {
+				fmt.Fprintf(stderr, "plugin-lsp check: %v\n", err)
+				return 2
+			}
+		}
 		if len(found) == 0 {
 			fmt.Fprintf(stderr, "plugin-lsp check: no plugin.json at or below %s\n", d)
 			return 2
@@ -140,11 +157,14 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 			if !seen[abs] { // the same plugin named twice is checked once
 				seen[abs] = true
 				dirs = append(dirs, f)
+				if ordinary[f] {
+					fixDirs = append(fixDirs, f)
+				}
 			}
 		}
 	}
 	if o.fix || o.diff {
-		if code, done := fixPlugins(dirs, cfg, o.diff, stdout, stderr); done {
+		if code, done := fixPlugins(fixDirs, cfg, o.diff, stdout, stderr); done {
 			return code
 		}
 	}

@@ -109,6 +109,17 @@ func TestInitKeepsAuthorsFiles(t *testing.T) {
 	if got, _ := os.ReadFile(filepath.Join(broken, "plugin.json")); string(got) != `{"name": "x",` {
 		t.Errorf("broken manifest rewritten: %s", got)
 	}
+	// A manifest with a key written twice is left alone too: which "tools"
+	// would the new tool go into?
+	dup := t.TempDir()
+	dupText := `{"name": "x", "version": "1.0.0", "tools": [], "tools": []}`
+	os.WriteFile(filepath.Join(dup, "plugin.json"), []byte(dupText), 0o644)
+	if code, _, stderr := run(t, "init", dup, "--tool", "addNote"); code != 1 || !strings.Contains(stderr, `duplicate key "tools": first written at 1:35, again at 1:48`) {
+		t.Errorf("duplicate key: exit %d %s", code, stderr)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dup, "plugin.json")); string(got) != dupText {
+		t.Errorf("manifest with a duplicate key rewritten: %s", got)
+	}
 }
 
 // tscClean type-checks a plugin with the real TypeScript compiler (the npm

@@ -63,7 +63,7 @@ func recordServer(t *testing.T) (*httptest.Server, runnerFactory) {
 			var d net.Dialer
 			// The real key comes from the environment, as in CI.
 			env := func(k string) string {
-				if k == "PLUGIN_SECRET_KEY" {
+				if k == "PLUGIN_SECRET_REC__key" {
 					return recordSecret
 				}
 				return ""

@@ -23,7 +23,9 @@ const runUsage = `usage: plugin-lsp run [--fixtures F] [--input JSON] [--timeout
 Runs the function tool TOOL of the plugin in DIR in the real sandbox
 (QuickJS-WASM, zero ambient authority, the fetch broker) and prints the run
 record as one JSON object: {claim, ok, result, error, logs, fetches,
-durationMs, usage}. Exit status: 0 the tool returned, 1 it threw or was
+durationMs, usage, secrets}; "secrets" says where each credential's dev
+secret came from (fixtures, env PLUGIN_SECRET_<PLUGIN>__<name> bound to
+this plugin, or refused and how to bind it), never its value. Exit status: 0 the tool returned, 1 it threw or was
 stopped, 2 bad usage (unknown flag or tool, input not JSON, no plugin).
 TOOL may be a page path instead (code/helper.ts): a page no tool binds
 runs with the minimal grant (no host method, no network).

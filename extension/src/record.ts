@@ -46,6 +46,14 @@ export interface FetchEntry {
   timeoutMs?: number;
 }
 
+/** How one credential's dev secret was resolved (never its value). */
+export interface SecretEntry {
+  name?: string;
+  source?: "fixtures" | "env" | "refused" | string;
+  env?: string;
+  reason?: string;
+}
+
 export interface Usage {
   memoryPeakBytes?: number;
   memoryCapBytes?: number;
@@ -66,6 +74,8 @@ export interface RunRecord {
   fetches?: FetchEntry[] | null;
   durationMs?: number;
   usage?: Usage | null;
+  secrets?: SecretEntry[] | null;
+  secretsOmitted?: number;
 }
 
 /** The single argument of the server command `plugin.runTool`. */

@@ -21,7 +21,7 @@ func BenchmarkFetchFixture(b *testing.B) {
 	cfg := broker.Config{
 		Fetch:       []broker.Capability{{Domain: "api.openlibrary.org"}, {Domain: "covers.openlibrary.org"}},
 		Credentials: []broker.Credential{{Name: "openlibrary_key", Header: "Authorization", Format: "Bearer {{secret}}", Domains: []string{"api.openlibrary.org"}}},
-		Secrets:     broker.SecretStore(f, nil),
+		Secrets:     broker.SecretStore("test", f, nil),
 		Provider:    broker.NewFixtureProvider(f),
 	}
 	req := broker.Request{URL: "https://api.openlibrary.org/isbn/9780261103344.json"}
@@ -44,7 +44,7 @@ func BenchmarkNew(b *testing.B) {
 	cfg := broker.Config{
 		Fetch:       []broker.Capability{{Domain: "api.openlibrary.org"}, {Domain: "covers.openlibrary.org"}},
 		Credentials: []broker.Credential{{Name: "openlibrary_key", Header: "Authorization", Format: "Bearer {{secret}}", Domains: []string{"api.openlibrary.org"}}},
-		Secrets:     broker.SecretStore(f, nil),
+		Secrets:     broker.SecretStore("test", f, nil),
 		Provider:    broker.NewFixtureProvider(f),
 	}
 	b.ReportAllocs()

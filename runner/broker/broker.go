@@ -23,9 +23,10 @@
 //	reach := capability.FromManifest(plugin.Manifest) // the one model of the reach
 //	var p broker.Provider = broker.NewFixtureProvider(fx) // "fake"
 //	// "real": p = broker.NewNetworkProvider(broker.NetworkOptions{})
-//	b := broker.New(broker.Config{Reach: reach, Secrets: broker.SecretStore(fx, os.Getenv), Provider: p})
+//	b := broker.New(broker.Config{Reach: reach, Secrets: broker.SecretStore(pluginName, fx, os.Getenv), Provider: p})
 //	// http.fetch → b.Fetch(runCtx, req); after the last Fetch has returned:
-//	// record.Fetches = b.Audit(); logs, result, error → b.Redact(...)
+//	// record.Fetches = b.Audit(); record.Secrets = b.SecretAudit();
+//	// logs, result, error → b.Redact(...)
 package broker
 
 import (
@@ -71,10 +72,15 @@ type Capability = capability.Fetch
 // requests to Domains (nil: every allowed domain).
 type Credential = capability.Credential
 
-// Secrets resolves dev secrets host-side (see Fixtures.SecretStore).
+// Secrets resolves dev secrets host-side: capability.DevSecrets, the one
+// resolver (SecretStore builds it for a plugin), is the implementation.
 type Secrets interface {
-	Lookup(name string) (string, bool)
+	Resolve(name string) capability.SecretResolution
 }
+
+// SecretResolution is how one credential's dev secret was found; the run
+// record audits every one (capability.SecretResolution).
+type SecretResolution = capability.SecretResolution
 
 // Request is what the tool asked for. Method defaults to GET.
 type Request struct {
@@ -219,6 +225,9 @@ type Broker struct {
 	secretList []string          // secret values, longest first
 	inflight   *budget
 
+	// resolved: one per credential with a name, in manifest order.
+	resolved []SecretResolution
+
 	mu      sync.Mutex
 	audit   []Entry
 	seqs    []int // Request.Seq of each audit entry
@@ -235,6 +244,7 @@ type credential struct {
 	found   bool
 	problem string // why this credential cannot be used, "" when fine
 	reason  string
+	refusal string // the resolver's words when no secret is bound
 }
 
 const secretMarker = capability.SecretMarker
@@ -269,11 +279,14 @@ func New(cfg Config) *Broker {
 		if c.Broken != "" {
 			cr.problem, cr.reason = c.Broken, ReasonCredential
 		}
-		if cfg.Secrets != nil && c.Name != "" {
-			cr.value, cr.found = cfg.Secrets.Lookup(c.Name)
-			if cr.value == "" {
-				cr.found = false
+		if c.Name != "" {
+			res := SecretResolution{Name: c.Name, Source: capability.SecretRefused, Reason: "the run has no secret store"}
+			if cfg.Secrets != nil {
+				res = cfg.Secrets.Resolve(c.Name)
 			}
+			b.resolved = append(b.resolved, res)
+			cr.value, cr.found = res.Value(), res.Found()
+			cr.refusal = res.Reason
 		}
 		if cr.found {
 			pairs = append(pairs, cr.value, "••••("+c.Name+")")
@@ -281,7 +294,10 @@ func New(cfg Config) *Broker {
 				cr.problem, cr.reason = fmt.Sprintf("the secret of credential %q holds a control character and cannot go into a header", c.Name), ReasonBadSecret
 			}
 		} else if cr.problem == "" {
-			cr.problem, cr.reason = fmt.Sprintf("credential %q has no dev secret: add it to \"secrets\" in fixtures.json or set %s", c.Name, c.EnvName()), ReasonNoSecret
+			cr.problem, cr.reason = cr.refusal, ReasonNoSecret
+			if cr.problem == "" {
+				cr.problem = fmt.Sprintf("credential %q has no dev secret", c.Name)
+			}
 		}
 		b.creds = append(b.creds, cr)
 	}
@@ -303,9 +319,16 @@ func New(cfg Config) *Broker {
 	return b
 }
 
-// EnvName is the environment variable holding a dev secret
-// (capability.EnvName).
-func EnvName(name string) string { return capability.EnvName(name) }
+// SecretAudit is how the run's dev secrets were resolved: one entry per
+// credential (name, source "fixtures" | "env" | "refused", the variable,
+// why refused), never a value.
+func (b *Broker) SecretAudit() []SecretResolution {
+	out := make([]SecretResolution, len(b.resolved))
+	for i, r := range b.resolved {
+		out[i] = SecretResolution{Name: r.Name, Source: r.Source, Env: r.Env, Reason: r.Reason}
+	}
+	return out
+}
 
 // Redact replaces every secret value known to the broker (the secrets of
 // its credentials, injected or not) with "••••(<name>)".

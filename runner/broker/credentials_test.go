@@ -2,6 +2,7 @@ package broker_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"reflect"
 	"strings"
@@ -112,7 +113,7 @@ func TestCredentialProblemsRefuse(t *testing.T) {
 		reason string
 		says   string
 	}{
-		{"no secret", broker.Credential{Name: "openlibrary_key_v2", Header: "Authorization", Format: "Bearer {{secret}}"}, "", "no-secret", "PLUGIN_SECRET_OPENLIBRARY_KEY_V2"},
+		{"no secret", broker.Credential{Name: "openlibrary_key_v2", Header: "Authorization", Format: "Bearer {{secret}}"}, "", "no-secret", "PLUGIN_SECRET_TEST__openlibrary_key_v2"},
 		{"secret with newline", broker.Credential{Name: "k", Header: "Authorization", Format: "Bearer {{secret}}"}, "abc\r\nX-Evil: 1", "bad-secret", "control character"},
 		{"bad header name", broker.Credential{Name: "k", Header: "Bad Header", Format: "{{secret}}"}, "abc", "bad-credential", "not a valid HTTP header name"},
 		{"empty header", broker.Credential{Name: "k", Header: "", Format: "{{secret}}"}, "abc", "bad-credential", "into.header is empty"},
@@ -226,41 +227,68 @@ func TestRedact(t *testing.T) {
 	}
 }
 
-func TestSecretStore(t *testing.T) {
-	f := &broker.Fixtures{Secrets: map[string]string{"a": "from-fixtures", "empty": ""}}
+// TestSecretStoreGrant: a dev secret exported for plugin alpha reaches
+// alpha's request and never beta's, whatever the case of the credential's
+// name in beta; the unscoped PLUGIN_SECRET_<NAME> reaches nobody; the audit
+// names every resolution with its source.
+func TestSecretStoreGrant(t *testing.T) {
 	env := map[string]string{
-		"PLUGIN_SECRET_A":            "from-env",
-		"PLUGIN_SECRET_B_KEY_V2":     "b-env",
-		"PLUGIN_SECRET_EMPTY":        "empty-env",
-		"PLUGIN_SECRET_UNICODE_____": "u",
+		"PLUGIN_SECRET_ALPHA__Gh_Token": "alpha-secret-1",
+		"PLUGIN_SECRET_GH_TOKEN":        "unscoped-secret-2",
 	}
-	s := broker.SecretStore(f, func(k string) string { return env[k] })
-	cases := []struct {
-		name, value string
-		ok          bool
-	}{
-		{"a", "from-fixtures", true},
-		{"b-key.v2", "b-env", true},
-		{"B_KEY_V2", "b-env", true},
-		{"empty", "empty-env", true},
-		{"unicode-é€", "", false}, // é and € are one '_' each: UNICODE___
-		{"none", "", false},
-		{"", "", false},
+	getenv := func(k string) string { return env[k] }
+	run := func(plugin string, fx *broker.Fixtures, names ...string) (*recordingProvider, *broker.Broker, []error) {
+		var creds []broker.Credential
+		for _, n := range names {
+			creds = append(creds, broker.Credential{Name: n, Header: "X-" + n, Format: "{{secret}}"})
+		}
+		p := &recordingProvider{}
+		b := broker.New(broker.Config{Fetch: []broker.Capability{{Domain: "a.org"}}, Credentials: creds,
+			Secrets: broker.SecretStore(plugin, fx, getenv), Provider: p})
+		var errs []error
+		for range names {
+			_, err := b.Fetch(context.Background(), broker.Request{URL: "https://a.org/"})
+			errs = append(errs, err)
+		}
+		return p, b, errs
 	}
-	for _, c := range cases {
-		if v, ok := s.Lookup(c.name); v != c.value || ok != c.ok {
-			t.Errorf("Lookup(%q) = %q, %v; want %q, %v", c.name, v, ok, c.value, c.ok)
+	// alpha: bound by the variable.
+	p, b, errs := run("alpha", nil, "Gh_Token")
+	if errs[0] != nil || len(p.reqs) != 1 || p.reqs[0].Header.Get("X-Gh_Token") != "alpha-secret-1" {
+		t.Fatalf("alpha: err %v, requests %d", errs[0], len(p.reqs))
+	}
+	if got := fmt.Sprint(b.SecretAudit()); got != "[Gh_Token: env PLUGIN_SECRET_ALPHA__Gh_Token]" {
+		t.Errorf("alpha audit %s", got)
+	}
+	// beta: every spelling of the name is refused, and nothing is sent.
+	for _, name := range []string{"Gh_Token", "gh_token", "GH_TOKEN", "gh_Token"} {
+		p, b, errs := run("beta", nil, name)
+		be := brokerErr(t, errs[0])
+		if be.Reason != broker.ReasonNoSecret || len(p.reqs) != 0 {
+			t.Fatalf("beta %s: reason %q, %d requests sent", name, be.Reason, len(p.reqs))
+		}
+		bind := "PLUGIN_SECRET_BETA__" + name
+		if !strings.Contains(be.Message, "bind it with "+bind+"=…") || !strings.Contains(be.Message, "PLUGIN_SECRET_GH_TOKEN is set but does not bind it") {
+			t.Errorf("beta %s: the refusal does not say how to bind it: %s", name, be.Message)
+		}
+		a := b.SecretAudit()
+		if len(a) != 1 || a[0].Name != name || a[0].Source != "refused" || a[0].Env != bind || a[0].Reason == "" {
+			t.Errorf("beta %s: audit %+v", name, a)
+		}
+		for _, v := range env {
+			if strings.Contains(be.Message+fmt.Sprintf("%v %+v %#v", a, a, a), v) {
+				t.Errorf("beta %s: a secret value in the refusal or audit", name)
+			}
 		}
 	}
-	if v, ok := broker.SecretStore(f, nil).Lookup("b-key.v2"); ok || v != "" {
-		t.Error("a nil env was read")
+	// fixtures come first, and are per plugin as they are.
+	fx := &broker.Fixtures{Secrets: map[string]string{"Gh_Token": "from-fixtures"}}
+	p, b, errs = run("beta", fx, "Gh_Token")
+	if errs[0] != nil || p.reqs[0].Header.Get("X-Gh_Token") != "from-fixtures" {
+		t.Fatalf("beta with fixtures: %v", errs[0])
 	}
-	var nilF *broker.Fixtures
-	if v, ok := broker.SecretStore(nilF, func(string) string { return "e" }).Lookup("x"); !ok || v != "e" {
-		t.Error("nil fixtures should fall back to env")
-	}
-	if got := broker.EnvName("openlibrary_key"); got != "PLUGIN_SECRET_OPENLIBRARY_KEY" {
-		t.Errorf("EnvName = %q", got)
+	if a := b.SecretAudit(); len(a) != 1 || a[0].Source != "fixtures" || a[0].Env != "" {
+		t.Errorf("beta with fixtures: audit %+v", a)
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/capability"
 	"github.com/plugin-lsp/plugin-lsp/analysis/fixtures"
 )
 
@@ -49,32 +50,16 @@ func LoadFixtures(path string) (*Fixtures, error) {
 // key or value and use the words of `plugin-lsp check`.
 func ParseFixtures(data []byte) (*Fixtures, error) { return fixtures.Parse(data) }
 
-// SecretStore resolves secrets from the fixtures' "secrets" (f may be
-// nil), then from the environment variable EnvName(name) read through env
-// (nil: no environment). Empty values count as missing.
-func SecretStore(f *Fixtures, env func(string) string) Secrets {
-	var m map[string]string
+// SecretStore is the dev secret resolver of the plugin named plugin
+// (plugin.json "name"): the fixtures' "secrets" (f may be nil), then the
+// environment variable that binds the secret to this plugin, read through
+// env (nil: no environment). See capability.DevSecrets.
+func SecretStore(plugin string, f *Fixtures, env func(string) string) Secrets {
+	d := capability.DevSecrets{Plugin: plugin, Env: env}
 	if f != nil {
-		m = f.Secrets
+		d.Fixtures = f.Secrets
 	}
-	return secretStore{fixtures: m, env: env}
-}
-
-type secretStore struct {
-	fixtures map[string]string
-	env      func(string) string
-}
-
-func (s secretStore) Lookup(name string) (string, bool) {
-	if v := s.fixtures[name]; v != "" {
-		return v, true
-	}
-	if s.env != nil && name != "" {
-		if v := s.env(EnvName(name)); v != "" {
-			return v, true
-		}
-	}
-	return "", false
+	return d
 }
 
 // NoFixtureError is the fixture provider's answer to a request no fixture

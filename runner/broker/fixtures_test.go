@@ -220,7 +220,7 @@ func TestLoadFixtures(t *testing.T) {
 	b := broker.New(broker.Config{
 		Fetch:       []broker.Capability{{Domain: "api.openlibrary.org"}, {Domain: "covers.openlibrary.org"}},
 		Credentials: []broker.Credential{{Name: "openlibrary_key", Header: "Authorization", Format: "Bearer {{secret}}", Domains: []string{"api.openlibrary.org"}}},
-		Secrets:     broker.SecretStore(ex, nil),
+		Secrets:     broker.SecretStore("test", ex, nil),
 		Provider:    broker.NewFixtureProvider(ex),
 	})
 	resp, err := b.Fetch(context.Background(), broker.Request{URL: ex.FnFetch[0].URL})
@@ -361,7 +361,7 @@ func TestFixtureMatchingFeatures(t *testing.T) {
 	b := broker.New(broker.Config{
 		Fetch:       []broker.Capability{{Domain: "api.x.org"}, {Domain: "api.y.org", TimeoutMs: 50}},
 		Credentials: []broker.Credential{{Name: "k", Header: "Authorization", Format: "Bearer {{secret}}", Domains: []string{"api.x.org"}}},
-		Secrets:     broker.SecretStore(f, nil),
+		Secrets:     broker.SecretStore("test", f, nil),
 		Provider:    broker.NewFixtureProvider(f),
 	})
 	type want struct {
@@ -429,7 +429,7 @@ func TestFixtureMatchingFeatures(t *testing.T) {
 	}
 	// Use counts belong to one provider (one run): a fresh one starts over.
 	b2 := broker.New(broker.Config{Fetch: []broker.Capability{{Domain: "api.x.org"}}, Credentials: []broker.Credential{{Name: "k", Header: "Authorization", Format: "Bearer {{secret}}", Domains: []string{"api.x.org"}}},
-		Secrets: broker.SecretStore(f, nil), Provider: broker.NewFixtureProvider(f)})
+		Secrets: broker.SecretStore("test", f, nil), Provider: broker.NewFixtureProvider(f)})
 	if resp, err := b2.Fetch(context.Background(), broker.Request{URL: "https://api.x.org/once"}); err != nil || string(resp.Body) != "first" {
 		t.Errorf("fresh provider: %v %v", resp, err)
 	}

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/plugin-lsp/plugin-lsp/analysis/capability"
 	"github.com/plugin-lsp/plugin-lsp/runner/broker"
 )
 
@@ -106,9 +107,10 @@ func brokerErr(t *testing.T, err error) *broker.Error {
 	return be
 }
 
+// mapSecrets are a test's dev secrets, resolved as fixtures.json's are
+// (through the one resolver, capability.DevSecrets).
 type mapSecrets map[string]string
 
-func (m mapSecrets) Lookup(name string) (string, bool) {
-	v, ok := m[name]
-	return v, ok
+func (m mapSecrets) Resolve(name string) broker.SecretResolution {
+	return capability.DevSecrets{Plugin: "test", Fixtures: m}.Resolve(name)
 }

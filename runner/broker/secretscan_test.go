@@ -50,7 +50,7 @@ func TestNoSecretAnywhere(t *testing.T) {
 	fake := broker.New(broker.Config{
 		Fetch:       []broker.Capability{{Domain: testHost}},
 		Credentials: creds,
-		Secrets:     broker.SecretStore(fix, nil),
+		Secrets:     broker.SecretStore("test", fix, nil),
 		Provider:    broker.NewFixtureProvider(fix),
 	})
 	var seen strings.Builder

@@ -184,6 +184,13 @@ func Parse(p *analysis.Plugin, rel string, data []byte) *File {
 		f.Problems = append(f.Problems, Problem{Span: root.Span, Message: fmt.Sprintf("a test file must hold one JSON object like { \"tool\": \"lookupBook\", \"cases\": [ … ] }, not %s", root.Kind)})
 		return f
 	}
+	if ds := jsonpos.DuplicateKeys(root); len(ds) > 0 {
+		for _, d := range ds {
+			e := jsonpos.NewDuplicateKeyError(data, d)
+			f.Problems = append(f.Problems, Problem{Span: e.Dup, Message: e.Message()})
+		}
+		return f
+	}
 	v, err := testsValidator()
 	if err != nil {
 		f.Problems = append(f.Problems, Problem{Message: "the tests schema does not compile (please report this): " + err.Error()})

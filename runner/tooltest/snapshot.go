@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
 )
 
 // snapshots is the stored snapshot file of one test file: case name →
@@ -35,7 +36,9 @@ func loadSnapshots(p *analysis.Plugin, f *File) *snapshots {
 	case len(data) > MaxFileBytes:
 		s.err = fmt.Errorf("%s is %d bytes, more than %d", f.SnapshotRel(), len(data), MaxFileBytes)
 	default:
-		if err := json.Unmarshal(data, &s.values); err != nil {
+		if err := jsonpos.CheckDuplicatesIn(data); err != nil {
+			s.err = fmt.Errorf("%s:%v", f.SnapshotRel(), err) // two values for one case: neither is trusted
+		} else if err := json.Unmarshal(data, &s.values); err != nil {
 			s.err = fmt.Errorf("%s: %v", f.SnapshotRel(), err)
 		}
 	}

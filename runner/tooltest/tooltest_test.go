@@ -263,6 +263,11 @@ func TestSnapshotLifecycle(t *testing.T) {
 	if !bytes.Contains(data, []byte(`"accepted": true`)) {
 		t.Fatalf("accept:\n%s", data)
 	}
+	// A snapshot file with a case written twice is refused, both positions named.
+	os.WriteFile(snapFile, []byte("{\n  \"shape\": {\"a\": 1},\n  \"shape\": {\"a\": 1, \"b\": [1, 2], \"c\": \"y\", \"d\": true, \"n\": 2.5}\n}\n"), 0o644)
+	if r := byName(runDir(t, dir, Options{}))["shape"]; r.Status != Fail || !strings.Contains(r.Failures[0].Message, `tests/__snapshots__/snap.snap.json:3:3: duplicate key "shape": first written at 2:3, again at 3:3`) {
+		t.Fatalf("duplicate in the snapshot: %+v", r.Failures)
+	}
 	// A broken snapshot file is a failure that says how to repair it.
 	os.WriteFile(snapFile, []byte(`{"shape": `), 0o644)
 	if r := byName(runDir(t, dir, Options{}))["shape"]; r.Status != Fail || !strings.Contains(r.Failures[0].Message, "--update") {
@@ -357,6 +362,7 @@ func TestBrokenTestFiles(t *testing.T) {
 		"tests/b-schema.json": "{\"tool\": \"echo\", \"cases\": [\n  {\"name\": \"x\", \"reslt\": 1, \"timeoutMs\": \"5s\"}\n]}",
 		"tests/c-tool.json":   "{\"tool\": \"ehco\", \"cases\": [\n  {\"name\": \"x\"},\n  {\"name\": \"x\", \"tool\": \"nope\"}\n]}",
 		"tests/d-both.json":   "{\"tool\": \"echo\", \"cases\": [\n  {\"name\": \"x\", \"result\": 1, \"error\": {}},\n  {\"name\": \"y\", \"fixtures\": {\"fnFetch\": [\n  {\"url\": \"https://api.x.org\", \"status\": \"500\"}]}}\n]}",
+		"tests/e-dup.json":    "{\"tool\": \"echo\", \"cases\": [\n  {\"name\": \"x\", \"input\": {\"a\": 1, \"a\": 2}, \"fixtures\": {\"secrets\": {\"k\": \"1\", \"k\": \"2\"}}}\n], \"tool\": \"spin\"}",
 		"tests/notes.txt":     "not a test file",
 	})
 	rs := runDir(t, dir, Options{})
@@ -376,6 +382,9 @@ func TestBrokenTestFiles(t *testing.T) {
 		`tests/c-tool.json:3:12: a case named "x" comes earlier in this file: names must be unique (snapshots are stored by name)`,
 		`tests/d-both.json:2:39: a case expects either an error or a result, not both`,
 		`tests/d-both.json:3:29: fixtures of the case: 4:42: "fnFetch[0].status" must be an HTTP status number from 100 to 599, like 200, not a string`,
+		`tests/e-dup.json:2:35: duplicate key "a" (/cases/0/input/a): first written at 2:27, again at 2:35; a key must appear once (readers disagree on which one counts), so the file is refused: keep one`,
+		`tests/e-dup.json:2:79: duplicate key "k" (/cases/0/fixtures/secrets/k): first written at 2:69, again at 2:79; a key must appear once (readers disagree on which one counts), so the file is refused: keep one`,
+		`tests/e-dup.json:3:4: duplicate key "tool": first written at 1:2, again at 3:4; a key must appear once (readers disagree on which one counts), so the file is refused: keep one`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
