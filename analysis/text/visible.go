@@ -17,8 +17,11 @@ import (
 // hide a line, open a link (OSC 8), set a title or reorder what is read:
 //
 //   - C0 controls U+0000–U+001F (ESC, BEL, CR, NUL, …) and DEL U+007F:
-//     \x1b, \x07, \x7f; \n, \r and \t as \n, \r, \t. Block keeps \n and
-//     \t, where an output's own lines are legitimate; CR is always shown.
+//     \x1b, \x07, \x7f; \n, \r and \t as \n, \r, \t. VisibleBlock and
+//     the Writer, for output whose own lines are legitimate, keep \n, \t
+//     and a CR right before LF (a CRLF line end, which cannot overwrite
+//     the line it ends: a patch of a CRLF file stays one); any other CR
+//     is shown.
 //   - C1 controls U+0080–U+009F (CSI \x9b, OSC \x9d, NEL \x85): \x9b.
 //   - Bytes that are not UTF-8 (a raw 0x9b is CSI to an 8-bit terminal):
 //     \x9b too.
@@ -50,7 +53,7 @@ func Hidden(r rune) bool {
 func Visible(s string) string { return escape(s, false) }
 
 // VisibleBlock is s for output that may span lines: like Visible, but
-// '\n' and '\t' are kept.
+// '\n', '\t' and the CR of a CRLF are kept.
 func VisibleBlock(s string) string { return escape(s, true) }
 
 func escape(s string, block bool) string {
@@ -68,7 +71,7 @@ func clean(s string, block bool) bool {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if (c < 0x20 || c == 0x7f) && !(block && (c == '\n' || c == '\t')) {
+			if (c < 0x20 || c == 0x7f) && !(block && kept(s, i)) {
 				return false
 			}
 			i++
@@ -83,13 +86,20 @@ func clean(s string, block bool) bool {
 	return true
 }
 
+// kept reports the characters VisibleBlock keeps: s[i] is '\n', '\t', or
+// a '\r' before '\n'.
+func kept[T string | []byte](s T, i int) bool {
+	c := s[i]
+	return c == '\n' || c == '\t' || c == '\r' && i+1 < len(s) && s[i+1] == '\n'
+}
+
 func appendVisible(b *strings.Builder, s string, block bool) {
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == utf8.RuneError && size == 1:
 			fmt.Fprintf(b, `\x%02x`, s[i])
-		case block && (r == '\n' || r == '\t'):
+		case block && kept(s, i):
 			b.WriteByte(byte(r))
 		case r == '\n':
 			b.WriteString(`\n`)
@@ -140,6 +150,14 @@ type Writer struct {
 // NewWriter returns a Writer writing to w in mode m.
 func NewWriter(w io.Writer, m Mode) *Writer { return &Writer{w: w, mode: m} }
 
+// SetMode changes the mode of what is written next (a command that
+// learns its output format from its arguments).
+func (w *Writer) SetMode(m Mode) error {
+	err := w.Flush()
+	w.mode = m
+	return err
+}
+
 // Write sanitises p and writes it; it reports len(p) unless the
 // underlying writer fails.
 func (w *Writer) Write(p []byte) (int, error) {
@@ -149,7 +167,8 @@ func (w *Writer) Write(p []byte) (int, error) {
 		p = append(append(q, w.pending...), p...)
 		w.pending = w.pending[:0]
 	}
-	// Hold a UTF-8 sequence the next Write may complete.
+	// Hold a UTF-8 sequence the next Write may complete, and a CR the next
+	// Write may follow with LF.
 	if k := incompleteTail(p); k > 0 {
 		w.pending = append(w.pending, p[len(p)-k:]...)
 		p = p[:len(p)-k]
@@ -160,13 +179,17 @@ func (w *Writer) Write(p []byte) (int, error) {
 	return n, nil
 }
 
-// Flush writes the bytes held back, each shown as not UTF-8.
+// Flush writes the bytes held back: a CR, or a UTF-8 sequence that stays
+// incomplete, each of its bytes shown as not UTF-8.
 func (w *Writer) Flush() error {
 	if len(w.pending) == 0 {
 		return nil
 	}
 	p := w.pending
 	w.pending = nil
+	if len(p) == 1 && p[0] == '\r' {
+		return w.emit(p)
+	}
 	w.buf = w.buf[:0]
 	for _, c := range p {
 		w.buf = w.appendByte(w.buf, c)
@@ -178,6 +201,9 @@ func (w *Writer) Flush() error {
 // incompleteTail is the length of a UTF-8 sequence at the end of p that
 // is cut short but could still be completed (0 when there is none).
 func incompleteTail(p []byte) int {
+	if len(p) > 0 && p[len(p)-1] == '\r' {
+		return 1
+	}
 	for k := 1; k < utf8.UTFMax && k <= len(p); k++ {
 		c := p[len(p)-k]
 		if c < utf8.RuneSelf {
@@ -198,7 +224,7 @@ func (w *Writer) emit(p []byte) error {
 	w.buf = w.buf[:0]
 	for i := 0; i < len(p); {
 		c := p[i]
-		if c < utf8.RuneSelf && c >= 0x20 && c != 0x7f || c == '\n' || c == '\t' {
+		if c < utf8.RuneSelf && c >= 0x20 && c != 0x7f || c == '\n' || c == '\t' || w.mode == Terminal && kept(p, i) {
 			i++
 			continue
 		}
