@@ -59,9 +59,13 @@ func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		cmd, args = args[0], args[1:]
 	}
-	switch cmd {
-	case "serve":
+	if cmd == "serve" {
 		return cmdServe(args, stdin, stdout, stderr)
+	}
+	sout, serr, flush := sanitised(stdout, stderr)
+	defer flush()
+	stdout, stderr = sout, serr
+	switch cmd {
 	case "check":
 		return cmdCheck(args, stdout, stderr)
 	case "review":
