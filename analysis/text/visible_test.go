@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"flag"
 	"io"
+	"os"
+	"path/filepath"
 	"math/rand"
 	"strings"
 	"testing"
@@ -209,5 +212,57 @@ func BenchmarkWriterJSON(b *testing.B) {
 	w := NewWriter(io.Discard, JSON)
 	for b.Loop() {
 		_, _ = w.Write(s)
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite testdata/visible.json")
+
+// vector is one case of testdata/visible.json, the cases the webview's
+// sanitiser (extension/src/render.ts) is tested against too, so that the
+// two implementations show the same characters the same way.
+type vector struct {
+	In    string `json:"in"`
+	Line  string `json:"line"`
+	Block string `json:"block"`
+}
+
+// TestVectors: the shared cases hold every planted character and say
+// what Visible and VisibleBlock write (go test -update rewrites them).
+func TestVectors(t *testing.T) {
+	ins := append([]string{"plain é😀 中文", "a\nb\tc", "crlf\r\nline", "bare\rcr", "<U+202E> is text"}, planted...)
+	for _, r := range []rune{0x00, 0x1f, 0x7f, 0x80, 0x9f, 0xad, 0x600, 0x180e, 0x2060, 0x2064, 0xfff9, 0xe0001, 0xe007f} {
+		ins = append(ins, "x"+string(r)+"y")
+	}
+	var vs []vector
+	for _, in := range ins {
+		if !utf8.ValidString(in) {
+			continue // JavaScript strings are UTF-16: no invalid bytes to share
+		}
+		vs = append(vs, vector{in, Visible(in), VisibleBlock(in)})
+	}
+	got, err := json.MarshalIndent(vs, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = append(got, '\n')
+	// Written through the JSON Writer: the file holds no raw bidi or
+	// control character (a reviewer's diff shows \u202e, not reversed text).
+	var esc bytes.Buffer
+	w := NewWriter(&esc, JSON)
+	w.Write(got)
+	w.Flush()
+	got = esc.Bytes()
+	path := filepath.Join("testdata", "visible.json")
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test -update writes it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s is not what Visible writes: go test -update, and check extension/src/render.ts agrees", path)
 	}
 }
