@@ -50,6 +50,6 @@ func cmdInit(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "plugin-lsp init: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "\nnext: plugin-lsp check %[1]s && plugin-lsp test %[1]s\n", dir)
+	fmt.Fprintf(stdout, "\nnext: plugin-lsp check %[1]s && plugin-lsp test %[1]s\n", line(dir))
 	return 0
 }
