@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -139,8 +140,10 @@ const (
 // Writer passes everything written to it through the sanitiser of its
 // Mode and on to the underlying writer, at once (the order of two Writers'
 // output is kept), except the last bytes of a UTF-8 sequence cut between
-// two writes, held until the next Write or Flush.
+// two writes (or a CR that may start a CRLF), held until the next Write or
+// Flush. It is safe for concurrent use (a server's log).
 type Writer struct {
+	mu      sync.Mutex
 	w       io.Writer
 	mode    Mode
 	pending []byte // an incomplete UTF-8 sequence at the end of the last Write
@@ -153,7 +156,9 @@ func NewWriter(w io.Writer, m Mode) *Writer { return &Writer{w: w, mode: m} }
 // SetMode changes the mode of what is written next (a command that
 // learns its output format from its arguments).
 func (w *Writer) SetMode(m Mode) error {
-	err := w.Flush()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	err := w.flush()
 	w.mode = m
 	return err
 }
@@ -161,6 +166,8 @@ func (w *Writer) SetMode(m Mode) error {
 // Write sanitises p and writes it; it reports len(p) unless the
 // underlying writer fails.
 func (w *Writer) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	n := len(p)
 	if len(w.pending) > 0 {
 		q := make([]byte, 0, len(w.pending)+len(p))
@@ -182,6 +189,12 @@ func (w *Writer) Write(p []byte) (int, error) {
 // Flush writes the bytes held back: a CR, or a UTF-8 sequence that stays
 // incomplete, each of its bytes shown as not UTF-8.
 func (w *Writer) Flush() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.flush()
+}
+
+func (w *Writer) flush() error {
 	if len(w.pending) == 0 {
 		return nil
 	}

@@ -11,7 +11,8 @@ import (
 // (analysis/text): a plugin's strings (manifest, page paths, test names,
 // thrown messages) reach the terminal and CI logs with their controls and
 // bidi characters shown (\x1b, <U+202E>), never raw. dispatch wraps stdout
-// and stderr of every command but serve (whose stdout is the LSP stream);
+// and stderr of every command (serve: only its log, stdout is the LSP
+// stream);
 // a command whose stdout is JSON, SARIF or JUnit switches it with
 // outputFormat, which keeps the document valid and its data the same.
 
