@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { reviewCardMarkdown } from "../src/commands";
 import { renderMarkdown, renderRecord, renderResult, safeString, showHtml, visible } from "../src/render";
 import { buildPage } from "../src/page";
 import { REPO_ROOT, attributeNames, tagNames } from "./util";
@@ -104,6 +105,18 @@ describe("the run panel shows every planted control", () => {
     assert.equal(head.replace(/[\n\t]/g, "").match(RAW_HIDDEN), null, head);
     assert.ok(head.includes("pa\\x1b[2K") && head.includes("&lt;U+202E&gt;"));
     assert.ok(html.includes(">{\n}</textarea>"), "the input box keeps its text as typed");
+  });
+});
+
+describe("the review card's Markdown", () => {
+  it("shows every planted control and takes fields of any shape", () => {
+    const evil = JSON.parse(`{"toString":"x"}`);
+    const md = reviewCardMarkdown({ plugin: `p${ALL}`, version: evil, sourceTreeHash: `sha256:${ALL}`, description: `d${ALL}\n# forged`, problems: [`w${ALL}`, evil],
+      functionTools: [{ name: `t${ALL}`, registered: evil, page: `code/t${ALL}`, description: ALL, host: [ALL], fetch: [ALL], credentials: [ALL] }], nativeTools: [evil] });
+    assert.equal(md.replace(/[\n\t]/g, "").match(RAW_HIDDEN), null, md);
+    // Shown, then escaped for Markdown: "\x1b[" is written "\\x1b\[".
+    assert.ok(md.includes("pa\\\\x1b\\[2K"), md.slice(0, 300));
+    assert.ok(md.includes("U+202E") && !md.includes("\n# forged"));
   });
 });
 
