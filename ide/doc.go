@@ -3,6 +3,8 @@ package ide
 import (
 	"regexp"
 	"strings"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis/text"
 )
 
 // Doc is structured text: what a hover, a run's result or a host method's
@@ -79,10 +81,15 @@ func CodeBlock(lang, text string) Block { return Block{kind: codeBlock, lang: la
 func Rule() Block { return Block{kind: ruleBlock} }
 
 // Markdown is Markdown written elsewhere (a host method's documentation, a
-// tool's "markdown" result), kept as is.
+// tool's "markdown" result), rendered by SafeMarkdown: its formatting is
+// kept, its links only to http, https and mailto, its HTML shown as text.
 func Markdown(md string) Block { return Block{kind: markdownBlock, text: md} }
 
-// Markdown renders the doc as Markdown.
+// Markdown renders the doc as Markdown. Every text in it may come from a
+// plugin or a run (names are concatenated into Strong and Text too), so
+// all of it is shown, never interpreted: controls and bidi characters as
+// escapes (text.Visible), Markdown and HTML marks escaped, code fenced
+// with a fence longer than any run of backticks in it.
 func (d Doc) Markdown() string {
 	var b strings.Builder
 	for _, bl := range d {
@@ -107,11 +114,11 @@ func (d Doc) Markdown() string {
 			}
 			b.WriteString("\n")
 		case codeBlock:
-			b.WriteString("```" + bl.lang + "\n" + strings.TrimRight(bl.text, "\n") + "\n```\n\n")
+			b.WriteString(fenced(bl.lang, strings.Split(strings.TrimRight(text.VisibleBlock(bl.text), "\n"), "\n")) + "\n\n")
 		case ruleBlock:
 			b.WriteString("---\n\n")
 		case markdownBlock:
-			b.WriteString(strings.TrimRight(bl.text, "\n") + "\n\n")
+			b.WriteString(strings.TrimRight(SafeMarkdown(bl.text), "\n") + "\n\n")
 		}
 	}
 	return b.String()
@@ -121,24 +128,25 @@ func inlineMD(in []Inline) string {
 	var b strings.Builder
 	for _, x := range in {
 		switch x.style {
-		case plain:
-			b.WriteString(x.text)
-		case quoted:
+		case plain, quoted:
 			b.WriteString(mdEscape(x.text))
-		case strong:
-			b.WriteString("**" + x.text + "**")
-		case strongQuoted:
+		case strong, strongQuoted:
 			b.WriteString("**" + mdEscape(x.text) + "**")
 		case code:
-			b.WriteString("`" + strings.ReplaceAll(x.text, "`", "'") + "`")
+			b.WriteString("`" + strings.ReplaceAll(text.Visible(x.text), "`", "'") + "`")
 		}
 	}
 	return b.String()
 }
 
 // PlainText renders the doc as plain text: no markup, code verbatim, a
-// table's cells two spaces apart.
+// table's cells two spaces apart; controls and bidi characters shown
+// (text.VisibleBlock).
 func (d Doc) PlainText() string {
+	return text.VisibleBlock(d.plainText())
+}
+
+func (d Doc) plainText() string {
 	var parts []string
 	for _, bl := range d {
 		var s string
@@ -181,14 +189,17 @@ func inlineText(in []Inline) string {
 	return b.String()
 }
 
+// mdEscape is s as Markdown text shown as is: on one line (a newline
+// could start a heading, a list or a fence), controls shown, every mark
+// that could start emphasis, code, a link, an image, HTML or an entity
+// escaped.
 func mdEscape(s string) string {
-	r := strings.NewReplacer("\\", "\\\\", "*", "\\*", "_", "\\_", "`", "\\`", "<", "&lt;", "[", "\\[", "]", "\\]")
-	return r.Replace(s)
+	return mdEscaper.Replace(text.Visible(strings.ReplaceAll(s, "\n", " ")))
 }
 
-func cell(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(mdEscape(s), "|", "\\|"), "\n", " ")
-}
+var mdEscaper = strings.NewReplacer("\\", "\\\\", "*", "\\*", "_", "\\_", "`", "\\`", "<", "&lt;", "&", "&amp;", "[", "\\[", "]", "\\]", "~", "\\~", "|", "\\|")
+
+func cell(s string) string { return mdEscape(s) }
 
 var (
 	mdStrong   = regexp.MustCompile(`\*\*([^*\n]+)\*\*|__([^_\n]+)__`)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/text"
 	"github.com/plugin-lsp/plugin-lsp/runner"
 )
 
@@ -94,10 +95,10 @@ func scalar(v any) string {
 	return string(b)
 }
 
-// oneLine is s on one line (runs of white space as one space), clipped
-// to about n bytes.
+// oneLine is s on one line (runs of white space as one space), controls
+// shown (text.Visible), clipped to about n bytes.
 func oneLine(s string, n int) string {
-	return analysis.Clip(strings.Join(strings.Fields(s), " "), n-1)
+	return analysis.Clip(text.Visible(strings.Join(strings.Fields(s), " ")), n-1)
 }
 
 // RenderRun is the whole result of a run: the SubUI value (stat, table,

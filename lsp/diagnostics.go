@@ -15,6 +15,7 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/analysis/rules"
+	"github.com/plugin-lsp/plugin-lsp/analysis/text"
 )
 
 // schedule bumps the plugin's generation and (re)arms its debounced check;
@@ -210,7 +211,7 @@ func (s *Server) toDiagnostic(sn *snapshot, d *analysis.Diagnostic) protocol.Dia
 		Range:    sn.enc.toRange(f, d.Span),
 		Severity: severity(d.Severity),
 		Source:   protocol.NewOptional("plugin-lsp"),
-		Message:  protocol.String(d.Message),
+		Message:  protocol.String(text.VisibleBlock(d.Message)), // messages quote the plugin: its controls shown
 	}
 	dc := sn.caps.diag
 	if d.Code != "" {
@@ -240,16 +241,16 @@ func (s *Server) toDiagnostic(sn *snapshot, d *analysis.Diagnostic) protocol.Dia
 		if !dc.related {
 			// A client without relatedInformation gets it in the message,
 			// with a 1-based line and column as editors show them.
-			inline = append(inline, fmt.Sprintf("%s:%d:%d: %s", r.File, rng.Start.Line+1, rng.Start.Character+1, r.Message))
+			inline = append(inline, text.Visible(fmt.Sprintf("%s:%d:%d: %s", r.File, rng.Start.Line+1, rng.Start.Character+1, r.Message)))
 			continue
 		}
 		pd.RelatedInformation = append(pd.RelatedInformation, protocol.DiagnosticRelatedInformation{
 			Location: protocol.Location{URI: uriFor(sn.docs, sn.plugin.Abs(r.File)), Range: rng},
-			Message:  r.Message,
+			Message:  text.VisibleBlock(r.Message),
 		})
 	}
 	if len(inline) > 0 {
-		pd.Message = protocol.String(string(d.Message) + "\n(" + strings.Join(inline, "; ") + ")")
+		pd.Message = protocol.String(text.VisibleBlock(d.Message) + "\n(" + strings.Join(inline, "; ") + ")")
 	}
 	return pd
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/analysis/review"
 	lock "github.com/plugin-lsp/plugin-lsp/analysis/snapshot"
+	"github.com/plugin-lsp/plugin-lsp/analysis/text"
 )
 
 // CommandPin writes the capability snapshot (plugin.lock.json).
@@ -97,7 +98,7 @@ func (s *Server) pin(ctx context.Context, raw []protocol.LSPAny) (protocol.LSPAn
 func pinQuestion(p *analysis.Plugin, card any) string {
 	var b strings.Builder
 	name, _ := analysis.Str(p.Manifest.Name)
-	fmt.Fprintf(&b, "%s of %s? Review what you approve:\n\n", pinLabel, name)
+	fmt.Fprintf(&b, "%s of %s? Review what you approve:\n\n", pinLabel, text.Visible(name))
 	if c, ok := card.(*review.Card); ok {
 		b.WriteString(c.Text())
 	} else if card != nil {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/analysis/rules"
+	"github.com/plugin-lsp/plugin-lsp/analysis/text"
 )
 
 // Result is one plugin's result, with positions already computed.
@@ -115,15 +116,16 @@ func FirstLine(s string) string {
 
 // WriteText prints file:line:col: severity: message [code], 1-based, and
 // under a diagnostic that has a fix, "  fix: <title>" (the preferred fix,
-// else the first), as compilers print their hints.
+// else the first), as compilers print their hints. Paths, messages and
+// titles quote the plugin: their controls are shown (text.Visible).
 func WriteText(w io.Writer, results []Result) error {
 	var b strings.Builder
 	for _, r := range results {
 		for _, d := range r.Diags {
-			fmt.Fprintf(&b, "%s:%d:%d: %s: %s [%s]\n", filepath.Join(r.Dir, filepath.FromSlash(d.File)),
-				d.Start.Line+1, d.Start.Col+1, d.Severity, FirstLine(d.Message), d.Code)
+			fmt.Fprintf(&b, "%s:%d:%d: %s: %s [%s]\n", text.Visible(filepath.Join(r.Dir, filepath.FromSlash(d.File))),
+				d.Start.Line+1, d.Start.Col+1, d.Severity, text.Visible(FirstLine(d.Message)), text.Visible(d.Code))
 			if t := d.ShownFix(); t != "" {
-				fmt.Fprintf(&b, "  fix: %s\n", FirstLine(t))
+				fmt.Fprintf(&b, "  fix: %s\n", text.Visible(FirstLine(t)))
 			}
 		}
 	}

@@ -193,7 +193,7 @@ func TestUntrustedCardText(t *testing.T) {
 			t.Errorf("the card prints %q raw:\n%s", bad, text)
 		}
 	}
-	for _, want := range []string{`line\nnative tool x (y)`, `\x1b[2Jclear`, `code/a\nb.ts`, `rtl \u202eoverride`} {
+	for _, want := range []string{`line\nnative tool x (y)`, `\x1b[2Jclear`, `code/a\nb.ts`, `rtl <U+202E>override`} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the card lacks the escaped %q:\n%s", want, text)
 		}

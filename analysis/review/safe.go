@@ -3,8 +3,9 @@ package review
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
-	"unicode/utf8"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/text"
 )
 
 // Bounds of the text the card shows from a plugin: everything on the card
@@ -16,82 +17,13 @@ const (
 )
 
 // Clean renders untrusted text safe to print on one line of a terminal:
-// control characters (C0, DEL, C1: newlines, ANSI escapes that hide or
-// rewrite text) and the invisible characters that reorder or hide text
-// (bidirectional overrides and isolates, zero-width marks, line and
-// paragraph separators, BOM) are written as escapes (\n, \x1b, \u202e);
-// invalid UTF-8 bytes as \xNN; text over max bytes is cut and ends with
-// "…(N bytes)", N being its original length.
+// text over max bytes is cut and ends with "…(N bytes)", N being its
+// original length (analysis.Elide), and every control, format and
+// separator character is shown as an escape (\n, \x1b, <U+202E>: the
+// project's one sanitiser, text.Visible), so a name or description cannot
+// print a fake section, hide text or reorder what the reviewer reads.
 func Clean(s string, max int) string {
-	n := len(s)
-	cut := false
-	if n > max {
-		i := max
-		for i > 0 && !utf8.RuneStart(s[i]) {
-			i--
-		}
-		s, cut = s[:i], true
-	}
-	if !needsEscape(s) && !cut {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 16)
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case invisible(r):
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteString(s[i : i+size])
-		}
-		i += size
-	}
-	if cut {
-		fmt.Fprintf(&b, "…(%d bytes)", n)
-	}
-	return b.String()
-}
-
-func needsEscape(s string) bool {
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c < 0x20 || c == 0x7f {
-				return true
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 || r < 0xa0 || invisible(r) {
-			return true
-		}
-		i += size
-	}
-	return false
-}
-
-// invisible reports format characters that reorder, hide or break text.
-func invisible(r rune) bool {
-	switch {
-	case r >= 0x200b && r <= 0x200f, // zero-width space, joiners, LRM, RLM
-		r >= 0x2028 && r <= 0x202e, // line/paragraph separators, bidi embeddings and overrides
-		r >= 0x2060 && r <= 0x2069, // word joiner, invisible operators, bidi isolates
-		r == 0xfeff, r == 0x061c, r == 0x180e:
-		return true
-	}
-	return false
+	return text.Visible(analysis.Elide(s, max))
 }
 
 func cleanAll(in []string, max int) []string {

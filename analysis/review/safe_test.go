@@ -70,7 +70,7 @@ func TestCardRendersUntrustedTextSafely(t *testing.T) {
 	if sections != 1 {
 		t.Errorf("%d native-tool sections in:\n%s", sections, text)
 	}
-	for _, want := range []string{`Sends mail.\n\nNative tools (full trust, 0):\n  (none)\n\x1b[8mhidden`, `mail\u202egnp.exe`, `native tool mail.send\u2028x (native/m.js\n  (none))`} {
+	for _, want := range []string{`Sends mail.\n\nNative tools (full trust, 0):\n  (none)\n\x1b[8mhidden`, `mail<U+202E>gnp.exe`, `native tool mail.send<U+2028>x (native/m.js\n  (none))`} {
 		if !strings.Contains(text, want) {
 			t.Errorf("text lacks the escaped %q:\n%s", want, text)
 		}
@@ -80,7 +80,7 @@ func TestCardRendersUntrustedTextSafely(t *testing.T) {
 func TestClean(t *testing.T) {
 	for in, want := range map[string]string{
 		"plain": "plain", "é😀": "é😀", "a\nb": `a\nb`, "\x1b[8m": `\x1b[8m`, "\u0085": `\x85`,
-		"\xff": `\xff`, "x\u200by": `x\u200by`, "\ufeff": `\ufeff`,
+		"\xff": `\xff`, "x\u200by": `x<U+200B>y`, "\ufeff": `<U+FEFF>`,
 	} {
 		if got := Clean(in, 100); got != want {
 			t.Errorf("Clean(%q) = %q, want %q", in, got, want)

@@ -9,6 +9,7 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/analysis/capability"
 	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
+	"github.com/plugin-lsp/plugin-lsp/analysis/text"
 )
 
 // PinResult is what Pin did.
@@ -70,8 +71,9 @@ func (r *PinResult) Text(path string) string {
 	if name == "" {
 		name = "(unnamed plugin)"
 	}
-	fmt.Fprintf(&b, "pinned %s %s (%s, %d function tools, %d native tools) to %s\n", name, r.Lock.Plugin.Version,
-		r.Lock.SourceTreeHash, len(r.Lock.FunctionTools), len(r.Lock.NativeTools), path)
+	v := text.Visible
+	fmt.Fprintf(&b, "pinned %s %s (%s, %d function tools, %d native tools) to %s\n", v(name), v(r.Lock.Plugin.Version),
+		v(r.Lock.SourceTreeHash), len(r.Lock.FunctionTools), len(r.Lock.NativeTools), v(path))
 	switch {
 	case r.Previous == nil:
 		b.WriteString("first snapshot\n")
@@ -80,7 +82,7 @@ func (r *PinResult) Text(path string) string {
 	default:
 		b.WriteString("since the previous snapshot:\n")
 		for _, c := range r.Changes {
-			fmt.Fprintf(&b, "  %s\n", c.Line())
+			fmt.Fprintf(&b, "  %s\n", v(c.Line()))
 		}
 	}
 	return b.String()

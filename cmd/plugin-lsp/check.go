@@ -117,6 +117,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "plugin-lsp check: %v\n\n%s", err, checkUsage)
 		return 2
 	}
+	if !o.diff {
+		outputFormat(stdout, o.format)
+	}
 	cfg, err := loadConfig(o.builtins)
 	if err != nil {
 		fmt.Fprintf(stderr, "plugin-lsp check: --builtins: %v\n", err)
@@ -172,7 +175,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	exit := 0
 	for _, r := range results {
 		if r.Err != nil {
-			fmt.Fprintf(stderr, "plugin-lsp check: %s: %v\n", r.Dir, r.Err)
+			fmt.Fprintf(stderr, "plugin-lsp check: %s: %s\n", line(r.Dir), line(r.Err))
 			exit = 1
 		}
 		for _, d := range r.Diags {

@@ -21,12 +21,12 @@ func fixPlugins(dirs []string, cfg *analysis.Config, diff bool, stdout, stderr i
 	for _, dir := range dirs {
 		res, err := fixes.FixAll(dir, fixes.Options{Rules: all, Config: cfg, Cache: cache})
 		if err != nil {
-			fmt.Fprintf(stderr, "plugin-lsp check: %s: %v\n", dir, err)
+			fmt.Fprintf(stderr, "plugin-lsp check: %s: %s\n", line(dir), line(err))
 			code = 1
 			continue
 		}
 		for _, ch := range res.Refused {
-			fmt.Fprintf(stderr, "%s:%d: not fixed [%s]: %s: %s\n", filepath.Join(dir, filepath.FromSlash(ch.File)), ch.Line, ch.Code, ch.Title, ch.Why)
+			fmt.Fprintln(stderr, line(fmt.Sprintf("%s:%d: not fixed [%s]: %s: %s", filepath.Join(dir, filepath.FromSlash(ch.File)), ch.Line, ch.Code, ch.Title, ch.Why)))
 		}
 		if diff {
 			for _, rel := range sortedKeys(res.After) {
@@ -39,12 +39,12 @@ func fixPlugins(dirs []string, cfg *analysis.Config, diff bool, stdout, stderr i
 			continue
 		}
 		if err := fixes.Write(dir, res); err != nil {
-			fmt.Fprintf(stderr, "plugin-lsp check: %s: writing the fixes: %v\n", dir, err)
+			fmt.Fprintf(stderr, "plugin-lsp check: %s: writing the fixes: %s\n", line(dir), line(err))
 			code = 2
 			continue
 		}
 		for _, ch := range res.Applied {
-			fmt.Fprintf(stderr, "%s:%d: fixed [%s]: %s (%s)\n", filepath.Join(dir, filepath.FromSlash(ch.File)), ch.Line, ch.Code, ch.Title, strings.Join(ch.Files, ", "))
+			fmt.Fprintln(stderr, line(fmt.Sprintf("%s:%d: fixed [%s]: %s (%s)", filepath.Join(dir, filepath.FromSlash(ch.File)), ch.Line, ch.Code, ch.Title, strings.Join(ch.Files, ", "))))
 		}
 	}
 	if diff {

@@ -187,7 +187,7 @@ func corpusCases() []corpusCase {
 	}, []string{"review"}, 0, []string{"…(52428800 bytes)"}})
 	add(corpusCase{7, "review-bidi-name", page(okPage), func(t *testing.T, dir string) {
 		writePlugin(t, dir, map[string]string{"plugin.json": strings.Replace(corpusManifest(""), `"name":"corpus"`, `"name":"mail\u202egnp.exe"`, 1)})
-	}, []string{"review"}, 1, []string{`mail\u202egnp.exe`, "[manifest-schema]"}})
+	}, []string{"review"}, 1, []string{`mail<U+202E>gnp.exe`, "[manifest-schema]"}})
 
 	// 8. Every cap of the run record holds.
 	add(corpusCase{8, "thrown-2mb-string-run", page(`export default () => { throw "s".repeat(2_000_000); };`), nil, []string{"run"}, 1, []string{"…(2000000 bytes)"}})

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis/scaffold"
+	"github.com/plugin-lsp/plugin-lsp/analysis/text"
 )
 
 const initUsage = `usage: plugin-lsp init DIR [--tool NAME]
@@ -43,12 +44,12 @@ func cmdInit(args []string, stdout, stderr io.Writer) int {
 	}
 	changes, err := scaffold.Init(dir, tool)
 	for _, line := range scaffold.Summary(changes) {
-		fmt.Fprintln(stdout, line)
+		fmt.Fprintln(stdout, text.Visible(line))
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "plugin-lsp init: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "\nnext: plugin-lsp check %[1]s && plugin-lsp test %[1]s\n", dir)
+	fmt.Fprintf(stdout, "\nnext: plugin-lsp check %[1]s && plugin-lsp test %[1]s\n", line(dir))
 	return 0
 }

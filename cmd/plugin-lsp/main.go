@@ -9,6 +9,8 @@ import (
 	"os"
 
 	"golang.org/x/term"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis/text"
 )
 
 const usage = `usage: plugin-lsp <command> [arguments]
@@ -59,9 +61,16 @@ func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		cmd, args = args[0], args[1:]
 	}
+	if cmd == "serve" {
+		// stdout is the LSP stream; the log is shown in the editor.
+		log := text.NewWriter(stderr, text.Terminal)
+		defer log.Flush()
+		return cmdServe(args, stdin, stdout, log)
+	}
+	sout, serr, flush := sanitised(stdout, stderr)
+	defer flush()
+	stdout, stderr = sout, serr
 	switch cmd {
-	case "serve":
-		return cmdServe(args, stdin, stdout, stderr)
 	case "check":
 		return cmdCheck(args, stdout, stderr)
 	case "review":

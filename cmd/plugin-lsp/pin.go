@@ -42,12 +42,12 @@ func cmdPin(args []string, stdout, stderr io.Writer) int {
 	}
 	p, err := analysis.Load(nil, dirs[0])
 	if err != nil {
-		fmt.Fprintf(stderr, "plugin-lsp pin: %v\n", err)
+		fmt.Fprintf(stderr, "plugin-lsp pin: %s\n", line(err))
 		return 2
 	}
 	res, err := snapshot.Pin(p, "plugin-lsp "+version)
 	if err != nil {
-		fmt.Fprintf(stderr, "plugin-lsp pin: %v\n", err)
+		fmt.Fprintf(stderr, "plugin-lsp pin: %s\n", line(err))
 		return 1
 	}
 	fmt.Fprint(stdout, res.Text(filepath.Join(dirs[0], snapshot.FileName)))

@@ -34,6 +34,7 @@ func cmdReview(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "plugin-lsp review: %v\n\n%s", err, reviewUsage)
 		return 2
 	}
+	outputFormat(stdout, o.format)
 	cfg, err := loadConfig(o.builtins)
 	if err != nil {
 		fmt.Fprintf(stderr, "plugin-lsp review: --builtins: %v\n", err)

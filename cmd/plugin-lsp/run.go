@@ -122,6 +122,7 @@ func runCommandIO(args []string, stdin io.Reader, stdout, stderr io.Writer, newR
 		fmt.Fprintf(stderr, "plugin-lsp run: %v\n\n%s", err, runUsage)
 		return 2
 	}
+	outputFormat(stdout, "json") // the run record
 	dir, tool := o.pos[0], o.pos[1]
 	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() && filepath.Base(dir) == analysis.ManifestName {
 		dir = filepath.Dir(dir)
@@ -186,7 +187,7 @@ func runCommandIO(args []string, stdin io.Reader, stdout, stderr io.Writer, newR
 	}
 	rec, err := r.Run(ctx, req)
 	if err != nil {
-		fmt.Fprintf(stderr, "plugin-lsp run: %v\n", err)
+		fmt.Fprintf(stderr, "plugin-lsp run: %s\n", line(err))
 		return 2
 	}
 	if recorder != nil {
@@ -196,7 +197,7 @@ func runCommandIO(args []string, stdin io.Reader, stdout, stderr io.Writer, newR
 		}
 		added, skipped, err := fixtures.Append(path, recorder.Fixtures())
 		if err != nil {
-			fmt.Fprintf(stderr, "plugin-lsp run: --record: %v\n", err)
+			fmt.Fprintf(stderr, "plugin-lsp run: --record: %s\n", line(err))
 			return 1
 		}
 		fmt.Fprintf(stderr, "recorded %d fixture(s) into %s", added, path)

@@ -106,6 +106,7 @@ func testCommand(args []string, stdout, stderr io.Writer, newRunner func(paralle
 		fmt.Fprintf(stderr, "plugin-lsp test: %v\n\n%s", err, testUsage)
 		return 2
 	}
+	outputFormat(stdout, o.format)
 	var suites []*tooltest.Suite
 	seen := map[string]bool{}
 	for _, d := range o.dirs {
@@ -134,7 +135,7 @@ func testCommand(args []string, stdout, stderr io.Writer, newRunner func(paralle
 			}
 			s, err := tooltest.LoadSuite(p)
 			if err != nil {
-				fmt.Fprintf(stderr, "plugin-lsp test: %s: %v\n", f, err)
+				fmt.Fprintf(stderr, "plugin-lsp test: %s: %s\n", line(f), line(err))
 				return 1
 			}
 			suites = append(suites, s)

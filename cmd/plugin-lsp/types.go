@@ -64,14 +64,14 @@ func cmdTypes(args []string, stdout, stderr io.Writer) int {
 			}
 			if check {
 				if tstypes.Stale(p) {
-					fmt.Fprintf(stdout, "%s: stale: run plugin-lsp types %s\n", filepath.Join(dir, filepath.FromSlash(tstypes.TypesPath)), dir)
+					fmt.Fprintf(stdout, "%s: stale: run plugin-lsp types %s\n", line(filepath.Join(dir, filepath.FromSlash(tstypes.TypesPath))), line(dir))
 					exit = 1
 				}
 				continue
 			}
 			wrote, err := tstypes.WriteFiles(p)
 			for _, w := range wrote {
-				fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(dir, filepath.FromSlash(w)))
+				fmt.Fprintf(stdout, "wrote %s\n", line(filepath.Join(dir, filepath.FromSlash(w))))
 			}
 			if err != nil {
 				fmt.Fprintf(stderr, "plugin-lsp types: %v\n", err)

@@ -1,6 +1,8 @@
 // The ids the client registers and the server commands it calls. The
 // package.json contributions are checked against this list by a test.
 
+import { safeString, visible } from "./render";
+
 /** Palette commands contributed by the extension. */
 export const CLIENT_COMMANDS = {
   runTool: "pluginLsp.runTool",
@@ -30,7 +32,7 @@ export const WATCH_GLOB = "**/{plugin.json,fixtures.json,tests/*.json,*.ts,*.js,
 
 /** Escapes text for Markdown prose: HTML metacharacters and Markdown punctuation. */
 function mdText(v: unknown): string {
-  return String(v ?? "")
+  return visible(safeString(v ?? "").replace(/\r?\n/g, " "))
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")
     .replace(/>/g, "&gt;")
@@ -40,7 +42,7 @@ function mdText(v: unknown): string {
 
 /** A code span that survives backticks inside the text. */
 function mdCode(v: unknown): string {
-  const t = String(v ?? "").replace(/\r?\n/g, " ");
+  const t = visible(safeString(v ?? "").replace(/\r?\n/g, " "));
   const ticks = "`".repeat(Math.max(1, ...Array.from(t.matchAll(/`+/g), (m) => m[0].length + 1)));
   const pad = t.startsWith("`") || t.endsWith("`") ? " " : "";
   return `${ticks}${pad}${t}${pad}${ticks}`;

@@ -4,7 +4,7 @@
 // area. Pure, so Node tests check the policy and headless Chromium renders
 // the very same page.
 
-import { escapeHtml } from "./render";
+import { escapeHtml, showHtml } from "./render";
 
 export interface PageOptions {
   /** webview.cspSource (e.g. "https://*.vscode-cdn.net"), or the test server's origin. */
@@ -51,13 +51,13 @@ export function buildPage(o: PageOptions): string {
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${csp.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;")}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(`${o.plugin}: ${o.tool}`)}</title>
+<title>${showHtml(`${o.plugin}: ${o.tool}`)}</title>
 <style nonce="${o.nonce}">${STYLE}</style>
 </head>
 <body>
 <header>
-<h1><span class="plugin">${escapeHtml(o.plugin)}</span> <span class="sep">/</span> <span class="tool">fn.${escapeHtml(o.tool)}</span></h1>
-${o.description ? `<p class="description">${escapeHtml(o.description)}</p>` : ""}
+<h1><span class="plugin">${showHtml(o.plugin)}</span> <span class="sep">/</span> <span class="tool">fn.${showHtml(o.tool)}</span></h1>
+${o.description ? `<p class="description">${showHtml(o.description, true)}</p>` : ""}
 </header>
 <form id="run-form" autocomplete="off">
 <label for="input">Input <span class="hint">(JSON, from inputJsonSchema; remembered per tool)</span></label>

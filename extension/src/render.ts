@@ -16,13 +16,104 @@ const ESCAPES: Record<string, string> = {
   "'": "&#39;",
 };
 
-/** Escapes text for use in HTML element content and quoted attribute values. */
+/**
+ * Escapes text for use in HTML element content and quoted attribute values
+ * (any value: objects as JSON, never through their own toString).
+ */
 export function escapeHtml(value: unknown): string {
-  return String(value).replace(/[&<>"']/g, (c) => ESCAPES[c]);
+  return safeString(value).replace(/[&<>"']/g, (c) => ESCAPES[c]);
 }
 
-/** Renders the whole record: status line, result, error, fetch log, logs, usage. */
+/**
+ * Escapes text from a plugin or a run for HTML, with its control, format
+ * and separator characters shown (`visible`); `block` keeps newlines and
+ * tabs (in `<pre>` and messages).
+ */
+export function showHtml(value: unknown, block = false): string {
+  return escapeHtml(visible(safeString(value), block));
+}
+
+// The characters `visible` shows, as the Go side does (analysis/text,
+// Hidden): controls (Cc: C0, DEL, C1), format characters (Cf: the bidi
+// embeddings, overrides, isolates and marks, zero-width characters, tags),
+// line and paragraph separators (Zl, Zp) and, where Go would see bytes that
+// are not UTF-8, lone surrogates (Cs). analysis/text/testdata/visible.json
+// holds the cases both are tested against.
+const HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
+
+/**
+ * `s` with every hidden character written as a visible escape: `\n`, `\r`,
+ * `\t`, `\x1b` (below U+00A0), `<U+202E>` (the others). `block` keeps "\n",
+ * "\t" and the CR of a CRLF, as analysis/text's VisibleBlock does.
+ */
+export function visible(s: string, block = false): string {
+  return s.replace(HIDDEN, (c: string, at: number) => {
+    if (block && (c === "\n" || c === "\t" || (c === "\r" && s[at + 1] === "\n"))) return c;
+    const cp = c.codePointAt(0) ?? 0;
+    if (c === "\n") return "\\n";
+    if (c === "\r") return "\\r";
+    if (c === "\t") return "\\t";
+    if (cp < 0xa0) return "\\x" + cp.toString(16).padStart(2, "0");
+    return "<U+" + cp.toString(16).toUpperCase().padStart(4, "0") + ">";
+  });
+}
+
+/**
+ * Any value as text without running anything of it: strings as they are,
+ * other scalars through String, objects and arrays as JSON (whose
+ * stringify calls no toString and no toJSON that is not a function; a
+ * value too deep or cyclic says why it cannot be shown). Never throws.
+ */
+export function safeString(v: unknown): string {
+  switch (typeof v) {
+    case "string":
+      return v;
+    case "number":
+    case "boolean":
+    case "bigint":
+    case "undefined":
+      return String(v);
+    case "symbol":
+      return v.description ?? "Symbol()";
+    case "function":
+      return "(function)";
+  }
+  if (v === null) return "null";
+  try {
+    return JSON.stringify(v) ?? "(not printable)";
+  } catch (e) {
+    return `(cannot show this value: ${e instanceof Error ? e.message : "not printable"})`;
+  }
+}
+
+/** The own property k of o (a key like "constructor" or "toString" is data, never the prototype's). */
+function own(o: object, k: string): unknown {
+  return Object.prototype.hasOwnProperty.call(o, k) ? (o as Record<string, unknown>)[k] : undefined;
+}
+
+// Bounds of what one record shows: a result of a million rows renders the
+// first MAX_ITEMS and says how many it left out.
+const MAX_ITEMS = 1000;
+const MAX_COLUMNS = 100;
+
+function more(n: number, what: string): string {
+  return n > 0 ? `<p class="empty">${n} more ${what} not shown.</p>` : "";
+}
+
+/**
+ * Renders the whole record: status line, result, error, fetch log, logs,
+ * usage. Total over any value: what it cannot render is said, not thrown
+ * (a throw would hide the record, refused fetches included).
+ */
 export function renderRecord(record: unknown): string {
+  try {
+    return renderRecordParts(record);
+  } catch (e) {
+    return renderFailure(`this record cannot be shown: ${e instanceof Error ? safeString(e.message) : "unknown error"}`);
+  }
+}
+
+function renderRecordParts(record: unknown): string {
   if (!isObject(record)) {
     return section("result", "Result", rawJson(record)) ;
   }
@@ -47,13 +138,13 @@ export function renderRecord(record: unknown): string {
 /** Renders a transport-level failure (the server could not run the tool at all). */
 export function renderFailure(message: string): string {
   return `<div class="status failed" role="status"><span class="badge failed">not run</span></div>\n` +
-    section("error", "Error", `<pre class="message">${escapeHtml(message)}</pre>`);
+    section("error", "Error", `<pre class="message">${showHtml(message, true)}</pre>`);
 }
 
 function renderStatus(r: RunRecord): string {
   const ok = r.ok === true;
   const badge = ok ? `<span class="badge ok">ok</span>` : `<span class="badge failed">failed</span>`;
-  const claim = typeof r.claim === "string" && r.claim !== "" ? `<code class="claim">${escapeHtml(r.claim)}</code>` : "";
+  const claim = typeof r.claim === "string" && r.claim !== "" ? `<code class="claim">${showHtml(r.claim)}</code>` : "";
   const duration = typeof r.durationMs === "number" ? `<span class="duration">${escapeHtml(formatMs(r.durationMs))}</span>` : "";
   return `<div class="status ${ok ? "ok" : "failed"}" role="status">${[badge, claim, duration].filter((x) => x !== "").join(" ")}</div>`;
 }
@@ -97,49 +188,52 @@ export function renderResult(result: unknown): string {
 }
 
 function renderStat(value: unknown, label: unknown): string {
-  const labelHtml = label === undefined || label === null ? "" : `<div class="stat-label">${escapeHtml(label)}</div>`;
-  return `<div class="subui stat">${labelHtml}<div class="stat-value">${escapeHtml(cellText(value))}</div></div>`;
+  const labelHtml = label === undefined || label === null ? "" : `<div class="stat-label">${showHtml(label)}</div>`;
+  return `<div class="subui stat">${labelHtml}<div class="stat-value">${showHtml(cellText(value))}</div></div>`;
 }
 
-function renderTable(columns: unknown[], rows: unknown[]): string {
-  const head = columns.map((c) => `<th>${escapeHtml(cellText(c))}</th>`).join("");
+function renderTable(allColumns: unknown[], allRows: unknown[]): string {
+  const columns = allColumns.slice(0, MAX_COLUMNS);
+  const rows = allRows.slice(0, MAX_ITEMS);
+  const head = columns.map((c) => `<th>${showHtml(cellText(c))}</th>`).join("");
   const body = rows
     .map((row) => {
       let cells: unknown[];
       if (Array.isArray(row)) {
-        cells = row;
+        cells = row.slice(0, columns.length);
       } else {
         // A row given as an object is laid out by column name.
-        const o = row as Record<string, unknown>;
-        cells = columns.map((c) => o[String(c)]);
+        const o = row as object;
+        cells = columns.map((c) => own(o, typeof c === "string" ? c : cellText(c)));
       }
       const padded = cells.length < columns.length ? cells.concat(new Array(columns.length - cells.length).fill("")) : cells;
-      return `<tr>${padded.map((c) => `<td>${escapeHtml(cellText(c))}</td>`).join("")}</tr>`;
+      return `<tr>${padded.map((c) => `<td>${showHtml(cellText(c))}</td>`).join("")}</tr>`;
     })
     .join("\n");
   const empty = rows.length === 0 ? `<p class="empty">No rows.</p>` : "";
-  return `<div class="subui table"><table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>${empty}</div>`;
+  const cut = more(allRows.length - rows.length, "rows") + more(allColumns.length - columns.length, "columns");
+  return `<div class="subui table"><table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>${empty}${cut}</div>`;
 }
 
-function renderList(items: unknown[]): string {
+function renderList(allItems: unknown[]): string {
+  const items = allItems.slice(0, MAX_ITEMS);
   if (items.length === 0) {
     return `<div class="subui list"><p class="empty">No items.</p></div>`;
   }
   const lis = items
     .map((item) => {
       if (isObject(item)) {
-        const o = item as Record<string, unknown>;
-        const title = o.title ?? o.label ?? o.name;
+        const title = own(item, "title") ?? own(item, "label") ?? own(item, "name");
         if (isScalar(title)) {
-          const sub = o.subtitle ?? o.description ?? o.detail;
-          const subHtml = isScalar(sub) && sub !== null ? `<div class="item-sub">${escapeHtml(sub)}</div>` : "";
-          return `<li><div class="item-title">${escapeHtml(cellText(title))}</div>${subHtml}</li>`;
+          const sub = own(item, "subtitle") ?? own(item, "description") ?? own(item, "detail");
+          const subHtml = isScalar(sub) && sub !== null ? `<div class="item-sub">${showHtml(sub)}</div>` : "";
+          return `<li><div class="item-title">${showHtml(cellText(title))}</div>${subHtml}</li>`;
         }
       }
-      return `<li>${escapeHtml(cellText(item))}</li>`;
+      return `<li>${showHtml(cellText(item))}</li>`;
     })
     .join("\n");
-  return `<div class="subui list"><ul>\n${lis}\n</ul></div>`;
+  return `<div class="subui list"><ul>\n${lis}\n</ul>${more(allItems.length - items.length, "items")}</div>`;
 }
 
 function rawJson(value: unknown): string {
@@ -148,23 +242,17 @@ function rawJson(value: unknown): string {
     text = "undefined";
   } else {
     try {
-      text = JSON.stringify(value, null, 2) ?? String(value);
+      text = JSON.stringify(value, null, 2) ?? safeString(value);
     } catch (e) {
       text = `(cannot show this value: ${e instanceof Error ? e.message : "not printable"})`;
     }
   }
-  return `<pre class="subui raw json">${escapeHtml(text)}</pre>`;
+  return `<pre class="subui raw json">${showHtml(text, true)}</pre>`;
 }
 
 /** A table cell or list item: strings as they are, everything else as JSON. */
 function cellText(v: unknown): string {
-  if (typeof v === "string") return v;
-  if (v === undefined) return "";
-  try {
-    return JSON.stringify(v) ?? String(v);
-  } catch (e) {
-    return `(cannot show this value: ${e instanceof Error ? e.message : "not printable"})`;
-  }
+  return v === undefined ? "" : safeString(v);
 }
 
 // A location inside a stack or message is "code/lookup-book.ts:12:5". The
@@ -175,7 +263,10 @@ const LOCATION_TAIL = /\.(?:ts|mts|js|mjs):(\d{1,9})(?::(\d{1,9}))?/g;
 const PATH_CHAR = /[A-Za-z0-9_@.\/-]/;
 const MAX_PATH = 512;
 
-/** Escapes text and turns each `file.ts:line:col` in it into a clickable location. */
+/**
+ * Escapes text (controls shown, newlines kept) and turns each
+ * `file.ts:line:col` in it into a clickable location.
+ */
 export function linkLocations(text: string): string {
   let out = "";
   let last = 0;
@@ -186,15 +277,15 @@ export function linkLocations(text: string): string {
     if (start === dot) continue; // ".ts:3" with no name before it
     const file = text.slice(start, dot) + m[0].slice(0, m[0].indexOf(":"));
     const end = dot + m[0].length;
-    out += escapeHtml(text.slice(last, start));
+    out += showHtml(text.slice(last, start), true);
     out += locationLink(file, Number(m[1]), m[2] === undefined ? 1 : Number(m[2]), text.slice(start, end));
     last = end;
   }
-  return out + escapeHtml(text.slice(last));
+  return out + showHtml(text.slice(last), true);
 }
 
 function locationLink(file: string, line: number, column: number, label: string): string {
-  return `<a class="loc" href="#" role="link" data-file="${escapeHtml(file)}" data-line="${line}" data-column="${column}" title="Open ${escapeHtml(file)}">${escapeHtml(label)}</a>`;
+  return `<a class="loc" href="#" role="link" data-file="${showHtml(file)}" data-line="${line}" data-column="${column}" title="Open ${showHtml(file)}">${showHtml(label)}</a>`;
 }
 
 function renderError(e: RunError): string {
@@ -214,7 +305,7 @@ function renderError(e: RunError): string {
       stack = `<pre class="stack">${linkLocations(frames.join("\n"))}</pre>`;
     }
   }
-  return `<div class="error-head"><span class="error-name">${escapeHtml(name)}</span>: <span class="error-message">${linkLocations(message)}</span></div>${where}${renderViolations(e.violations)}${stack}`;
+  return `<div class="error-head"><span class="error-name">${showHtml(name)}</span>: <span class="error-message">${linkLocations(message)}</span></div>${where}${renderViolations(e.violations)}${stack}`;
 }
 
 /** The input's schema violations, each under its JSON pointer. */
@@ -224,8 +315,8 @@ function renderViolations(violations: unknown): string {
     .map((v0) => {
       const v: Violation = isObject(v0) ? v0 : {};
       const pointer = typeof v.pointer === "string" ? v.pointer : "";
-      const at = pointer === "" ? `<span class="pointer whole">(the whole input)</span>` : `<code class="pointer">${escapeHtml(pointer)}</code>`;
-      return `<li>${at} ${escapeHtml(typeof v.message === "string" ? v.message : "")}</li>`;
+      const at = pointer === "" ? `<span class="pointer whole">(the whole input)</span>` : `<code class="pointer">${showHtml(pointer)}</code>`;
+      return `<li>${at} ${showHtml(typeof v.message === "string" ? v.message : "")}</li>`;
     })
     .join("\n");
   return `<ul class="violations">\n${items}\n</ul>`;
@@ -240,25 +331,25 @@ function renderFetches(fetches: FetchEntry[]): string {
       const f: FetchEntry = isObject(f0) ? f0 : {};
       const refused = typeof f.refused === "string" && f.refused !== "";
       const status = refused
-        ? `<span class="badge failed" title="${escapeHtml(f.error ?? "")}">refused: ${escapeHtml(f.refused)}</span>`
+        ? `<span class="badge failed" title="${showHtml(f.error ?? "")}">refused: ${showHtml(f.refused)}</span>`
         : typeof f.status === "number"
           ? `<span class="badge ${f.status >= 200 && f.status < 400 ? "ok" : "warn"}">${f.status}</span>`
           : `<span class="badge failed">error</span>`;
       const creds = Array.isArray(f.credentials) && f.credentials.length > 0
-        ? f.credentials.map((c) => `<span class="cred" title="injected host-side; the value never enters the sandbox">${escapeHtml(c)} ••••</span>`).join(" ")
+        ? f.credentials.slice(0, MAX_COLUMNS).map((c) => `<span class="cred" title="injected host-side; the value never enters the sandbox">${showHtml(c)} ••••</span>`).join(" ")
         : `<span class="none">none</span>`;
       const bytes = typeof f.bytes === "number" ? formatBytes(f.bytes) : "–";
       const bytesCap = typeof f.maxBytes === "number" && f.maxBytes > 0 ? ` / ${formatBytes(f.maxBytes)}` : "";
       const ms = typeof f.ms === "number" ? formatMs(f.ms) : "–";
       const msCap = typeof f.timeoutMs === "number" && f.timeoutMs > 0 ? ` / ${formatMs(f.timeoutMs)}` : "";
-      const err = typeof f.error === "string" && f.error !== "" ? `<div class="fetch-error">${escapeHtml(f.error)}</div>` : "";
+      const err = typeof f.error === "string" && f.error !== "" ? `<div class="fetch-error">${showHtml(f.error)}</div>` : "";
       return `<tr class="${refused ? "refused" : ""}">` +
-        `<td class="method">${escapeHtml(f.method ?? "GET")}</td>` +
-        `<td class="url"><span class="url-text">${escapeHtml(f.url ?? "")}</span>${err}</td>` +
+        `<td class="method">${showHtml(f.method ?? "GET")}</td>` +
+        `<td class="url"><span class="url-text">${showHtml(f.url ?? "")}</span>${err}</td>` +
         `<td>${status}</td>` +
         `<td class="num" title="response bytes / fetchMaxBytes cap">${escapeHtml(bytes + bytesCap)}</td>` +
         `<td class="num" title="time / fetchTimeoutMs cap">${escapeHtml(ms + msCap)}</td>` +
-        `<td>${escapeHtml(f.source ?? "")}</td>` +
+        `<td>${showHtml(f.source ?? "")}</td>` +
         `<td>${creds}</td>` +
         `</tr>`;
     })
@@ -274,7 +365,7 @@ function renderLogs(logs: LogEntry[]): string {
     .map((l0) => {
       const l: LogEntry = isObject(l0) ? l0 : {};
       const level = typeof l.level === "string" && /^[a-z]+$/.test(l.level) ? l.level : "log";
-      return `<li class="log ${level}"><span class="level">${escapeHtml(level)}</span> <span class="msg">${linkLocations(String(l.message ?? ""))}</span></li>`;
+      return `<li class="log ${level}"><span class="level">${escapeHtml(level)}</span> <span class="msg">${linkLocations(safeString(l.message ?? ""))}</span></li>`;
     })
     .join("\n");
   return `<ol class="logs">\n${items}\n</ol>`;
@@ -342,9 +433,19 @@ function headingLevel(tag: string): number {
   return Math.min(Number(tag.slice(1)) + 2, 6);
 }
 
-/** Renders a SubUI markdown text to inert HTML (see `markdown` above). */
+/**
+ * Renders a SubUI markdown text to inert HTML (see `markdown` above), with
+ * its hidden characters shown, those spelt as entities (`&#x202E;`) too:
+ * the rendered HTML is passed through `visible`, whose escapes are then
+ * made HTML text.
+ */
 export function renderMarkdown(text: string): string {
-  return markdown.render(text).trimEnd();
+  return visibleInHtml(markdown.render(text).trimEnd());
+}
+
+/** HTML with each hidden character (but newline and tab) replaced by its visible escape as HTML text. */
+function visibleInHtml(html: string): string {
+  return html.replace(HIDDEN, (c: string) => (c === "\n" || c === "\t" ? c : escapeHtml(visible(c))));
 }
 
 function isObject(v: unknown): v is object {

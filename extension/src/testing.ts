@@ -8,6 +8,7 @@
 // real one; the tests pass a recording fake) and imports only its types.
 
 import type * as vscode from "vscode";
+import { visible } from "./render";
 
 /** What plugin.runTests takes: a test file (and one case), or a plugin dir. */
 export interface RunTestsArgs {
@@ -187,7 +188,7 @@ export class PluginTests {
             for (const c of job.cases) results.push(...(await this.runTests({ uri, name: c.label }, token)));
           }
         } catch (e) {
-          const msg = new this.api.TestMessage(e instanceof Error ? e.message : String(e));
+          const msg = new this.api.TestMessage(visible(e instanceof Error ? e.message : String(e), true));
           for (const c of job.cases) run.errored(c, msg);
           continue;
         }
@@ -205,7 +206,7 @@ export class PluginTests {
       const r = byName.get(c.label);
       if (!r) {
         const text = fileErrors.length > 0 ? fileErrors.map((e) => e.failures?.map((f) => `${f.path}: ${f.message}`).join("\n")).join("\n") : "the server did not run this case (was the file saved?)";
-        run.errored(c, new this.api.TestMessage(text));
+        run.errored(c, new this.api.TestMessage(visible(text, true)));
         continue;
       }
       if (r.status === "pass") {
@@ -213,11 +214,12 @@ export class PluginTests {
         continue;
       }
       const messages = (r.failures ?? []).map((f) => {
-        const text = `${f.path}: ${f.message}`;
+        // The messages quote the plugin and the run: controls shown.
+        const text = visible(`${f.path}: ${f.message}`, true);
         const m =
           f.expected !== undefined && f.actual !== undefined
-            ? this.api.TestMessage.diff(text, pretty(f.expected), pretty(f.actual))
-            : new this.api.TestMessage(f.expected !== undefined ? `${text}\nexpected: ${f.expected}` : f.actual !== undefined ? `${text}\nactual: ${f.actual}` : text);
+            ? this.api.TestMessage.diff(text, visible(pretty(f.expected), true), visible(pretty(f.actual), true))
+            : new this.api.TestMessage(visible(f.expected !== undefined ? `${text}\nexpected: ${f.expected}` : f.actual !== undefined ? `${text}\nactual: ${f.actual}` : text, true));
         if (file.uri && c.range) m.location = new this.api.Location(file.uri, c.range);
         return m;
       });

@@ -7,6 +7,8 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+
+	visible "github.com/plugin-lsp/plugin-lsp/analysis/text" // the package has a func text
 )
 
 // Summary counts results.
@@ -39,12 +41,12 @@ func (s Summary) OK() bool { return s.Failed == 0 && s.Broken == 0 }
 func FailureText(r *Result, indent string) string {
 	var b strings.Builder
 	for _, f := range r.Failures {
-		fmt.Fprintf(&b, "%s%s: %s\n", indent, f.Path, f.Message)
+		fmt.Fprintf(&b, "%s%s: %s\n", indent, visible.Visible(f.Path), visible.Visible(f.Message))
 		if f.Expected != "" {
-			fmt.Fprintf(&b, "%s    expected: %s\n", indent, f.Expected)
+			fmt.Fprintf(&b, "%s    expected: %s\n", indent, visible.Visible(f.Expected))
 		}
 		if f.Actual != "" {
-			fmt.Fprintf(&b, "%s    actual:   %s\n", indent, f.Actual)
+			fmt.Fprintf(&b, "%s    actual:   %s\n", indent, visible.Visible(f.Actual))
 		}
 	}
 	return b.String()
@@ -89,18 +91,19 @@ func rel(cwd, dir string) string {
 func writeText(w io.Writer, rs []Result, sum Summary, cwd string) error {
 	for i := range rs {
 		r := &rs[i]
-		where := rel(cwd, r.Plugin) + "/" + r.File + ":" + fmt.Sprint(r.Line)
+		where := visible.Visible(rel(cwd, r.Plugin) + "/" + r.File + ":" + fmt.Sprint(r.Line))
+		id := visible.Visible(r.ID())
 		switch r.Status {
 		case Pass:
 			note := ""
 			if r.Snapshot != "" {
-				note = ", snapshot " + r.Snapshot
+				note = ", snapshot " + visible.Visible(r.Snapshot)
 			}
-			fmt.Fprintf(w, "ok    %s (%.1f ms%s)\n", r.ID(), r.DurationMs, note)
+			fmt.Fprintf(w, "ok    %s (%.1f ms%s)\n", id, r.DurationMs, note)
 		case Fail:
-			fmt.Fprintf(w, "FAIL  %s (%.1f ms)  %s\n%s", r.ID(), r.DurationMs, where, FailureText(r, "      "))
+			fmt.Fprintf(w, "FAIL  %s (%.1f ms)  %s\n%s", id, r.DurationMs, where, FailureText(r, "      "))
 		default:
-			fmt.Fprintf(w, "ERROR %s  %s\n%s", r.ID(), where, FailureText(r, "      "))
+			fmt.Fprintf(w, "ERROR %s  %s\n%s", id, where, FailureText(r, "      "))
 		}
 	}
 	verdict := "ok"
@@ -138,12 +141,15 @@ func writeTAP(w io.Writer, rs []Result) error {
 	return nil
 }
 
+// tapEscape is a test point's description: controls shown (visible.Visible,
+// so a newline cannot start a forged "ok" line), '#' and '\\' escaped.
 func tapEscape(s string) string {
-	return strings.NewReplacer("\\", "\\\\", "#", "\\#", "\n", " ").Replace(s)
+	return strings.NewReplacer("\\", "\\\\", "#", "\\#").Replace(visible.Visible(s))
 }
 
-// yamlString is a double-quoted YAML scalar (JSON strings are valid YAML).
-func yamlString(s string) string { return quoteJSON(s) }
+// yamlString is a double-quoted YAML scalar (JSON strings are valid YAML)
+// of s with its controls shown, as in the text output.
+func yamlString(s string) string { return quoteJSON(visible.Visible(s)) }
 
 type junitSuites struct {
 	XMLName  xml.Name     `xml:"testsuites"`
