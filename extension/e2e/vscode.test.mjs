@@ -212,6 +212,7 @@ describe("the extension in real VS Code (code-server)", { timeout: 20 * 60_000 }
   });
 
   after(async () => {
+    if (stepTimes.length) console.log(`# real VS Code: wall time per step\n${stepTimes.map((l) => `# ${l}`).join("\n")}`);
     await browser?.close();
     server?.kill();
     if (process.exitCode && serverLog) console.log(serverLog.slice(-4000));
@@ -415,12 +416,16 @@ describe("the extension in real VS Code (code-server)", { timeout: 20 * 60_000 }
   };
 
   /** A step that leaves a screenshot of the screen it failed on. */
+  const stepTimes = [];
   const step = (name, fn) =>
     it(name, async () => {
+      const t0 = Date.now();
       try {
         await fn();
+        stepTimes.push(`${String(((Date.now() - t0) / 1000).toFixed(1)).padStart(6)} s  ${name}`);
         if (process.env.PLUGIN_LSP_E2E_TRACE) console.log(`# focus trace after ${name}:\n${await focusTrace()}`);
       } catch (e) {
+        stepTimes.push(`${String(((Date.now() - t0) / 1000).toFixed(1)).padStart(6)} s  ${name} (failed)`);
         await shot(`failed-${name.split(".")[0]}`).catch(() => undefined);
         throw e;
       }
