@@ -17,6 +17,7 @@
 //   node scripts/notices.mjs                      writes both files
 //   node scripts/notices.mjs --check              exits 1 when a committed file is stale
 //   node scripts/notices.mjs --print server|extension   prints one to stdout
+//   node scripts/notices.mjs --json                both as JSON {server, extension}
 //
 // A dependency without a license file stops the generator with its name.
 // test/notices.test.ts fails when a committed file differs from the output.
@@ -179,7 +180,9 @@ export async function render() {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const files = await render();
-  if (args[0] === "--print") {
+  if (args[0] === "--json") {
+    process.stdout.write(JSON.stringify(files));
+  } else if (args[0] === "--print") {
     if (!(args[1] in files)) throw new Error(`notices: --print server|extension, not ${args[1]}`);
     process.stdout.write(files[args[1]]);
   } else if (args[0] === "--check") {
