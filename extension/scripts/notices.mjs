@@ -34,18 +34,31 @@ const repoRoot = join(extRoot, "..");
 export const OUTPUTS = { server: join(repoRoot, "THIRD_PARTY_NOTICES.md"), extension: join(extRoot, "THIRD_PARTY_NOTICES.md") };
 
 /**
- * Code a module embeds in compiled form whose license its module zip does
- * not hold. `marker` is the embedded file (the entry is dropped with an error
- * when the module no longer has it); `file` the license text kept in
- * scripts/embedded-licenses/, copied from `source`.
+ * Code a module embeds in compiled form whose licenses its module zip does
+ * not hold. The generator checks that the embedded file `marker` still holds
+ * each of `contains` (the version the texts are for), else it stops: a new
+ * version of the module needs the texts of what it now embeds. The texts are
+ * kept in scripts/embedded-licenses/<dir>/, each copied unchanged from
+ * `source`/<file>.
  */
 const EMBEDDED = {
   "github.com/fastschema/qjs": [
     {
       marker: "qjs.wasm",
-      what: "`qjs.wasm`, QuickJS-NG compiled to WebAssembly (built from the quickjs-ng/quickjs submodule, which the module zip leaves out)",
-      file: "quickjs-ng.LICENSE",
-      source: "https://github.com/quickjs-ng/quickjs/blob/55e3174b9c80ead0ad2337c38bd180de7d2b689f/LICENSE",
+      contains: ["quickjs-ng/%s", "0.10.1"],
+      // The module builds qjs.wasm from a quickjs-ng/quickjs submodule its zip leaves out.
+      what: "QuickJS-NG 0.10.1, compiled into `qjs.wasm`",
+      source: "https://github.com/quickjs-ng/quickjs/blob/v0.10.1",
+      dir: "quickjs-ng",
+      files: ["LICENSE"],
+    },
+    {
+      marker: "qjs.wasm",
+      contains: ["wasisdk://v21.0", "wasi_snapshot_preview1"],
+      what: "wasi-libc of wasi-sdk 21 (multi-licensed; used under MIT), linked into `qjs.wasm`",
+      source: "https://github.com/WebAssembly/wasi-libc/blob/wasi-sdk-21",
+      dir: "wasi-libc",
+      files: ["LICENSE", "LICENSE-MIT", "libc-bottom-half/cloudlibc/LICENSE", "libc-top-half/musl/COPYRIGHT"],
     },
   ],
 };
@@ -95,8 +108,14 @@ export function goComponents() {
   for (const [key, c] of [...byKey].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const licenses = [...c.files].sort(byDepth).map((f) => ({ title: f, text: text(join(c.root, f)) }));
     for (const e of EMBEDDED[key] ?? []) {
-      if (!existsSync(join(c.root, e.marker))) throw new Error(`notices: ${key} no longer holds ${e.marker}; update EMBEDDED in scripts/notices.mjs`);
-      licenses.push({ title: `${e.what}: ${e.source}`, text: text(join(extRoot, "scripts", "embedded-licenses", e.file)) });
+      const marker = join(c.root, e.marker);
+      const bytes = existsSync(marker) ? readFileSync(marker) : Buffer.alloc(0);
+      for (const want of e.contains) {
+        if (!bytes.includes(want)) throw new Error(`notices: ${key}'s ${e.marker} no longer holds "${want}"; update EMBEDDED in scripts/notices.mjs`);
+      }
+      for (const f of e.files) {
+        licenses.push({ title: `${e.what}: ${e.source}/${f}`, text: text(join(extRoot, "scripts", "embedded-licenses", e.dir, f)) });
+      }
     }
     if (!licenses.length) throw new Error(`notices: no license file for ${c.name} (${c.root})`);
     out.push({ name: c.name, version: c.version, licenses });
