@@ -17,7 +17,7 @@ const committed = {
   extension: readFileSync(join(EXT_ROOT, "THIRD_PARTY_NOTICES.md"), "utf8"),
 };
 // No test reaches the network: a module missing from the cache fails instead of downloading.
-const offline = { ...process.env, GOPROXY: "off", GOFLAGS: "-mod=readonly" };
+const offline = { ...process.env, GOPROXY: "off", GOFLAGS: `${process.env.GOFLAGS ?? ""} -mod=readonly`.trim() };
 
 /** The "### name version" headings of a notices file. */
 function headings(md: string): string[] {
