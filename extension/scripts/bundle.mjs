@@ -2,6 +2,7 @@
 // script (browser IIFE) into dist/. scripts/notices.mjs builds the same
 // bundles (BUNDLES, production) to list the npm packages they contain.
 import * as esbuild from "esbuild";
+import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 /** esbuild's options for each file of dist/; production: minified, no source maps. */
@@ -36,6 +37,7 @@ export function BUNDLES(production) {
   ];
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
+// Run, not imported (realpath: a checkout reached through a symlink still runs).
+if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
   for (const options of BUNDLES(process.argv.includes("--production"))) await esbuild.build(options);
 }

@@ -23,7 +23,7 @@
 // test/notices.test.ts fails when a committed file differs from the output.
 import * as esbuild from "esbuild";
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { BUNDLES } from "./bundle.mjs";
@@ -196,7 +196,8 @@ export async function render() {
   return { server: server.replace(/\n+$/, "\n"), extension: extension.replace(/\n+$/, "\n") };
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
+// Run, not imported (realpath: a checkout reached through a symlink still runs).
+if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const files = await render();
   if (args[0] === "--json") {
