@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the release: the plugin-lsp CLI for each platform as an archive
-# (tar.gz; zip for Windows) with README and docs, the VS Code extension per
+# (tar.gz; zip for Windows) with README, LICENSE, THIRD_PARTY_NOTICES.md,
+# CHANGELOG.md and docs, the VS Code extension per
 # platform (.vsix with its own server) plus the universal one, and
 # SHA256SUMS over all of them. Output: dist/release/<version>/.
 #
@@ -32,7 +33,7 @@ for t in "${targets[@]}"; do
 	exe=plugin-lsp
 	[ "$goos" = windows ] && exe=plugin-lsp.exe
 	GOOS=$goos GOARCH=$goarch CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -buildid= -X main.version=$version" -o "$dir/$exe" ./cmd/plugin-lsp
-	cp README.md "$dir/"
+	cp README.md LICENSE THIRD_PARTY_NOTICES.md CHANGELOG.md "$dir/"
 	cp -r docs "$dir/docs"
 	find "$dir" -exec touch -h -d "@$epoch" {} +
 	if [ "$goos" = windows ]; then

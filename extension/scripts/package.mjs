@@ -26,7 +26,7 @@ mkdirSync(outDir, { recursive: true });
 
 function pack(target, file) {
   const args = [
-    "package", "--no-dependencies", "--allow-missing-repository", "--skip-license",
+    "package", "--no-dependencies",
     "--baseContentUrl", "https://github.com/plugin-lsp/plugin-lsp/blob/HEAD/extension",
     "--baseImagesUrl", "https://github.com/plugin-lsp/plugin-lsp/raw/HEAD/extension",
     "-o", file,

@@ -1,11 +1,12 @@
 // The package.json contributions agree with the code and the .vsix layout.
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { CLIENT_COMMANDS } from "../src/commands";
 import { DEFAULT_SETTINGS } from "../src/launch";
-import { EXT_ROOT } from "./util";
+import { EXT_ROOT, REPO_ROOT } from "./util";
 
 const pkg = JSON.parse(readFileSync(join(EXT_ROOT, "package.json"), "utf8"));
 const source = readFileSync(join(EXT_ROOT, "src", "extension.ts"), "utf8");
@@ -68,6 +69,79 @@ describe("package.json", () => {
     assert.match(pkg.scripts.package, /node scripts\/package\.mjs$/);
     const packager = readFileSync(join(EXT_ROOT, "scripts", "build-server.mjs"), "utf8");
     for (const t of ["linux-x64", "linux-arm64", "darwin-x64", "darwin-arm64", "win32-x64"]) assert.ok(packager.includes(`"${t}":`), t);
+  });
+});
+
+/** What a .vsix may hold, by path inside the extension: everything else of the tree stays out. */
+const TARGETS = ["linux-x64", "linux-arm64", "darwin-x64", "darwin-arm64", "win32-x64"];
+const SHIPPED_ALWAYS = ["package.json", "README.md", "CHANGELOG.md", "LICENSE", "THIRD_PARTY_NOTICES.md", "icon.png"];
+const SHIPPED_BUILT = ["dist/extension.js", "dist/webview.js", "schemas/plugin.hints.schema.json", ...TARGETS.map((t) => `bin/${t}/${t.startsWith("win32") ? "plugin-lsp.exe" : "plugin-lsp"}`)];
+
+/** The repository's web address, from package.json (vsce takes the README's base URLs from it too). */
+const REPO_URL = pkg.repository.url.replace(/\.git$/, "");
+
+describe("release hygiene", () => {
+  it("ships an MIT LICENSE, in the extension the same as at the root, and packages without --skip-license", () => {
+    const license = readFileSync(join(EXT_ROOT, "LICENSE"), "utf8");
+    assert.equal(license, readFileSync(join(REPO_ROOT, "LICENSE"), "utf8"));
+    assert.match(license, /^MIT License\n\nCopyright \(c\) 2026 The plugin-lsp authors\n/);
+    assert.match(license, /THE SOFTWARE IS PROVIDED "AS IS"/);
+    assert.equal(pkg.license, "MIT");
+    const packager = readFileSync(join(EXT_ROOT, "scripts", "package.mjs"), "utf8");
+    assert.doesNotMatch(packager, /--skip-license/);
+    assert.doesNotMatch(packager, /--allow-missing-repository/, "package.json names the repository");
+    assert.match(REPO_URL, /^https:\/\/github\.com\/[^/]+\/[^/]+$/);
+  });
+
+  it("has a 128x128 PNG icon, a changelog for this version and the notices", () => {
+    assert.equal(pkg.icon, "icon.png");
+    const png = readFileSync(join(EXT_ROOT, pkg.icon));
+    assert.equal(png.toString("latin1", 0, 8), "\x89PNG\r\n\x1a\n", "PNG signature");
+    assert.equal(png.toString("latin1", 12, 16), "IHDR");
+    assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [128, 128], "width x height");
+    for (const changelog of [join(EXT_ROOT, "CHANGELOG.md"), join(REPO_ROOT, "CHANGELOG.md")]) {
+      assert.match(readFileSync(changelog, "utf8"), new RegExp(`^## ${pkg.version.replace(/\./g, "\\.")} `, "m"), `${changelog} has ${pkg.version}`);
+    }
+    assert.match(readFileSync(join(EXT_ROOT, "THIRD_PARTY_NOTICES.md"), "utf8"), /^# Third-party notices/);
+  });
+
+  it("vsce ls lists only what should ship", () => {
+    // The checkout holds what must stay out (the tests run from out/, the
+    // development bundle leaves a source map in dist/): the control.
+    for (const stray of ["src/extension.ts", "test/package.test.ts", "out/test/package.test.js", "e2e", "node_modules", "dist/extension.js.map", "tsconfig.json", "scripts/package.mjs"]) {
+      assert.ok(existsSync(join(EXT_ROOT, stray)), `${stray} is in the checkout`);
+    }
+    const vsce = join(EXT_ROOT, "node_modules", "@vscode", "vsce", "vsce");
+    const listed = execFileSync(process.execPath, [vsce, "ls", "--no-dependencies"], { cwd: EXT_ROOT, encoding: "utf8" }).split("\n").filter(Boolean);
+    const stray = listed.filter((f) => !SHIPPED_ALWAYS.includes(f) && !SHIPPED_BUILT.includes(f));
+    assert.deepEqual(stray, [], "listed by vsce ls but not on the allow-list");
+    for (const f of SHIPPED_ALWAYS) assert.ok(listed.includes(f), `vsce ls lists ${f}`);
+    for (const f of SHIPPED_BUILT) assert.equal(listed.includes(f), existsSync(join(EXT_ROOT, f)), `vsce ls lists ${f} exactly when it is built`);
+  });
+
+  it("has a README that renders standalone: https images in the repository, links to what ships", () => {
+    const readme = readFileSync(join(EXT_ROOT, "README.md"), "utf8");
+    // vsce rewrites relative targets onto --baseContentUrl/--baseImagesUrl (the
+    // extension folder) without resolving "..": a link out of the folder must be absolute.
+    const links = [...readme.matchAll(/(!?)\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => ({ image: m[1] === "!", target: m[2] }));
+    assert.ok(links.some((l) => l.image), "the README shows a screenshot");
+    for (const { image, target } of links) {
+      if (/^\w+:/.test(target)) {
+        const u = new URL(target);
+        assert.equal(u.protocol, "https:", target);
+        if (!target.startsWith(REPO_URL + "/")) {
+          assert.ok(!image, `image ${target} is not in the repository`);
+          continue;
+        }
+        const m = /^\/[^/]+\/[^/]+\/(?:raw|blob)\/HEAD\/(.+)$/.exec(u.pathname);
+        assert.ok(m, `${target}: ${REPO_URL}/raw/HEAD/<path> or /blob/HEAD/<path>`);
+        assert.ok(existsSync(join(REPO_ROOT, m[1])), `${target} names ${m[1]}, which the repository lacks`);
+        if (image) assert.match(m[1], /\.(png|jpe?g|gif)$/, `${target}: vsce refuses SVG images`);
+      } else if (!target.startsWith("#")) {
+        assert.ok(!image, `image ${target} must be an absolute https URL`);
+        assert.ok(SHIPPED_ALWAYS.includes(target), `${target}: a relative link must name a file the .vsix ships`);
+      }
+    }
   });
 });
 

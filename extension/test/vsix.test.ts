@@ -1,8 +1,9 @@
 // The packaged .vsix archives (built by `npm run package`, which
 // scripts/ci.sh runs before the tests): one per VS Code platform target,
-// each with the client, the webview script, the hints schema and a server
-// whose ELF/Mach-O/PE header names that target's OS and CPU; and a
-// universal one with no server. Nothing else of the source tree.
+// each with the client, the webview script, the hints schema, the license,
+// the third-party notices, the changelog, the icon and a server whose
+// ELF/Mach-O/PE header names that target's OS and CPU; and a universal one
+// with no server. Nothing else of the source tree.
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -75,7 +76,35 @@ export function binaryPlatform(b: Buffer): { os: string; arch: string } {
 }
 
 const TARGETS = ["linux-x64", "linux-arm64", "darwin-x64", "darwin-arm64", "win32-x64"];
-const COMMON = ["[Content_Types].xml", "extension.vsixmanifest", "extension/dist/extension.js", "extension/dist/webview.js", "extension/package.json", "extension/readme.md", "extension/schemas/plugin.hints.schema.json"];
+const COMMON = [
+  "[Content_Types].xml",
+  "extension.vsixmanifest",
+  "extension/dist/extension.js",
+  "extension/dist/webview.js",
+  "extension/package.json",
+  "extension/readme.md",
+  "extension/changelog.md",
+  "extension/LICENSE.txt",
+  "extension/THIRD_PARTY_NOTICES.md",
+  "extension/icon.png",
+  "extension/schemas/plugin.hints.schema.json",
+];
+
+/** What every archive holds besides the server: the license, notices, changelog and icon as committed, named in the manifest; a README without relative images. */
+function checkCommon(entries: Entry[]) {
+  const get = (name: string) => entries.find((e) => e.name === name)!;
+  const same = (inVsix: string, file: string) => assert.equal(get(inVsix).data().toString("base64"), readFileSync(join(EXT_ROOT, file)).toString("base64"), `${inVsix} is ${file}`);
+  same("extension/LICENSE.txt", "LICENSE");
+  same("extension/THIRD_PARTY_NOTICES.md", "THIRD_PARTY_NOTICES.md");
+  same("extension/changelog.md", "CHANGELOG.md");
+  same("extension/icon.png", "icon.png");
+  const manifest = get("extension.vsixmanifest").data().toString("utf8");
+  assert.match(manifest, /<License>extension\/LICENSE\.txt<\/License>/);
+  assert.match(manifest, /<Icon>extension\/icon\.png<\/Icon>/);
+  assert.match(manifest, /Microsoft\.VisualStudio\.Services\.Content\.Changelog/);
+  const readme = get("extension/readme.md").data().toString("utf8");
+  for (const m of readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)) assert.match(m[1], /^https:\/\/github\.com\/[^/]+\/[^/]+\/raw\/HEAD\/(?!.*\/\.\.\/)/, `readme image ${m[1]}`);
+}
 
 describe("the packaged .vsix archives", () => {
   const pkg = JSON.parse(readFileSync(join(EXT_ROOT, "package.json"), "utf8"));
@@ -89,6 +118,7 @@ describe("the packaged .vsix archives", () => {
       const entries = readZip(readFileSync(vsix));
       const exe = target.startsWith("win32") ? "plugin-lsp.exe" : "plugin-lsp";
       assert.deepEqual(entries.map((e) => e.name).sort(), [...COMMON, `extension/bin/${target}/${exe}`].sort());
+      checkCommon(entries);
       const get = (name: string) => entries.find((e) => e.name === name)!;
       const server = get(`extension/bin/${target}/${exe}`);
       const [os, arch] = target.split("-");
@@ -107,6 +137,7 @@ describe("the packaged .vsix archives", () => {
   it("universal: no server, no target platform", { skip: notBuilt(universal) }, () => {
     const entries = readZip(readFileSync(universal));
     assert.deepEqual(entries.map((e) => e.name).sort(), [...COMMON].sort());
+    checkCommon(entries);
     const manifest = entries.find((e) => e.name === "extension.vsixmanifest")!.data().toString("utf8");
     assert.doesNotMatch(manifest, /TargetPlatform=/);
   });
