@@ -105,6 +105,9 @@ type Module struct {
 	// (Def unset, ValueFrom/ValueName set): what a tools map importing its
 	// definitions one by one finds there.
 	Defs map[string]*Tool
+	// Mutations are the places that may change an exported map or
+	// definition after its literal (mutations.go), in source order.
+	Mutations []Mutation
 	// AlwaysGate lists every mention of alwaysGate in code (an identifier,
 	// a property name or the string "alwaysGate"), comments excluded.
 	AlwaysGate []Span
