@@ -3,6 +3,7 @@ package capability
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/analysis/esm"
@@ -41,8 +42,39 @@ type Native struct {
 	Requires    []string
 	// NeedsApproval is one of the Approval* levels.
 	NeedsApproval string
+	// Untrusted says why the definition read from the module's literal is
+	// not what runs ("native/x.js:8: needsApproval: `send.needsApproval =
+	// false` writes it"): code that may change it after the literal
+	// (esm.Mutation). NeedsApproval is then unknown and Requires ends in
+	// "(not statically known)".
+	Untrusted []string
 	// NameNode is the name in nativeTools[i].names; ModuleNode the module.
 	NameNode, ModuleNode *jsonpos.Node
+}
+
+// NotKnown ends a requires list that cannot be read statically.
+const NotKnown = "(not statically known)"
+
+// untrusted lists the changes the module may make to the definition of
+// tool in its tools map, where they are.
+func untrusted(rel string, f *analysis.File, mod *esm.Module, tool string) []string {
+	var out []string
+	seen := map[esm.Span]bool{}
+	for _, c := range mod.Changes(mod.Tools.Export) {
+		if (c.Tool != tool && c.Tool != "*" && c.Tool != "") || seen[c.Span] {
+			continue
+		}
+		seen[c.Span] = true
+		what := c.Prop
+		switch {
+		case c.Tool == "":
+			what = "the tools map"
+		case what == "" || what == "*":
+			what = "the definition"
+		}
+		out = append(out, fmt.Sprintf("%s:%d: %s: %s", rel, f.Position(c.Span.Start).Line+1, what, c.Reason))
+	}
+	return out
 }
 
 // Natives reads every declared native name with what its module says
@@ -94,9 +126,17 @@ func Natives(p *analysis.Plugin) []Native {
 						nv.Requires = append(nv.Requires, r.Value)
 					}
 					if !e.RequiresKnown {
-						nv.Requires = append(nv.Requires, "(not statically known)")
+						nv.Requires = append(nv.Requires, NotKnown)
 					}
 					nv.Description = e.DescriptionText
+				} else if e != nil {
+					nv.Requires = []string{NotKnown}
+				}
+				if nv.Untrusted = untrusted(rel, f, mod, name); len(nv.Untrusted) > 0 {
+					nv.NeedsApproval = ApprovalUnknown
+					if len(nv.Requires) == 0 || nv.Requires[len(nv.Requires)-1] != NotKnown {
+						nv.Requires = append(nv.Requires, NotKnown)
+					}
 				}
 			}
 			out = append(out, nv)

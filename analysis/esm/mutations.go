@@ -8,6 +8,7 @@ import (
 	"github.com/dop251/goja/ast"
 	"github.com/dop251/goja/token"
 	"github.com/plugin-lsp/plugin-lsp/analysis/jsfront"
+	"github.com/plugin-lsp/plugin-lsp/analysis/jslex"
 )
 
 // # Writes to the tools after their literal
@@ -61,9 +62,11 @@ import (
 type Mutation struct {
 	// Span is the write (the assignment, the call, the spread).
 	Span Span
-	// Export is the export of this module that changes: a tools map or a
-	// definition ("" when From is set or Proto).
+	// Export is the export of this module that changes, read as a tools
+	// map or (Def) as a definition ("" when From is set or Proto). An
+	// exported object is read both ways: a write is one Mutation each.
 	Export string
+	Def    bool
 	// From and Name are set when the value changed is imported here: the
 	// export Name of the module From.
 	From, Name string
@@ -99,7 +102,7 @@ func (m *Module) Changes(export string) []ToolChange {
 		switch {
 		case mu.Proto:
 			out = append(out, ToolChange{Mutation: mu, Tool: "*", Prop: first(mu.Path)})
-		case mu.Export == export && mu.From == "":
+		case mu.Export == export && !mu.Def && mu.From == "":
 			tc := ToolChange{Mutation: mu}
 			if len(mu.Path) > 0 {
 				tc.Tool = mu.Path[0]
@@ -983,12 +986,13 @@ func (t *taint) mutate(at Span, p place, key, reason string) {
 	if rt.proto {
 		path = path[:min(len(path), 1)]
 	}
-	id := fmt.Sprintf("%d:%d:%q:%q:%q:%v:%q", at.Start, at.End, rt.export, rt.from, rt.name, rt.proto, path)
+	def := rt.export != "" && !rt.isMap
+	id := fmt.Sprintf("%d:%d:%q:%v:%q:%q:%v:%q", at.Start, at.End, rt.export, def, rt.from, rt.name, rt.proto, path)
 	if t.mutSeen[id] {
 		return
 	}
 	t.mutSeen[id] = true
-	t.muts = append(t.muts, Mutation{Span: at, Export: rt.export, From: rt.from, Name: rt.name, Proto: rt.proto, Path: path, Reason: reason})
+	t.muts = append(t.muts, Mutation{Span: at, Export: rt.export, Def: def, From: rt.from, Name: rt.name, Proto: rt.proto, Path: path, Reason: reason})
 }
 
 // ---- calls ----
@@ -1538,15 +1542,101 @@ func (r *reader) protectExports() {
 			t.checkDef(e, pl)
 		}
 	}
-	if r.relaxedBy != "" {
-		for _, tm := range r.m.Maps {
-			t.muts = append(t.muts, Mutation{Span: tm.ExportSpan, Export: tm.Export,
-				Reason: "function bodies use syntax this checker cannot read (" + r.relaxedBy + "): what they write is unknown"})
-		}
-	}
 	t.run()
+	if r.relaxedBy != "" {
+		t.unparsed()
+	}
 	sortMutations(t.muts)
 	r.m.Mutations = t.muts
+}
+
+// sensitive are the globals through which a function can reach the
+// tools without naming them.
+var sensitive = map[string]bool{
+	"Object": true, "Reflect": true, "globalThis": true, "eval": true, "Function": true, "__proto__": true,
+	"prototype": true, "arguments": true, "window": true, "self": true, "global": true, "Proxy": true,
+}
+
+// unparsed covers the function bodies goja could not parse (the module
+// was read with them emptied): a body that names a protected binding, an
+// alias of one, an import used as an entry or a global that reaches
+// them, or that uses `this` inside a protected literal, may write them;
+// so may a function of those given a protected value.
+func (t *taint) unparsed() {
+	p := t.r.p
+	names := map[string]pset{}
+	for b, v := range t.val {
+		if len(v) == 0 {
+			continue
+		}
+		if id := b.Ident(); id != nil {
+			names[id.Name.String()] = names[id.Name.String()].add(v...)
+		}
+	}
+	for n, v := range t.byImport {
+		names[n] = names[n].add(v...)
+	}
+	why := " is used in a function whose syntax this checker cannot read (" + t.r.relaxedBy + "): it may write the tools"
+	for _, bl := range p.blanked {
+		for i := bl[0]; i < bl[1] && i < len(p.toks); i++ {
+			tok := p.toks[i]
+			if tok.Kind != jslex.Ident {
+				continue
+			}
+			name := tok.Text(p.src)
+			at := Span{Start: int(tok.Start), End: int(tok.End)}
+			switch {
+			case names[name] != nil:
+				for _, pl := range names[name] {
+					pl.held = false
+					t.mutate(at, pl, "", "`"+name+"`"+why)
+				}
+			case sensitive[name]:
+				t.mutate(at, place{root: t.proto}, "", "`"+name+"`"+why)
+			case name == "this":
+				for lit, ps := range t.byLit {
+					if s := t.r.span(lit); s.Start <= at.Start && at.End <= s.End {
+						for _, pl := range ps {
+							t.mutate(at, pl, "", "`this`"+why)
+						}
+					}
+				}
+			}
+		}
+	}
+	for k, v := range t.params {
+		if len(v) == 0 || !t.blankedBody(k.fn) {
+			continue
+		}
+		for _, pl := range v {
+			pl.held = false
+			t.mutate(t.r.span(k.fn), pl, "", "it is given to a function whose syntax this checker cannot read ("+t.r.relaxedBy+"), which may change it")
+		}
+	}
+	sortMutations(t.muts)
+}
+
+// blankedBody reports a function whose body was emptied to parse.
+func (t *taint) blankedBody(fn ast.Expression) bool {
+	var body ast.Node
+	switch f := fn.(type) {
+	case *ast.FunctionLiteral:
+		body = f.Body
+	case *ast.ArrowFunctionLiteral:
+		if b, ok := f.Body.(*ast.BlockStatement); ok {
+			body = b
+		}
+	}
+	if body == nil {
+		return false
+	}
+	s := t.r.span(body)
+	for _, bl := range t.r.p.blanked {
+		if bl[0] < bl[1] && bl[0] < len(t.r.p.toks) && int(t.r.p.toks[bl[0]].Start) >= s.Start && int(t.r.p.toks[bl[0]].Start) < s.End {
+			return true
+		}
+	}
+	return false
 }
 
 // proxy reports a map given as a Proxy: what every read returns is the
@@ -1586,7 +1676,19 @@ func (r *reader) objKey(k ast.Expression, computed bool) (string, bool) {
 }
 
 func sortMutations(ms []Mutation) {
-	sort.SliceStable(ms, func(i, j int) bool { return ms[i].Span.Start < ms[j].Span.Start })
+	sort.SliceStable(ms, func(i, j int) bool {
+		a, b := ms[i], ms[j]
+		if a.Span != b.Span {
+			if a.Span.Start != b.Span.Start {
+				return a.Span.Start < b.Span.Start
+			}
+			return a.Span.End < b.Span.End
+		}
+		if x, y := strings.Join(a.Path, "."), strings.Join(b.Path, "."); x != y {
+			return x < y
+		}
+		return a.Export+a.From+a.Name+a.Reason < b.Export+b.From+b.Name+b.Reason
+	})
 }
 
 func sortBindings(bs []*jsfront.Binding, r *reader) {
