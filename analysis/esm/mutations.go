@@ -464,11 +464,11 @@ func (t *taint) protect(e ast.Expression, pl place, depth int) {
 				switch {
 				case !ok:
 					if !t.mapLevel(pl) { // the map's own: native-exports-unknown's
-						t.literal(q.Key, pl, "*", fmt.Sprintf("the computed key `%s` is not a constant", t.r.text(q.Key)))
+						t.literal(q.Key, pl, "*", fmt.Sprintf("the computed key `%s` is not a constant", t.code(q.Key)))
 					}
 					key = "*"
 				case key == "__proto__" && !q.Computed && q.Kind == ast.PropertyKindValue:
-					t.literal(q.Key, pl, key, fmt.Sprintf("`__proto__: %s` gives it properties it inherits", t.r.text(q.Value)))
+					t.literal(q.Key, pl, key, fmt.Sprintf("`__proto__: %s` gives it properties it inherits", t.code(q.Value)))
 				}
 				if q.Kind == ast.PropertyKindGet || q.Kind == ast.PropertyKindSet {
 					kind := "get"
@@ -537,11 +537,11 @@ func (t *taint) spread(sp *ast.SpreadElement, pl place, depth int) {
 				e = x.ArgumentList[0]
 				continue
 			}
-			reason = fmt.Sprintf("`...%s` spreads the result of a call", t.r.text(sp.Expression))
+			reason = fmt.Sprintf("`...%s` spreads the result of a call", t.code(sp.Expression))
 		case *ast.ObjectLiteral, *ast.ArrayLiteral:
 			return
 		default:
-			reason = fmt.Sprintf("`...%s` spreads a value that is not statically known", t.r.text(sp.Expression))
+			reason = fmt.Sprintf("`...%s` spreads a value that is not statically known", t.code(sp.Expression))
 		}
 	}
 	if reason != "" {
@@ -815,7 +815,7 @@ func (t *taint) event(ev event) {
 		}
 		t.assign(x, ev.sc)
 	case *ast.UnaryExpression:
-		what := "`" + t.r.text(x) + "` "
+		what := "`" + t.code(x) + "` "
 		switch x.Operator {
 		case token.DELETE:
 			what += "deletes it"
@@ -835,10 +835,10 @@ func (t *taint) event(ev event) {
 			t.mutate(t.r.span(x), place{root: t.proto}, "", "`new Function(…)` runs code this checker cannot read")
 		case containers[g] || harmlessNew[g]:
 		default:
-			t.leak(x.ArgumentList, ev.sc, t.r.span(x), fmt.Sprintf("`new %s(…)` is given it", t.r.text(x.Callee)))
+			t.leak(x.ArgumentList, ev.sc, t.r.span(x), fmt.Sprintf("`new %s(…)` is given it", t.code(x.Callee)))
 		}
 	case *ast.TemplateLiteral:
-		t.leak(x.Expressions, ev.sc, t.r.span(x), fmt.Sprintf("the tag `%s` is given it", t.r.text(x.Tag)))
+		t.leak(x.Expressions, ev.sc, t.r.span(x), fmt.Sprintf("the tag `%s` is given it", t.code(x.Tag)))
 	case *ast.ForOfStatement:
 		t.target(x.Into.(*ast.ForIntoExpression).Expression, nil, ev.sc, t.r.span(x.Into), "the for-of loop assigns it")
 	case *ast.ForInStatement:
@@ -848,7 +848,7 @@ func (t *taint) event(ev event) {
 
 // assign handles `left op= right`.
 func (t *taint) assign(x *ast.AssignExpression, sc *jsfront.Scope) {
-	t.target(x.Left, x.Right, sc, t.r.span(x), "`"+t.r.text(x)+"` writes it")
+	t.target(x.Left, x.Right, sc, t.r.span(x), "`"+t.code(x)+"` writes it")
 }
 
 // target handles a written target: a name, a member or a pattern.
@@ -893,7 +893,7 @@ func (t *taint) target(left, right ast.Expression, sc *jsfront.Scope, at Span, r
 			obj, key := t.memberOf(m, sc)
 			for _, p := range t.eval(obj, sc) {
 				if !p.held {
-					t.mutate(at, p, key, fmt.Sprintf("the destructuring target `%s` writes it", t.r.text(m)))
+					t.mutate(at, p, key, fmt.Sprintf("the destructuring target `%s` writes it", t.code(m)))
 				}
 			}
 			if s.e != nil {
@@ -955,7 +955,7 @@ func (t *taint) store(obj ast.Expression, v pset, sc *jsfront.Scope, at Span) {
 			return // written into a protected object: reported as such
 		}
 	}
-	t.leakSet(v, at, fmt.Sprintf("it is stored in `%s`, out of sight", t.r.text(obj)))
+	t.leakSet(v, at, fmt.Sprintf("it is stored in `%s`, out of sight", t.code(obj)))
 }
 
 // leak reports the protected values among args: given to code this
@@ -1121,7 +1121,7 @@ func (t *taint) call(c *ast.CallExpression, sc *jsfront.Scope) {
 		return nil
 	}
 	callee := jsfront.Unwrap(c.Callee)
-	text := "`" + t.r.text(c) + "`"
+	text := "`" + t.code(c) + "`"
 	switch g := t.globalName(callee, sc); g {
 	case "Object.assign":
 		keys := literalKeys(t.r, args[min(1, len(args)):])
@@ -1189,7 +1189,7 @@ func (t *taint) call(c *ast.CallExpression, sc *jsfront.Scope) {
 		if mutators[name] {
 			for _, p := range recv {
 				if !p.held {
-					t.mutate(at, p, "", "`"+t.r.text(d)+"(…)` changes it")
+					t.mutate(at, p, "", "`"+t.code(d)+"(…)` changes it")
 				}
 			}
 			var v pset
@@ -1209,6 +1209,9 @@ func (t *taint) call(c *ast.CallExpression, sc *jsfront.Scope) {
 				}
 				t.leak(args[1:], sc, at, text+" is given it")
 				return
+			}
+			if g := t.globalName(arg(0), sc); harmless[g] {
+				return // Object.values(tools).forEach(Object.freeze)
 			}
 			t.leakSet(recv, at, text+" gives its elements to a function this checker cannot follow")
 			return
@@ -1328,7 +1331,7 @@ func (t *taint) callValue(c *ast.CallExpression, sc *jsfront.Scope) pset {
 	if d, ok := callee.(*ast.DotExpression); ok {
 		recv := t.eval(d.Left, sc)
 		switch d.Identifier.Name.String() {
-		case "find", "findLast", "at", "pop", "shift":
+		case "find", "findLast", "at", "pop", "shift", "get":
 			return recv.member("*")
 		case "filter", "slice", "concat", "flat", "flatMap", "map", "toSorted", "toReversed", "toSpliced",
 			"with", "splice", "values", "entries":
@@ -1437,7 +1440,7 @@ func (t *taint) checkDef(e ast.Expression, pl place) {
 	if !t.roots[pl.root].isMap {
 		return // an exported value that is not an object: not a definition
 	}
-	t.mutate(t.r.span(e), pl, "", fmt.Sprintf("its definition is `%s`, not an object literal", t.r.text(e)))
+	t.mutate(t.r.span(e), pl, "", fmt.Sprintf("its definition is `%s`, not an object literal", t.code(e)))
 }
 
 // resolveConst follows top-level constants and Object.freeze.
@@ -1479,7 +1482,7 @@ func (t *taint) checkProps(o *ast.ObjectLiteral, pl place) {
 		case "requires":
 			arr, ok := v.(*ast.ArrayLiteral)
 			if !ok {
-				t.mutate(t.r.span(q.Value), pl, key, fmt.Sprintf("`%s` is not a list of strings known statically", t.r.text(q.Value)))
+				t.mutate(t.r.span(q.Value), pl, key, fmt.Sprintf("`%s` is not a list of strings known statically", t.code(q.Value)))
 				continue
 			}
 			for _, el := range arr.Value {
@@ -1487,7 +1490,7 @@ func (t *taint) checkProps(o *ast.ObjectLiteral, pl place) {
 					continue // reported by spread unless a constant list
 				}
 				if _, ok := t.r.model.String(el, t.r.top); !ok || el == nil {
-					t.mutate(t.r.span(el), pl, key, fmt.Sprintf("`%s` is not a string known statically", t.r.text(el)))
+					t.mutate(t.r.span(el), pl, key, fmt.Sprintf("`%s` is not a string known statically", t.code(el)))
 				}
 			}
 		case "needsApproval":
@@ -1495,7 +1498,7 @@ func (t *taint) checkProps(o *ast.ObjectLiteral, pl place) {
 			case *ast.BooleanLiteral, *ast.FunctionLiteral, *ast.ArrowFunctionLiteral,
 				*ast.ObjectLiteral, *ast.ArrayLiteral, *ast.StringLiteral, *ast.TemplateLiteral:
 			default:
-				t.mutate(t.r.span(q.Value), pl, key, fmt.Sprintf("`%s` is not known statically", t.r.text(q.Value)))
+				t.mutate(t.r.span(q.Value), pl, key, fmt.Sprintf("`%s` is not known statically", t.code(q.Value)))
 			}
 		}
 	}
@@ -1702,4 +1705,15 @@ func sortBindings(bs []*jsfront.Binding, r *reader) {
 		return -1
 	}
 	sort.SliceStable(bs, func(i, j int) bool { return at(bs[i]) < at(bs[j]) })
+}
+
+// code is the text of a node for a reason, whitespace folded, cut at 80
+// characters.
+func (t *taint) code(n ast.Node) string {
+	sp := t.r.span(n)
+	c := strings.Join(strings.Fields(string(t.r.src[sp.Start:sp.End])), " ")
+	if rs := []rune(c); len(rs) > 80 {
+		c = string(rs[:77]) + "…"
+	}
+	return c
 }
