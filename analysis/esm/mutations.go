@@ -133,6 +133,10 @@ type root struct {
 	from, name string // an imported binding
 	proto      bool   // Object.prototype and Array.prototype
 	isMap      bool   // export is read as a tools map (its keys are tools)
+	// copyAt is set for what a top-level spread copies (offset of the
+	// spread): a write after it at the top level changes the original,
+	// not the copy the tools hold.
+	copyAt int
 }
 
 // place is a protected value: the object reached from a root by path
@@ -245,6 +249,9 @@ type taint struct {
 	lits      map[place][]*ast.ObjectLiteral
 	// additions are the top-level statements read as entries of a map.
 	additions map[ast.Node]bool
+	// arrows are the arrow functions with an expression body (the others
+	// are the reader's funcs).
+	arrows []Span
 
 	inits   map[*jsfront.Binding][]src
 	assigns map[*jsfront.Binding][]src
@@ -303,6 +310,8 @@ func (t *taint) expr(e ast.Expression, sc *jsfront.Scope) {
 		if x.Tag != nil {
 			t.events = append(t.events, event{x, sc})
 		}
+	case *ast.ArrowFunctionLiteral:
+		t.arrows = append(t.arrows, t.r.span(x))
 	}
 }
 
@@ -500,6 +509,39 @@ func (t *taint) protect(e ast.Expression, pl place, depth int) {
 	}
 }
 
+// copyOf is pl as copied by a spread at offset at (unless the spread is
+// in a function: it may run at any time).
+func (t *taint) copyOf(pl place, at int) place {
+	if t.inFunction(at) {
+		return pl
+	}
+	rt := t.roots[pl.root]
+	rt.copyAt = at
+	for i, r := range t.roots {
+		if r == rt {
+			pl.root = int32(i)
+			return pl
+		}
+	}
+	pl.root = t.addRoot(rt)
+	return pl
+}
+
+// inFunction reports whether offset at is inside a function.
+func (t *taint) inFunction(at int) bool {
+	for _, f := range t.r.funcs {
+		if f.span.Start <= at && at < f.span.End {
+			return true
+		}
+	}
+	for _, s := range t.arrows {
+		if s.Start <= at && at < s.End {
+			return true
+		}
+	}
+	return false
+}
+
 // mapLevel reports whether pl is a tools map itself.
 func (t *taint) mapLevel(pl place) bool { return pl.n == 0 && t.roots[pl.root].isMap }
 
@@ -508,7 +550,7 @@ func (t *taint) mapLevel(pl place) bool { return pl.n == 0 && t.roots[pl.root].i
 // a constant: a `let`, a `var`, an import or a computed value may differ
 // from what a reader of the text sees.
 func (t *taint) spread(sp *ast.SpreadElement, pl place, depth int) {
-	t.protect(sp.Expression, pl, depth+1)
+	t.protect(sp.Expression, t.copyOf(pl, t.r.off(sp.Idx0())), depth+1)
 	if t.mapLevel(pl) {
 		return // the map's spreads: read by ReadExports (or unknowable there)
 	}
@@ -979,6 +1021,9 @@ func (t *taint) leakSet(v pset, at Span, reason string) {
 // mutate records a change of the place p (its key, "" for p itself).
 func (t *taint) mutate(at Span, p place, key, reason string) {
 	rt := t.roots[p.root]
+	if rt.copyAt > 0 && at.Start > rt.copyAt && !t.inFunction(at.Start) {
+		return // after the copy, at the top level: the copy is unchanged
+	}
 	path := append([]string(nil), p.path[:p.n]...)
 	if key != "" && (len(path) < maxPathDepth || rt.proto) {
 		path = append(path, key)
@@ -987,12 +1032,19 @@ func (t *taint) mutate(at Span, p place, key, reason string) {
 		path = path[:min(len(path), 1)]
 	}
 	def := rt.export != "" && !rt.isMap
-	id := fmt.Sprintf("%d:%d:%q:%v:%q:%q:%v:%q", at.Start, at.End, rt.export, def, rt.from, rt.name, rt.proto, path)
+	name := rt.name
+	if name == "*" { // a namespace import: the first key is the export
+		if len(path) == 0 {
+			path = []string{"*"}
+		}
+		name, path = path[0], path[1:]
+	}
+	id := fmt.Sprintf("%d:%d:%q:%v:%q:%q:%v:%q", at.Start, at.End, rt.export, def, rt.from, name, rt.proto, path)
 	if t.mutSeen[id] {
 		return
 	}
 	t.mutSeen[id] = true
-	t.muts = append(t.muts, Mutation{Span: at, Export: rt.export, Def: def, From: rt.from, Name: rt.name, Proto: rt.proto, Path: path, Reason: reason})
+	t.muts = append(t.muts, Mutation{Span: at, Export: rt.export, Def: def, From: rt.from, Name: name, Proto: rt.proto, Path: path, Reason: reason})
 }
 
 // ---- calls ----
@@ -1161,6 +1213,11 @@ func (t *taint) call(c *ast.CallExpression, sc *jsfront.Scope) {
 	default:
 		if harmless[g] || strings.HasPrefix(g, "console.") || strings.HasPrefix(g, "Math.") {
 			return
+		}
+		if fn, how, ok := cutLast(g); ok && (how == "call" || how == "apply" || how == "bind") {
+			if _, method, _ := cutLast(fn); harmless[fn] || readers[method] {
+				return // Object.prototype.hasOwnProperty.call(tools, k)
+			}
 		}
 		t.leak(args, sc, at, text+" is given it")
 		return
@@ -1508,6 +1565,16 @@ func (t *taint) checkProps(o *ast.ObjectLiteral, pl place) {
 // the search.
 func (r *reader) protectExports() {
 	t := r.taint
+	// Every imported binding: a write through it changes what another
+	// module exports (a caller that reads both follows From and Name).
+	for _, imp := range r.p.imports {
+		for _, n := range imp.Names {
+			if r.binding(n.Local) == nil {
+				pl := place{root: t.addRoot(root{from: imp.From, name: n.Imported})}
+				t.byImport[n.Local] = t.byImport[n.Local].add(pl)
+			}
+		}
+	}
 	for i := range r.m.Exports {
 		ex := &r.m.Exports[i]
 		if ex.Star || ex.From != "" {
@@ -1687,6 +1754,12 @@ func sortMutations(ms []Mutation) {
 			}
 			return a.Span.End < b.Span.End
 		}
+		if x, y := wild(a.Path), wild(b.Path); x != y {
+			return x < y // the most precise first
+		}
+		if len(a.Path) != len(b.Path) {
+			return len(a.Path) > len(b.Path)
+		}
 		if x, y := strings.Join(a.Path, "."), strings.Join(b.Path, "."); x != y {
 			return x < y
 		}
@@ -1716,4 +1789,24 @@ func (t *taint) code(n ast.Node) string {
 		c = string(rs[:77]) + "…"
 	}
 	return c
+}
+
+// wild counts the keys not known statically in a path.
+func wild(p []string) int {
+	n := 0
+	for _, k := range p {
+		if k == "*" {
+			n++
+		}
+	}
+	return n
+}
+
+// cutLast splits a dotted name at its last dot.
+func cutLast(g string) (string, string, bool) {
+	i := strings.LastIndexByte(g, '.')
+	if i < 0 {
+		return "", g, false
+	}
+	return g[:i], g[i+1:], true
 }
