@@ -163,8 +163,18 @@ func (p place) member(key string) place {
 type pset []place
 
 // maxPlaces bounds a set: past it, each root collapses to itself and a
-// container of it (what every member of it may be).
-const maxPlaces = 48
+// container of it (what every member of it may be); past maxRoots roots,
+// the set is anyRoot: every protected value.
+const (
+	maxPlaces = 48
+	maxRoots  = 32
+)
+
+// protoRoot and anyRoot are the first roots of every search.
+const (
+	protoRoot int32 = 0
+	anyRoot   int32 = 1
+)
 
 func (s pset) add(ps ...place) pset {
 	for _, p := range ps {
@@ -187,6 +197,9 @@ func (s pset) add(ps ...place) pset {
 				seen[p.root] = true
 				out = append(out, place{root: p.root}, place{root: p.root, held: true})
 			}
+		}
+		if len(seen) > maxRoots || seen[anyRoot] {
+			return pset{{root: anyRoot}, {root: anyRoot, held: true}}
 		}
 		return out
 	}
@@ -258,17 +271,35 @@ type taint struct {
 	events  []event
 	// val is what each binding read may hold; order is the bindings in
 	// the order first wanted.
-	val     map[*jsfront.Binding]pset
-	order   []*jsfront.Binding
-	params  map[paramKey]pset
-	extra   map[*jsfront.Binding]pset
-	rets    map[ast.Expression]pset
-	inRet   map[ast.Expression]bool
-	changed bool
+	val   map[*jsfront.Binding]pset
+	order []*jsfront.Binding
+	// evaluated is the round each binding was last worked out in; depth
+	// the refreshes under way.
+	evaluated map[*jsfront.Binding]int
+	pass      int
+	depth     int
+	params    map[paramKey]pset
+	extra     map[*jsfront.Binding]pset
+	rets      map[ast.Expression]pset
+	inRet     map[ast.Expression]bool
+	changed   bool
 
 	muts    []Mutation
-	mutSeen map[string]bool
+	mutSeen map[mutKey]bool
+	leaks   int
 }
+
+// mutKey identifies a Mutation (one per write and what it changes).
+type mutKey struct {
+	at                 Span
+	export, from, name string
+	def, proto         bool
+	path               string
+}
+
+// maxMutations bounds what one module records: past it, more of the
+// same says nothing new (the tools are not trusted already).
+const maxMutations = 1000
 
 // event is an expression or statement that may write, call or leak.
 type event struct {
@@ -281,9 +312,10 @@ func newTaint(r *reader) *taint {
 		byBinding: map[*jsfront.Binding]pset{}, byLit: map[ast.Node]pset{}, byImport: map[string]pset{},
 		lits: map[place][]*ast.ObjectLiteral{}, additions: map[ast.Node]bool{},
 		inits: map[*jsfront.Binding][]src{}, assigns: map[*jsfront.Binding][]src{},
-		val: map[*jsfront.Binding]pset{}, params: map[paramKey]pset{}, extra: map[*jsfront.Binding]pset{},
-		rets: map[ast.Expression]pset{}, inRet: map[ast.Expression]bool{}, mutSeen: map[string]bool{}}
+		val: map[*jsfront.Binding]pset{}, evaluated: map[*jsfront.Binding]int{}, params: map[paramKey]pset{}, extra: map[*jsfront.Binding]pset{},
+		rets: map[ast.Expression]pset{}, inRet: map[ast.Expression]bool{}, mutSeen: map[mutKey]bool{}}
 	t.proto = t.addRoot(root{proto: true})
+	t.addRoot(root{}) // anyRoot
 	return t
 }
 
@@ -515,15 +547,21 @@ func (t *taint) copyOf(pl place, at int) place {
 	if t.inFunction(at) {
 		return pl
 	}
-	rt := t.roots[pl.root]
-	rt.copyAt = at
+	base := t.roots[pl.root]
+	base.copyAt = 0
 	for i, r := range t.roots {
-		if r == rt {
+		c := r.copyAt
+		r.copyAt = 0
+		if r == base && c > 0 {
+			// One copy root per root: a write is harmless only after the
+			// last copy.
+			t.roots[i].copyAt = max(c, at)
 			pl.root = int32(i)
 			return pl
 		}
 	}
-	pl.root = t.addRoot(rt)
+	base.copyAt = at
+	pl.root = t.addRoot(base)
 	return pl
 }
 
@@ -632,14 +670,12 @@ func (t *taint) run() {
 		t.order = append(t.order, b)
 	}
 	sortBindings(t.order, t.r)
-	for pass := 0; ; pass++ {
+	for pass := 1; ; pass++ {
 		t.changed = false
+		t.pass = pass
 		for i := 0; i < len(t.order); i++ {
-			b := t.order[i]
-			v := t.bindingValue(b)
-			if nv := t.val[b].add(v...); len(nv) != len(t.val[b]) {
-				t.val[b] = nv
-				t.changed = true
+			if b := t.order[i]; t.evaluated[b] != pass {
+				t.refresh(b)
 			}
 		}
 		for k := range t.rets {
@@ -660,16 +696,35 @@ func (t *taint) run() {
 	}
 }
 
+// maxRefreshDepth bounds the names worked out one through another
+// within a round (the next round goes on from there).
+const maxRefreshDepth = 2000
+
+// refresh works out the value of b in this round, the names its sources
+// read first (so that a chain of aliases takes one round).
+func (t *taint) refresh(b *jsfront.Binding) {
+	t.evaluated[b] = t.pass
+	t.depth++
+	v := t.bindingValue(b)
+	t.depth--
+	if nv := t.val[b].add(v...); len(nv) != len(t.val[b]) {
+		t.val[b] = nv
+		t.changed = true
+	}
+}
+
 // want is the value of b, asking for it to be worked out in the next
 // rounds when it was not yet.
 func (t *taint) want(b *jsfront.Binding) pset {
-	v, ok := t.val[b]
-	if !ok {
+	if _, ok := t.val[b]; !ok {
 		t.val[b] = nil
 		t.order = append(t.order, b)
 		t.changed = true
 	}
-	return v
+	if t.pass > 0 && t.evaluated[b] != t.pass && t.depth < maxRefreshDepth {
+		t.refresh(b)
+	}
+	return t.val[b]
 }
 
 func (t *taint) bindingValue(b *jsfront.Binding) pset {
@@ -877,10 +932,10 @@ func (t *taint) event(ev event) {
 			t.mutate(t.r.span(x), place{root: t.proto}, "", "`new Function(…)` runs code this checker cannot read")
 		case containers[g] || harmlessNew[g]:
 		default:
-			t.leak(x.ArgumentList, ev.sc, t.r.span(x), fmt.Sprintf("`new %s(…)` is given it", t.code(x.Callee)))
+			t.leak(x.ArgumentList, ev.sc, t.r.span(x), func() string { return fmt.Sprintf("`new %s(…)` is given it", t.code(x.Callee)) })
 		}
 	case *ast.TemplateLiteral:
-		t.leak(x.Expressions, ev.sc, t.r.span(x), fmt.Sprintf("the tag `%s` is given it", t.code(x.Tag)))
+		t.leak(x.Expressions, ev.sc, t.r.span(x), func() string { return fmt.Sprintf("the tag `%s` is given it", t.code(x.Tag)) })
 	case *ast.ForOfStatement:
 		t.target(x.Into.(*ast.ForIntoExpression).Expression, nil, ev.sc, t.r.span(x.Into), "the for-of loop assigns it")
 	case *ast.ForInStatement:
@@ -907,7 +962,7 @@ func (t *taint) target(left, right ast.Expression, sc *jsfront.Scope, at Span, r
 		}
 		if right != nil && !t.isImported(name) {
 			if v := t.eval(right, sc); len(v) > 0 {
-				t.leakSet(v, at, fmt.Sprintf("it is stored in the global `%s`", name))
+				t.leakSet(v, at, func() string { return fmt.Sprintf("it is stored in the global `%s`", name) })
 			}
 		}
 	case *ast.DotExpression, *ast.BracketExpression, *ast.PrivateDotExpression:
@@ -997,12 +1052,12 @@ func (t *taint) store(obj ast.Expression, v pset, sc *jsfront.Scope, at Span) {
 			return // written into a protected object: reported as such
 		}
 	}
-	t.leakSet(v, at, fmt.Sprintf("it is stored in `%s`, out of sight", t.code(obj)))
+	t.leakSet(v, at, func() string { return fmt.Sprintf("it is stored in `%s`, out of sight", t.code(obj)) })
 }
 
 // leak reports the protected values among args: given to code this
 // search cannot follow, which may change them.
-func (t *taint) leak(args []ast.Expression, sc *jsfront.Scope, at Span, reason string) {
+func (t *taint) leak(args []ast.Expression, sc *jsfront.Scope, at Span, reason func() string) {
 	for _, a := range args {
 		if sp, ok := a.(*ast.SpreadElement); ok {
 			a = sp.Expression
@@ -1011,15 +1066,33 @@ func (t *taint) leak(args []ast.Expression, sc *jsfront.Scope, at Span, reason s
 	}
 }
 
-func (t *taint) leakSet(v pset, at Span, reason string) {
+// leakSet reports the places of v; reason is worked out only then.
+func (t *taint) leakSet(v pset, at Span, reason func() string) {
+	if len(v) == 0 {
+		return
+	}
+	why := reason() + ", which may change it"
 	for _, p := range v {
 		p.held = false
-		t.mutate(at, p, "", reason+", which may change it")
+		t.mutate(at, p, "", why)
 	}
 }
 
 // mutate records a change of the place p (its key, "" for p itself).
 func (t *taint) mutate(at Span, p place, key, reason string) {
+	if p.root == anyRoot { // too many to tell apart: any part of each
+		for i, rt := range t.roots {
+			if int32(i) == anyRoot || int32(i) == protoRoot {
+				continue
+			}
+			q := place{root: int32(i)}
+			if rt.isMap {
+				q = q.member("*")
+			}
+			t.mutate(at, q, key, reason)
+		}
+		return
+	}
 	rt := t.roots[p.root]
 	if rt.copyAt > 0 && at.Start > rt.copyAt && !t.inFunction(at.Start) {
 		return // after the copy, at the top level: the copy is unchanged
@@ -1039,9 +1112,15 @@ func (t *taint) mutate(at Span, p place, key, reason string) {
 		}
 		name, path = path[0], path[1:]
 	}
-	id := fmt.Sprintf("%d:%d:%q:%v:%q:%q:%v:%q", at.Start, at.End, rt.export, def, rt.from, name, rt.proto, path)
-	if t.mutSeen[id] {
+	id := mutKey{at, rt.export, rt.from, name, def, rt.proto, strings.Join(path, "\x00")}
+	if t.mutSeen[id] || len(t.muts) >= maxMutations {
 		return
+	}
+	if strings.HasSuffix(reason, ", which may change it") {
+		if t.leaks >= maxMutations/2 {
+			return // room is kept for writes
+		}
+		t.leaks++
 	}
 	t.mutSeen[id] = true
 	t.muts = append(t.muts, Mutation{Span: at, Export: rt.export, Def: def, From: rt.from, Name: name, Proto: rt.proto, Path: path, Reason: reason})
@@ -1173,13 +1252,13 @@ func (t *taint) call(c *ast.CallExpression, sc *jsfront.Scope) {
 		return nil
 	}
 	callee := jsfront.Unwrap(c.Callee)
-	text := "`" + t.code(c) + "`"
+	text := lazyText{t: t, n: c}
 	switch g := t.globalName(callee, sc); g {
 	case "Object.assign":
 		keys := literalKeys(t.r, args[min(1, len(args)):])
 		for _, p := range t.eval(arg(0), sc) {
 			if !p.held {
-				t.mutate(at, p, keys, text+" writes it")
+				t.mutate(at, p, keys, text.s(" writes it"))
 			}
 		}
 		for _, a := range args[min(1, len(args)):] {
@@ -1197,7 +1276,7 @@ func (t *taint) call(c *ast.CallExpression, sc *jsfront.Scope) {
 		}
 		for _, p := range t.eval(arg(0), sc) {
 			if !p.held {
-				t.mutate(at, p, key, text+" writes it")
+				t.mutate(at, p, key, text.s(" writes it"))
 			}
 		}
 		if g != "Reflect.deleteProperty" {
@@ -1207,7 +1286,7 @@ func (t *taint) call(c *ast.CallExpression, sc *jsfront.Scope) {
 		}
 		return
 	case "eval", "Function", "globalThis.eval", "globalThis.Function":
-		t.mutate(at, place{root: t.proto}, "", text+" runs code this checker cannot read")
+		t.mutate(at, place{root: t.proto}, "", text.s(" runs code this checker cannot read"))
 		return
 	case "":
 	default:
@@ -1219,7 +1298,7 @@ func (t *taint) call(c *ast.CallExpression, sc *jsfront.Scope) {
 				return // Object.prototype.hasOwnProperty.call(tools, k)
 			}
 		}
-		t.leak(args, sc, at, text+" is given it")
+		t.leak(args, sc, at, func() string { return text.s(" is given it") })
 		return
 	}
 	if d, ok := callee.(*ast.DotExpression); ok {
@@ -1238,7 +1317,7 @@ func (t *taint) call(c *ast.CallExpression, sc *jsfront.Scope) {
 				}
 			}
 			if fns := t.functions(d.Left, sc); len(fns) > 0 && name == "call" && len(args) > 0 {
-				t.leak(args[:1], sc, at, text+" makes it `this` of a function")
+				t.leak(args[:1], sc, at, func() string { return text.s(" makes it `this` of a function") })
 				t.callLocal(fns, args[1:], sc)
 				return
 			}
@@ -1264,26 +1343,26 @@ func (t *taint) call(c *ast.CallExpression, sc *jsfront.Scope) {
 						t.addParam(paramKey{f, 1}, recv.member("*"))
 					}
 				}
-				t.leak(args[1:], sc, at, text+" is given it")
+				t.leak(args[1:], sc, at, func() string { return text.s(" is given it") })
 				return
 			}
 			if g := t.globalName(arg(0), sc); harmless[g] {
 				return // Object.values(tools).forEach(Object.freeze)
 			}
-			t.leakSet(recv, at, text+" gives its elements to a function this checker cannot follow")
+			t.leakSet(recv, at, func() string { return text.s(" gives its elements to a function this checker cannot follow") })
 			return
 		}
 		if _, ok := callbacks[name]; ok || readers[name] {
 			return
 		}
-		t.leak(args, sc, at, text+" is given it")
+		t.leak(args, sc, at, func() string { return text.s(" is given it") })
 		return
 	}
 	if fns := t.functions(callee, sc); len(fns) > 0 {
 		t.callLocal(fns, args, sc)
 		return
 	}
-	t.leak(args, sc, at, text+" is given it")
+	t.leak(args, sc, at, func() string { return text.s(" is given it") })
 }
 
 func (t *taint) addParam(k paramKey, v pset) {
@@ -1801,6 +1880,14 @@ func wild(p []string) int {
 	}
 	return n
 }
+
+// lazyText quotes a node's code only when a reason needs it.
+type lazyText struct {
+	t *taint
+	n ast.Node
+}
+
+func (l lazyText) s(rest string) string { return "`" + l.t.code(l.n) + "`" + rest }
 
 // cutLast splits a dotted name at its last dot.
 func cutLast(g string) (string, string, bool) {
