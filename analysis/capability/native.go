@@ -129,15 +129,15 @@ func Natives(p *analysis.Plugin) []Native {
 						nv.Requires = append(nv.Requires, NotKnown)
 					}
 					nv.Description = e.DescriptionText
-				} else if e != nil {
-					nv.Requires = []string{NotKnown}
 				}
 				if nv.Untrusted = untrusted(rel, f, mod, name); len(nv.Untrusted) > 0 {
 					nv.NeedsApproval = ApprovalUnknown
-					if len(nv.Requires) == 0 || nv.Requires[len(nv.Requires)-1] != NotKnown {
-						nv.Requires = append(nv.Requires, NotKnown)
-					}
 				}
+			}
+			// What cannot be read is not "nothing": a definition that is
+			// unknown requires what nobody read.
+			if nv.NeedsApproval == ApprovalUnknown && (len(nv.Requires) == 0 || nv.Requires[len(nv.Requires)-1] != NotKnown) {
+				nv.Requires = append(nv.Requires, NotKnown)
 			}
 			out = append(out, nv)
 		}
