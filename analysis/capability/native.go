@@ -55,6 +55,9 @@ type Native struct {
 // NotKnown ends a requires list that cannot be read statically.
 const NotKnown = "(not statically known)"
 
+// maxUntrusted bounds the reasons kept per tool (the card shows them).
+const maxUntrusted = 10
+
 // untrusted lists the changes the module may make to the definition of
 // tool in its tools map, where they are.
 func untrusted(rel string, f *analysis.File, mod *esm.Module, tool string) []string {
@@ -71,6 +74,10 @@ func untrusted(rel string, f *analysis.File, mod *esm.Module, tool string) []str
 			what = "the tools map"
 		case what == "" || what == "*":
 			what = "the definition"
+		}
+		if len(out) == maxUntrusted {
+			out = append(out, "and more (plugin-lsp check lists them all)")
+			break
 		}
 		out = append(out, fmt.Sprintf("%s:%d: %s: %s", rel, f.Position(c.Span.Start).Line+1, what, c.Reason))
 	}
