@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"path"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/analysis/esm"
@@ -61,9 +62,23 @@ const maxUntrusted = 10
 // untrusted lists the changes the module may make to the definition of
 // tool in its tools map, where they are.
 func untrusted(rel string, f *analysis.File, mod *esm.Module, tool string) []string {
+	changes := mod.Changes(mod.Tools.Export)
+	// Its own exports reached through an import of itself.
+	for _, mu := range mod.Mutations {
+		if mu.From != "" && mu.Name == mod.Tools.Export && path.Join(path.Dir(rel), mu.From) == rel {
+			c := esm.ToolChange{Mutation: mu}
+			if len(mu.Path) > 0 {
+				c.Tool = mu.Path[0]
+			}
+			if len(mu.Path) > 1 {
+				c.Prop = mu.Path[1]
+			}
+			changes = append(changes, c)
+		}
+	}
 	var out []string
 	seen := map[esm.Span]bool{}
-	for _, c := range mod.Changes(mod.Tools.Export) {
+	for _, c := range changes {
 		if (c.Tool != tool && c.Tool != "*" && c.Tool != "") || seen[c.Span] {
 			continue
 		}

@@ -146,10 +146,12 @@ type place struct {
 	root int32
 	n    uint8
 	held bool
-	path [2]string
+	path [maxPathDepth]string
 }
 
-const maxPathDepth = 2
+// maxPathDepth is how deep a place is told apart: a map, a tool, its
+// property (a namespace import has one level more: the export).
+const maxPathDepth = 3
 
 func (p place) member(key string) place {
 	if p.n < maxPathDepth {
@@ -742,6 +744,9 @@ func (t *taint) bindingValue(b *jsfront.Binding) pset {
 		out = out.add(v...)
 		out = out.add(v.member("*")...) // for (const [k, v] of …)
 	}
+	if fn := b.ArgumentsOf(); fn != nil {
+		out = out.add(t.params[paramKey{fn, -1}]...)
+	}
 	if fn, idx, _, def := b.Param(); fn != nil {
 		v := t.params[paramKey{fn, idx}]
 		if def != nil {
@@ -1098,11 +1103,14 @@ func (t *taint) mutate(at Span, p place, key, reason string) {
 		return // after the copy, at the top level: the copy is unchanged
 	}
 	path := append([]string(nil), p.path[:p.n]...)
-	if key != "" && (len(path) < maxPathDepth || rt.proto) {
+	if key != "" {
 		path = append(path, key)
 	}
 	if rt.proto {
 		path = path[:min(len(path), 1)]
+	}
+	if rt.name != "*" {
+		path = path[:min(len(path), 2)] // deeper is inside the property
 	}
 	def := rt.export != "" && !rt.isMap
 	name := rt.name
@@ -1110,7 +1118,7 @@ func (t *taint) mutate(at Span, p place, key, reason string) {
 		if len(path) == 0 {
 			path = []string{"*"}
 		}
-		name, path = path[0], path[1:]
+		name, path = path[0], path[1:min(len(path), 3)]
 	}
 	id := mutKey{at, rt.export, rt.from, name, def, rt.proto, strings.Join(path, "\x00")}
 	if t.mutSeen[id] || len(t.muts) >= maxMutations {
@@ -1285,6 +1293,8 @@ func (t *taint) call(c *ast.CallExpression, sc *jsfront.Scope) {
 			}
 		}
 		return
+	case jslex.MetaVar:
+		return // import(spec): reads
 	case "eval", "Function", "globalThis.eval", "globalThis.Function":
 		t.mutate(at, place{root: t.proto}, "", text.s(" runs code this checker cannot read"))
 		return
@@ -1335,6 +1345,12 @@ func (t *taint) call(c *ast.CallExpression, sc *jsfront.Scope) {
 			t.store(d.Left, v, sc, at)
 			return
 		}
+		if name == "then" && len(recv) > 0 {
+			for _, f := range t.functions(arg(0), sc) {
+				t.addParam(paramKey{f, 0}, recv)
+			}
+			return
+		}
 		if i, ok := callbacks[name]; ok && len(recv) > 0 {
 			if fns := t.functions(arg(0), sc); len(fns) > 0 {
 				for _, f := range fns {
@@ -1378,6 +1394,14 @@ func (t *taint) addParam(k paramKey, v pset) {
 // callLocal gives the arguments to the parameters of fns.
 func (t *taint) callLocal(fns []ast.Expression, args []ast.Expression, sc *jsfront.Scope) {
 	for _, f := range fns {
+		var all pset // `arguments`
+		for _, a := range args {
+			if sp, ok := a.(*ast.SpreadElement); ok {
+				a = sp.Expression
+			}
+			all = all.add(t.eval(a, sc)...)
+		}
+		t.addParam(paramKey{f, -1}, all.heldAll())
 		restAt := restIndex(f)
 		for i, a := range args {
 			idx := i
@@ -1454,6 +1478,11 @@ func (t *taint) callValue(c *ast.CallExpression, sc *jsfront.Scope) pset {
 		return t.eval(arg(0), sc).member(t.key(arg(1), sc))
 	case "Object.getPrototypeOf", "Reflect.getPrototypeOf":
 		return pset{{root: t.proto}}
+	case jslex.MetaVar: // import(spec): the module's namespace
+		if spec, ok := t.r.model.String(arg(0), sc); ok {
+			return pset{{root: t.importRoot(spec, "*")}}
+		}
+		return pset{{root: anyRoot}} // any module, this one included
 	case "Array.of":
 		var v pset
 		for _, a := range args {
@@ -1536,6 +1565,18 @@ func literalKeys(r *reader, args []ast.Expression) string {
 		return "*"
 	}
 	return key
+}
+
+// importRoot is the root of what module from exports as name ("*": its
+// namespace).
+func (t *taint) importRoot(from, name string) int32 {
+	want := root{from: from, name: name}
+	for i, r := range t.roots {
+		if r == want {
+			return int32(i)
+		}
+	}
+	return t.addRoot(want)
 }
 
 // isDef reports whether pl is a tool definition: an entry of a map, or

@@ -42,7 +42,7 @@ func TestMutationRoots(t *testing.T) {
 		{"a write through an import names the module and the export",
 			"import { send } from './send.js';\nimport * as ns from './ns.js';\nsend.needsApproval = false;\nns.other.requires.length = 0;",
 			"send.needsApproval = false | import ./send.js#send needsApproval | `send.needsApproval = false` writes it\n" +
-				"ns.other.requires.length = 0 | import ./ns.js#other requires | `ns.other.requires.length = 0` writes it\n"},
+				"ns.other.requires.length = 0 | import ./ns.js#other requires.length | `ns.other.requires.length = 0` writes it\n"},
 		{"top-level writes after a spread leave the copy alone; those before and in functions do not",
 			"const base = ['clock'];\nbase.push('a');\nexport const tools = { t: { description: 'd', requires: [...base], execute() {} } };\nbase.push('b');\nexport function later() { base.push('c'); }",
 			"base.push('a') | export tools t.requires | `base.push(…)` changes it\n" +

@@ -55,3 +55,12 @@ func (a *Model) Returns(fn ast.Node, each func(e ast.Expression, sc *Scope)) {
 		each(r.e, r.sc)
 	}
 }
+
+// ArgumentsOf is the function whose `arguments` b is, nil when b is not
+// an `arguments` object.
+func (b *Binding) ArgumentsOf() *ast.FunctionLiteral {
+	if b.id != nil || b.decl != DeclParam || b.scope == nil {
+		return nil
+	}
+	return b.scope.fn
+}
