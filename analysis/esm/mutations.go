@@ -1073,7 +1073,7 @@ func (t *taint) leak(args []ast.Expression, sc *jsfront.Scope, at Span, reason f
 
 // leakSet reports the places of v; reason is worked out only then.
 func (t *taint) leakSet(v pset, at Span, reason func() string) {
-	if len(v) == 0 {
+	if len(v) == 0 || t.leaks >= maxMutations/2 {
 		return
 	}
 	why := reason() + ", which may change it"
