@@ -1592,32 +1592,16 @@ func (t *taint) isDef(pl place) bool {
 	return pl.n == 0
 }
 
-// checkDef reports a definition whose value is not an object literal a
-// reader can trust (a Proxy, a call, a value not known statically); an
-// imported one is followed by whoever reads the module it comes from.
+// checkDef reads a definition: a literal's requires and needsApproval
+// must be known statically, and a Proxy decides every read. A
+// definition that is no literal at all (a call, an instance) is not read:
+// the card shows it as unknown, which is what it is.
 func (t *taint) checkDef(e ast.Expression, pl place) {
-	x := t.resolveConst(e)
-	switch v := x.(type) {
-	case *ast.ObjectLiteral:
-		t.checkProps(v, pl)
-		return
-	case *ast.Identifier:
-		if t.isImported(v.Name.String()) && t.r.binding(v.Name.String()) == nil {
-			return
-		}
-	case *ast.DotExpression:
-		if id, ok := v.Left.(*ast.Identifier); ok {
-			if _, ns := t.r.namespace(id.Name.String()); ns {
-				return
-			}
-		}
-	case nil:
+	if o, ok := t.resolveConst(e).(*ast.ObjectLiteral); ok {
+		t.checkProps(o, pl)
 		return
 	}
-	if !t.roots[pl.root].isMap {
-		return // an exported value that is not an object: not a definition
-	}
-	t.mutate(t.r.span(e), pl, "", fmt.Sprintf("its definition is `%s`, not an object literal", t.code(e)))
+	t.proxy(e, pl)
 }
 
 // resolveConst follows top-level constants and Object.freeze.

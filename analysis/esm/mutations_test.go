@@ -33,9 +33,7 @@ func TestMutationRoots(t *testing.T) {
 			"export const send = { description: 'd', requires: ['clock'] };\nexport const tools = { send };\nsend.requires.push('x');",
 			// Each exported object is read both ways (the consumer knows
 			// which it is): as a map, its keys are tools.
-			"'d' | export send description | its definition is `'d'`, not an object literal\n" +
-				"['clock'] | export send requires | its definition is `['clock']`, not an object literal\n" +
-				"send.requires.push('x') | export tools send.requires | `send.requires.push(…)` changes it\n" +
+			"send.requires.push('x') | export tools send.requires | `send.requires.push(…)` changes it\n" +
 				"send.requires.push('x') | def tools send.requires | `send.requires.push(…)` changes it\n" +
 				"send.requires.push('x') | export send requires | `send.requires.push(…)` changes it\n" +
 				"send.requires.push('x') | def send requires | `send.requires.push(…)` changes it\n"},
@@ -107,7 +105,7 @@ func TestChanges(t *testing.T) {
 	for _, c := range m.Changes("tools") {
 		got = append(got, fmt.Sprintf("%s %q %q", src[c.Span.Start:c.Span.End], c.Tool, c.Prop))
 	}
-	want := []string{`one.needsApproval = false "one" "needsApproval"`, `1 "two" ""`, `Object.prototype.requires = [] "*" "requires"`}
+	want := []string{`one.needsApproval = false "one" "needsApproval"`, `Object.prototype.requires = [] "*" "requires"`}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("changes:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}

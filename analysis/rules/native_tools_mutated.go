@@ -27,7 +27,8 @@ var NativeToolsMutated = &analysis.Rule{
 		"(an imported function, `new Proxy`), a getter (`get requires()`), a computed key that is not a " +
 		"constant, a spread of a `let`, a `var`, an import or a computed value inside a definition, a " +
 		"`requires` or `needsApproval` that is not known statically, `eval`. Every function of the module " +
-		"counts, whether or not it runs at load: the checker cannot prove it does not. The module itself " +
+		"counts, whether or not it runs at load: the checker cannot prove it does not. (A definition that is no " +
+		"literal at all, such as `makeTool({…})`, is not read: the card shows it as unknown.) The module itself " +
 		"may be harmless, but the reviewer would approve a literal that is not what runs; the review card says " +
 		"the declared tools cannot be trusted and shows their approval as unknown. Write the definitions as " +
 		"constant literals and build any runtime state in other objects.",
