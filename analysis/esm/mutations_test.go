@@ -2,6 +2,8 @@ package esm
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -148,4 +150,28 @@ func aliasChain(n int) string {
 		fmt.Fprintf(&b, "f%d(a%d.x, a%d);\n", i%50, i, i+1)
 	}
 	return b.String()
+}
+
+// Every prefix of every module of the native-mutations corpus (cut every
+// 5 bytes) reads without a panic in the search: ReadExports turns one
+// into the error "cannot read module", which no prefix may produce.
+func TestMutationsPrefixesNoPanic(t *testing.T) {
+	files, err := filepath.Glob("../rules/testdata/native-mutations/*.js")
+	if err != nil || len(files) < 30 {
+		t.Fatalf("corpus: %v (%d files)", err, len(files))
+	}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for n := 0; n <= len(src); n += 5 {
+			m := ReadExports(src[:n])
+			for _, e := range m.Errors {
+				if strings.HasPrefix(e.Message, "cannot read module") {
+					t.Fatalf("%s cut at %d: %s", f, n, e.Message)
+				}
+			}
+		}
+	}
 }
