@@ -3,6 +3,8 @@ package capability
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
+	"path"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/analysis/esm"
@@ -41,8 +43,60 @@ type Native struct {
 	Requires    []string
 	// NeedsApproval is one of the Approval* levels.
 	NeedsApproval string
+	// Untrusted says why the definition read from the module's literal is
+	// not what runs ("native/x.js:8: needsApproval: `send.needsApproval =
+	// false` writes it"): code that may change it after the literal
+	// (esm.Mutation). NeedsApproval is then unknown and Requires ends in
+	// "(not statically known)".
+	Untrusted []string
 	// NameNode is the name in nativeTools[i].names; ModuleNode the module.
 	NameNode, ModuleNode *jsonpos.Node
+}
+
+// NotKnown ends a requires list that cannot be read statically.
+const NotKnown = "(not statically known)"
+
+// maxUntrusted bounds the reasons kept per tool (the card shows them).
+const maxUntrusted = 10
+
+// untrusted lists the changes the module may make to the definition of
+// tool in its tools map, where they are.
+func untrusted(rel string, f *analysis.File, mod *esm.Module, tool string) []string {
+	changes := mod.Changes(mod.Tools.Export)
+	// Its own exports reached through an import of itself.
+	for _, mu := range mod.Mutations {
+		if mu.From != "" && mu.Name == mod.Tools.Export && path.Join(path.Dir(rel), mu.From) == rel {
+			c := esm.ToolChange{Mutation: mu}
+			if len(mu.Path) > 0 {
+				c.Tool = mu.Path[0]
+			}
+			if len(mu.Path) > 1 {
+				c.Prop = mu.Path[1]
+			}
+			changes = append(changes, c)
+		}
+	}
+	var out []string
+	seen := map[esm.Span]bool{}
+	for _, c := range changes {
+		if (c.Tool != tool && c.Tool != "*" && c.Tool != "") || seen[c.Span] {
+			continue
+		}
+		seen[c.Span] = true
+		what := c.Prop
+		switch {
+		case c.Tool == "":
+			what = "the tools map"
+		case what == "" || what == "*":
+			what = "the definition"
+		}
+		if len(out) == maxUntrusted {
+			out = append(out, "and more (plugin-lsp check lists them all)")
+			break
+		}
+		out = append(out, fmt.Sprintf("%s:%d: %s: %s", rel, f.Position(c.Span.Start).Line+1, what, c.Reason))
+	}
+	return out
 }
 
 // Natives reads every declared native name with what its module says
@@ -94,10 +148,18 @@ func Natives(p *analysis.Plugin) []Native {
 						nv.Requires = append(nv.Requires, r.Value)
 					}
 					if !e.RequiresKnown {
-						nv.Requires = append(nv.Requires, "(not statically known)")
+						nv.Requires = append(nv.Requires, NotKnown)
 					}
 					nv.Description = e.DescriptionText
 				}
+				if nv.Untrusted = untrusted(rel, f, mod, name); len(nv.Untrusted) > 0 {
+					nv.NeedsApproval = ApprovalUnknown
+				}
+			}
+			// What cannot be read is not "nothing": a definition that is
+			// unknown requires what nobody read.
+			if nv.NeedsApproval == ApprovalUnknown && (len(nv.Requires) == 0 || nv.Requires[len(nv.Requires)-1] != NotKnown) {
+				nv.Requires = append(nv.Requires, NotKnown)
 			}
 			out = append(out, nv)
 		}

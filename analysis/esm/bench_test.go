@@ -71,3 +71,13 @@ func BenchmarkReadExportsModernSyntax(b *testing.B) {
 		ReadExports(src)
 	}
 }
+
+// The hostile alias chain of TestMutationsHostileChain (20,000 names,
+// 870 kB): the cost of the search for writes at its worst.
+func BenchmarkReadExportsAliasChain(b *testing.B) {
+	src := []byte(aliasChain(20000))
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		ReadExports(src)
+	}
+}

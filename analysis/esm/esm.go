@@ -36,6 +36,15 @@
 // A top-level var or let initialised to a string and never reassigned at
 // the top level counts as a constant (bundlers turn const into var).
 //
+// # What may change the tools after their literal
+//
+// The literal is only what runs if nothing changes it afterwards: the
+// search for writes to the exported maps and definitions (an assignment,
+// a push, Object.assign, a getter, a spread of a mutable value, a write
+// through an alias, a parameter or Object.prototype, a value handed to
+// code it cannot follow) is in mutations.go; Module.Mutations lists what
+// it finds, Module.Changes reads them for one tools map.
+//
 // # How the module is parsed
 //
 // Through the JavaScript front end pages use too, analysis/jsfront: its
@@ -105,6 +114,9 @@ type Module struct {
 	// (Def unset, ValueFrom/ValueName set): what a tools map importing its
 	// definitions one by one finds there.
 	Defs map[string]*Tool
+	// Mutations are the places that may change an exported map or
+	// definition after its literal (mutations.go), in source order.
+	Mutations []Mutation
 	// AlwaysGate lists every mention of alwaysGate in code (an identifier,
 	// a property name or the string "alwaysGate"), comments excluded.
 	AlwaysGate []Span

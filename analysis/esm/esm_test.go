@@ -129,6 +129,9 @@ map tools @tools
   "tg.sendMessage" @"tg.sendMessage" def desc schema exec requires=[secrets.read@"secrets.read" network.socket@"network.socket"]
   "tg.readChat" @"tg.readChat" def desc schema exec requires=[secrets.read@"secrets.read" network.socket@"network.socket"] approval=boolean:false
 `)
+	if cs := ReadExports(src).Changes("tools"); len(cs) > 0 {
+		t.Errorf("the example's tools read as changed: %+v", cs)
+	}
 }
 
 func TestExportStyles(t *testing.T) {

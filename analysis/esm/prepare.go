@@ -26,6 +26,9 @@ type prepared struct {
 	gates     []Span
 	src       string
 	toks      []jslex.Token
+	// blanked are the function bodies relaxed emptied (the token ranges
+	// between the braces).
+	blanked [][2]int
 }
 
 // relaxed returns the prepared code with every function body emptied
@@ -48,6 +51,7 @@ func (p *prepared) relaxed() []byte {
 			arrow := is(o-1, ">") && is(o-2, "=") && toks[o-2].End == toks[o-1].Start
 			if is(o-1, ")") || arrow {
 				jslex.Blank(code, int(toks[o].End), int(t.Start))
+				p.blanked = append(p.blanked, [2]int{o + 1, i})
 			}
 		case t.Kind == jslex.Ident && is(i, "async") && is(i+1, "*"):
 			jslex.Blank(code, int(toks[i+1].Start), int(toks[i+1].End))

@@ -44,7 +44,8 @@ func ReadExports(src []byte) (m *Module) {
 	case len(p.cjs) > 0:
 		m.Kind = CommonJS
 	}
-	r := &reader{src: src, p: p, m: m, prog: prog, imports: map[string]ImportName{}, from: map[string]string{}, shadowedAt: map[int]bool{}}
+	r := &reader{src: src, p: p, m: m, prog: prog, imports: map[string]ImportName{}, from: map[string]string{}, shadowedAt: map[int]bool{},
+		added: map[string][]prop{}}
 	if perr != nil {
 		// Function bodies hold most of the syntax goja lacks and nothing
 		// ReadExports needs: retry without them, and let esbuild decide
@@ -56,6 +57,7 @@ func ReadExports(src []byte) (m *Module) {
 				r.cjs()
 				return m
 			}
+			r.relaxedBy = perr.Message
 			perr = nil
 		}
 	}
@@ -75,6 +77,7 @@ func ReadExports(src []byte) (m *Module) {
 	r.exports()
 	r.toolMap()
 	r.defs()
+	r.protectExports()
 	return m
 }
 
@@ -122,6 +125,12 @@ type reader struct {
 	funcs []funcScope
 	// stmtAt indexes the top-level statements by start offset.
 	stmtAt map[int]ast.Statement
+	// taint is the search for writes to the tools (mutations.go); added
+	// the entries top-level statements add to a map, by its local name;
+	// relaxedBy the syntax that made function bodies unreadable.
+	taint     *taint
+	added     map[string][]prop
+	relaxedBy string
 }
 
 // namespace reports whether name is an `import * as name`, and from
@@ -172,11 +181,22 @@ func (r *reader) declare() {
 			r.imports[n.Local], r.from[n.Local] = n, imp.From
 		}
 	}
+	r.taint = newTaint(r)
 	r.model = jsfront.NewModel(r, r)
 	r.top = r.model.Declare(r.body)
 	r.model.Walk(r.body, r.top)
 	r.model.Resolve(nil)
 }
+
+// Expr is jsfront.Visitor's: the search for writes sees every
+// expression.
+func (r *reader) Expr(e ast.Expression, sc *jsfront.Scope) { r.taint.expr(e, sc) }
+
+// Stmt is jsfront.Visitor's.
+func (r *reader) Stmt(s ast.Statement, sc *jsfront.Scope) { r.taint.stmt(s, sc) }
+
+// Binding is jsfront.Hooks': a declaration's initializer.
+func (r *reader) Binding(b *ast.Binding, sc *jsfront.Scope) { r.taint.binding(b, sc) }
 
 // Start is jsfront.Source's: a node's offset in the module.
 func (r *reader) Start(n ast.Node) int { return r.off(n.Idx0()) }
@@ -415,7 +435,11 @@ func (r *reader) readMap(ex *Export, force bool) *ToolMap {
 			if !ok {
 				continue
 			}
-			props = append(props, obj.additions(es.Expression, local)...)
+			if add := obj.additions(es.Expression, local); len(add) > 0 {
+				props = append(props, add...)
+				r.taint.additions[es.Expression] = true
+				r.added[local] = append(r.added[local], add...)
+			}
 		}
 	}
 	tm.Unknowable = append(tm.Unknowable, obj.unknown...)

@@ -50,6 +50,7 @@ func (NoHooks) Func(ast.Expression, *Scope)          {}
 type Model struct {
 	src   Source
 	hooks Hooks
+	visit Visitor // hooks, when they implement it; nil otherwise
 
 	fns     map[ast.Node]*fnInfo
 	classes map[*ast.ClassLiteral]*classInfo
@@ -70,7 +71,8 @@ func NewModel(src Source, hooks Hooks) *Model {
 	if hooks == nil {
 		hooks = NoHooks{}
 	}
-	return &Model{src: src, hooks: hooks, fns: map[ast.Node]*fnInfo{}, classes: map[*ast.ClassLiteral]*classInfo{},
+	visit, _ := hooks.(Visitor)
+	return &Model{src: src, hooks: hooks, visit: visit, fns: map[ast.Node]*fnInfo{}, classes: map[*ast.ClassLiteral]*classInfo{},
 		valueMembers: map[string]bool{}, walking: true}
 }
 

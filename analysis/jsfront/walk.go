@@ -378,6 +378,9 @@ func (a *Model) block(b *ast.BlockStatement, sc *Scope) {
 }
 
 func (a *Model) stmt(s ast.Statement, sc *Scope) {
+	if a.visit != nil && s != nil {
+		a.visit.Stmt(s, sc)
+	}
 	switch x := s.(type) {
 	case nil:
 	case *ast.BlockStatement:
@@ -610,6 +613,9 @@ func (a *Model) exprs(list []ast.Expression, sc *Scope) {
 }
 
 func (a *Model) expr(e ast.Expression, sc *Scope) {
+	if a.visit != nil && e != nil {
+		a.visit.Expr(e, sc)
+	}
 	switch x := e.(type) {
 	case nil:
 	case *ast.CallExpression:

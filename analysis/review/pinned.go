@@ -39,6 +39,12 @@ func unboundPages(p *analysis.Plugin) []UnboundPage {
 }
 
 func writeNativeDetails(b *bytes.Buffer, n NativeTool) {
+	if len(n.Untrusted) > 0 {
+		b.WriteString("    DECLARED TOOLS CANNOT BE TRUSTED: the module may change this definition after its literal, so what it says below is not what runs:\n")
+		for _, u := range n.Untrusted {
+			fmt.Fprintf(b, "      %s\n", u)
+		}
+	}
 	if n.Description != "" {
 		fmt.Fprintf(b, "    description: %s\n", n.Description)
 	}

@@ -213,6 +213,10 @@ type NativeTool struct {
 	// arguments), never (false), unknown (not statically readable).
 	NeedsApproval string `json:"needsApproval"`
 	ModuleHash    string `json:"moduleHash,omitempty"` // sha256:<hex> of the module file
+	// Untrusted says why the module's literal is not what runs: code that
+	// may change the definition after it (native-tools-mutated). Requires
+	// and NeedsApproval then say what is not known.
+	Untrusted []string `json:"untrusted,omitempty"`
 }
 
 // Build builds the card of a loaded plugin with the source-tree hash of
@@ -279,6 +283,7 @@ func FromPlugin(p *analysis.Plugin) *Card {
 			Name: n.Name, Module: n.Module,
 			Line:        fmt.Sprintf("native tool %s (%s) in the full-trust lane", n.Name, n.Module),
 			Description: n.Description, Requires: req, NeedsApproval: n.NeedsApproval, ModuleHash: n.ModuleHash,
+			Untrusted: n.Untrusted,
 		})
 	}
 	c.UnboundPages = unboundPages(p)

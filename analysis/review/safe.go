@@ -70,6 +70,7 @@ func (c *Card) Safe() *Card {
 		n.Line = fmt.Sprintf("native tool %s (%s) in the full-trust lane", n.Name, n.Module)
 		n.Description = Clean(n.Description, MaxDescriptionBytes)
 		n.Requires = cleanAll(n.Requires, f)
+		n.Untrusted = cleanAll(n.Untrusted, MaxDescriptionBytes)
 		n.NeedsApproval, n.ModuleHash = Clean(n.NeedsApproval, f), Clean(n.ModuleHash, f)
 		s.NativeTools[i] = n
 	}

@@ -21,6 +21,7 @@ func nativeRules() []*analysis.Rule {
 		NativeAlwaysGate,
 		NativeUnknownRequires,
 		NativeExportsUnknown,
+		NativeToolsMutated,
 	}
 }
 
@@ -127,7 +128,13 @@ type effMap struct {
 	Span       esm.Span // the map in the module itself
 	Entries    []effTool
 	Unknowable []effUnknown
+	// Maps are the maps read, by file and export: the module's own and
+	// those it takes entries from.
+	Maps []fileExport
 }
+
+// fileExport is an export of one of the plugin's modules.
+type fileExport struct{ File, Export string }
 
 // maxFollow bounds the chain of modules followed from a native module.
 const maxFollow = 8
@@ -148,6 +155,7 @@ func (m *nativeModule) toolMap(pass *analysis.Pass) *effMap {
 }
 
 func followMap(pass *analysis.Pass, file string, tm *esm.ToolMap, out *effMap, seen map[string]bool, depth int) {
+	out.Maps = append(out.Maps, fileExport{file, tm.Export})
 	for _, e := range tm.Entries {
 		def, defFile := resolveDef(pass, file, e)
 		out.Entries = append(out.Entries, effTool{File: file, Tool: e, Def: def, DefFile: defFile})
@@ -198,15 +206,24 @@ func followable(pass *analysis.Pass, file string, u esm.Unknown, depth int) (str
 	if err != nil || !isNativeExtension(path.Ext(rel)) {
 		return "", nil
 	}
+	if mod := readModule(pass, rel); mod != nil {
+		return rel, mod
+	}
+	return "", nil
+}
+
+// readModule reads one of the plugin's modules, nil when it cannot be
+// read or is not an ES module that parses.
+func readModule(pass *analysis.Pass, rel string) *esm.Module {
 	f, err := pass.Plugin.ReadFile(rel)
 	if err != nil {
-		return "", nil
+		return nil
 	}
 	mod := pass.Cache.Memo("esm", f.Text, func() any { return esm.ReadExports(f.Text) }).(*esm.Module)
 	if mod.Kind == esm.CommonJS || len(mod.Errors) > 0 || mod.Unreadable != nil {
-		return "", nil
+		return nil
 	}
-	return rel, mod
+	return mod
 }
 
 // fileSpan identifies a place across the plugin's files (to report it once).

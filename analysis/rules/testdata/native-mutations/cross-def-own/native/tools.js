@@ -1,0 +1,2 @@
+import { put } from "./put.js";
+export const tools = { "kv.put": put };

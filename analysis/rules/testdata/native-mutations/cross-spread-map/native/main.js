@@ -1,0 +1,2 @@
+import { extraTools } from "./extra.js";
+export const tools = { "x.a": { description: "A", execute() {} }, ...extraTools };
