@@ -11,6 +11,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/text"
 	"github.com/plugin-lsp/plugin-lsp/ide"
 )
 
@@ -74,7 +75,7 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 				}
 				kind := protocol.CodeActionKindQuickFix
 				ca := &protocol.CodeAction{
-					Title:       fx.Title,
+					Title:       text.Visible(fx.Title), // titles quote the plugin: its controls shown
 					Kind:        &kind,
 					Diagnostics: []protocol.Diagnostic{pd},
 					Edit:        sn.workspaceEdit(fx.Edits, docChanges),
@@ -91,7 +92,7 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 			if n, edit := s.fixAllCapabilities(sn, ps.dir, rel); n > 1 {
 				kind := protocol.CodeActionKindQuickFix
 				out = append(out, &protocol.CodeAction{
-					Title:       fmt.Sprintf("Add all %d missing capabilities of %s to plugin.json", n, rel),
+					Title:       text.Visible(fmt.Sprintf("Add all %d missing capabilities of %s to plugin.json", n, rel)),
 					Kind:        &kind,
 					Diagnostics: capDiags,
 					Edit:        sn.workspaceEdit([]analysis.Edit{edit}, docChanges),
@@ -181,7 +182,7 @@ func (s *Server) createActions(sn *snapshot, want analysis.Span, docChanges bool
 		name, _ := analysis.Str(t.Name)
 		desc, _ := analysis.Str(t.Description)
 		out = append(out, &protocol.CodeAction{
-			Title: fmt.Sprintf("Create page %s from a template", rel),
+			Title: text.Visible(fmt.Sprintf("Create page %s from a template", rel)),
 			Kind:  &kind,
 			Edit:  sn.workspaceEdit([]analysis.Edit{{File: rel, Create: true, NewText: pageTemplate(name, desc, rel)}}, docChanges),
 		})
@@ -206,7 +207,7 @@ func (s *Server) createActions(sn *snapshot, want analysis.Span, docChanges bool
 			}
 		}
 		out = append(out, &protocol.CodeAction{
-			Title: fmt.Sprintf("Create module %s from a template", c),
+			Title: text.Visible(fmt.Sprintf("Create module %s from a template", c)),
 			Kind:  &kind,
 			Edit:  sn.workspaceEdit([]analysis.Edit{{File: c, Create: true, NewText: moduleTemplate(names)}}, docChanges),
 		})

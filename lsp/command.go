@@ -14,6 +14,7 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/analysis/fixtures"
+	"github.com/plugin-lsp/plugin-lsp/analysis/text"
 	"github.com/plugin-lsp/plugin-lsp/runner"
 	"github.com/plugin-lsp/plugin-lsp/runner/broker"
 )
@@ -216,7 +217,7 @@ func (s *Server) startProgress(ctx context.Context, token protocol.ProgressToken
 	}
 	s.progressCancel[tokenKey(token)] = cancel
 	s.mu.Unlock()
-	pr.send(&protocol.WorkDoneProgressBegin{Kind: "begin", Title: title, Cancellable: new(true)})
+	pr.send(&protocol.WorkDoneProgressBegin{Kind: "begin", Title: text.Visible(title), Cancellable: new(true)})
 	return pr
 }
 
@@ -232,6 +233,7 @@ func (pr *progress) report(msg string) {
 	if pr.token == nil || pr.ended.Load() {
 		return
 	}
+	msg = text.Visible(msg)
 	pr.send(&protocol.WorkDoneProgressReport{Kind: "report", Message: &msg})
 }
 
@@ -241,6 +243,7 @@ func (pr *progress) end(msg string) {
 	}
 	pr.once.Do(func() {
 		pr.ended.Store(true)
+		msg = text.Visible(msg)
 		pr.send(&protocol.WorkDoneProgressEnd{Kind: "end", Message: &msg})
 		pr.s.mu.Lock()
 		delete(pr.s.progressCancel, tokenKey(pr.token))

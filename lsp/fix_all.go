@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"fmt"
+	"github.com/plugin-lsp/plugin-lsp/analysis/text"
 
 	"go.lsp.dev/protocol"
 
@@ -30,7 +31,7 @@ func (s *Server) fixAllAction(sn *snapshot, ps *pluginState, docChanges bool) *p
 	if n > 1 {
 		title = fmt.Sprintf("Apply all %d preferred fixes", n)
 	}
-	return &protocol.CodeAction{Title: title + " (plugin-lsp check --fix)", Kind: &kind, Edit: sn.workspaceEdit(edits, docChanges)}
+	return &protocol.CodeAction{Title: text.Visible(title + " (plugin-lsp check --fix)"), Kind: &kind, Edit: sn.workspaceEdit(edits, docChanges)}
 }
 
 // explicitly reports whether the client asked for kind by its name

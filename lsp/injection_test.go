@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis/text"
 )
@@ -22,7 +23,7 @@ func TestServerShowsPlantedControls(t *testing.T) {
 	js := func(s string) string { b, _ := json.Marshal(s); return string(b) }
 	dir := filepath.Join(t.TempDir(), "evil")
 	os.MkdirAll(filepath.Join(dir, "code"), 0o755)
-	manifest := `{"name":"evil","version":"1.0.0","sdk":1,"tools":[{"name":"t","page":"code/t","description":` + js("desc"+P) + `},{"name":"u","page":` + js("code/u"+P) + `,"description":` + js("desc"+P) + `}],
+	manifest := `{"name":"evil","version":"1.0.0","sdk":1,"tools":[{"name":"t","page":"code/t","description":` + js("desc"+P) + `},{"name":"u","page":` + js("code/u"+P) + `,"description":` + js("desc"+P) + `},{"name":` + js("v"+P) + `,"page":"code/v","description":"d"}],
 "capabilities":{"host":["http.fetch"],"fetch":[` + js("api.example.com/"+P) + `]}}`
 	os.WriteFile(filepath.Join(dir, "plugin.json"), []byte(manifest), 0o644)
 	os.WriteFile(filepath.Join(dir, "code", "t.ts"), []byte("export default async () => 1;\n"), 0o644)
@@ -62,4 +63,49 @@ func TestServerShowsPlantedControls(t *testing.T) {
 		}
 	}
 	check("the diagnostics", strings.Join(msgs, "\n"))
+
+	// The outline and the quick fixes name the plugin's strings too.
+	syms, err := h.server.DocumentSymbol(h.ctx, &protocol.DocumentSymbolParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(path)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := json.Marshal(syms)
+	var names []string
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				if s, ok := e.(string); ok && (k == "name" || k == "detail") {
+					names = append(names, s)
+				}
+				walk(e)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	var generic any
+	json.Unmarshal(raw, &generic)
+	walk(generic)
+	check("the document symbols", strings.Join(names, "\n"), `v\x1b]8;;https:evil.example\x07`, "U+202E")
+	var titles []string
+	for _, x := range d.Diagnostics {
+		acts, err := h.server.CodeAction(h.ctx, &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(path)}, Range: x.Range,
+			Context: protocol.CodeActionContext{Diagnostics: []protocol.Diagnostic{x}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range acts {
+			if ca, ok := a.(*protocol.CodeAction); ok {
+				titles = append(titles, ca.Title)
+			}
+		}
+	}
+	if len(titles) == 0 {
+		t.Fatal("no code action to look at")
+	}
+	check("the code action titles", strings.Join(titles, "\n"))
 }

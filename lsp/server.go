@@ -24,6 +24,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/text"
 	"github.com/plugin-lsp/plugin-lsp/runner"
 )
 
@@ -335,7 +336,7 @@ func (s *Server) logClient(t protocol.MessageType, msg string) {
 	if s.client == nil {
 		return
 	}
-	_ = s.client.LogMessage(s.ctx, &protocol.LogMessageParams{Type: t, Message: msg})
+	_ = s.client.LogMessage(s.ctx, &protocol.LogMessageParams{Type: t, Message: text.VisibleBlock(msg)})
 }
 
 // safeGo runs f on a goroutine that recovers and reports panics.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
+	"github.com/plugin-lsp/plugin-lsp/analysis/text"
 )
 
 // DocumentSymbol outlines plugin.json: tools, native modules with their
@@ -32,6 +33,8 @@ func (s *Server) DocumentSymbol(ctx context.Context, params *protocol.DocumentSy
 		if sel == nil || selSpan.Start < full.Start || selSpan.End > full.End {
 			selSpan = full
 		}
+		// Names and details are the plugin's strings: their controls shown.
+		name, detail = text.Visible(name), text.Visible(detail)
 		d := protocol.DocumentSymbol{Name: name, Kind: kind, Range: sn.enc.toRange(f, full), SelectionRange: sn.enc.toRange(f, selSpan), Children: children}
 		if detail != "" {
 			d.Detail = &detail
