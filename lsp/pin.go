@@ -72,7 +72,7 @@ func (s *Server) pin(ctx context.Context, raw []protocol.LSPAny) (protocol.LSPAn
 	if !args.Confirm {
 		pick, err := s.client.ShowMessageRequest(ctx, &protocol.ShowMessageRequestParams{
 			Type:    protocol.MessageTypeWarning,
-			Message: pinQuestion(p, res.Card),
+			Message: notice(pinQuestion(p, res.Card)),
 			Actions: []protocol.MessageActionItem{{Title: "Pin"}, {Title: "Cancel"}},
 		})
 		if err != nil || pick == nil || pick.Title != "Pin" {

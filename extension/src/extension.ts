@@ -19,6 +19,7 @@ import { RunPanels, type ToolTarget } from "./panel";
 import { listTools } from "./prefill";
 import { PluginTests, type RunTestsArgs, type TestResult } from "./testing";
 import type { RunRecord, RunToolArgs } from "./record";
+import { noticeText } from "./render";
 
 const MANIFEST = "plugin.json";
 
@@ -108,7 +109,7 @@ class ExtensionState implements vscode.Disposable {
     if (!resolved.ok) {
       this.output.appendLine(resolved.message);
       // Not awaited: a command waiting for the client must not wait for the author to close the message.
-      void vscode.window.showErrorMessage(resolved.message, "Open Settings").then((choice) => {
+      void vscode.window.showErrorMessage(noticeText(resolved.message), "Open Settings").then((choice) => {
         if (choice === "Open Settings") {
           void vscode.commands.executeCommand("workbench.action.openSettings", "pluginLsp.serverPath");
         }
@@ -175,7 +176,7 @@ class ExtensionState implements vscode.Disposable {
     } catch (e) {
       const msg = `plugin-lsp serve failed to start: ${e instanceof Error ? e.message : String(e)}`;
       this.output.appendLine(msg);
-      void vscode.window.showErrorMessage(msg);
+      void vscode.window.showErrorMessage(noticeText(msg));
       return undefined;
     }
     this.client = client;
@@ -233,7 +234,7 @@ class ExtensionState implements vscode.Disposable {
     const manifest = await readManifest(dir);
     if (!manifest) return;
     if (manifest.tools.length === 0) {
-      void vscode.window.showInformationMessage(`${manifest.name} declares no function tools.`);
+      void vscode.window.showInformationMessage(noticeText(`${manifest.name} declares no function tools.`));
       return;
     }
     const pick = await vscode.window.showQuickPick(
@@ -258,7 +259,7 @@ class ExtensionState implements vscode.Disposable {
       });
       await showReviewCard(result);
     } catch (e) {
-      void vscode.window.showErrorMessage(`Review card: ${e instanceof Error ? e.message : String(e)}`);
+      void vscode.window.showErrorMessage(noticeText(`Review card: ${e instanceof Error ? e.message : String(e)}`));
     }
   }
 
@@ -351,12 +352,12 @@ async function readManifest(dir: vscode.Uri): Promise<{ name: string; tools: Ret
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
     text = open ? open.getText() : new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
   } catch (e) {
-    void vscode.window.showErrorMessage(`Cannot read ${uri.fsPath}: ${e instanceof Error ? e.message : String(e)}`);
+    void vscode.window.showErrorMessage(noticeText(`Cannot read ${uri.fsPath}: ${e instanceof Error ? e.message : String(e)}`));
     return undefined;
   }
   const { tools, error } = listTools(text);
   if (error) {
-    void vscode.window.showErrorMessage(`${error} (see the Problems view)`);
+    void vscode.window.showErrorMessage(noticeText(`${error} (see the Problems view)`));
     return undefined;
   }
   let name = path.basename(dir.fsPath);

@@ -8,7 +8,7 @@ import * as vscode from "vscode";
 import { buildPage, makeNonce } from "./page";
 import { insidePlugin, parseInput, prefillInput, rememberKey, sampleFromSchema } from "./prefill";
 import type { RunRecord } from "./record";
-import { renderFailure, renderRecord } from "./render";
+import { noticeText, renderFailure, renderRecord } from "./render";
 
 export interface ToolTarget {
   /** The plugin's version directory (holds plugin.json). */
@@ -164,7 +164,7 @@ export class RunPanel {
   private async open(file: string, line: number, column: number): Promise<void> {
     const parts = insidePlugin(file);
     if (!parts) {
-      void vscode.window.showWarningMessage(`Not opening ${file}: it is not a file of the plugin.`);
+      void vscode.window.showWarningMessage(noticeText(`Not opening ${file}: it is not a file of the plugin.`));
       return;
     }
     const uri = vscode.Uri.joinPath(this.target.dir, ...parts);
@@ -173,7 +173,7 @@ export class RunPanel {
       const pos = new vscode.Position(Math.max(line - 1, 0), Math.max(column - 1, 0));
       await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, selection: new vscode.Range(pos, pos) });
     } catch (e) {
-      void vscode.window.showErrorMessage(`Cannot open ${file}: ${e instanceof Error ? e.message : String(e)}`);
+      void vscode.window.showErrorMessage(noticeText(`Cannot open ${file}: ${e instanceof Error ? e.message : String(e)}`));
     }
   }
 

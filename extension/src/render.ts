@@ -59,6 +59,16 @@ export function visible(s: string, block = false): string {
 }
 
 /**
+ * Text for a VS Code notification (showInformationMessage and its kin)
+ * that quotes the plugin or an error: one line with its hidden characters
+ * shown (visible), and no link. A notification renders `[label](target)`
+ * as a link, `command:` targets included, so `](` is written `] (`.
+ */
+export function noticeText(s: string): string {
+  return visible(s).replace(/\]\(/g, "] (");
+}
+
+/**
  * Any value as text without running anything of it: strings as they are,
  * other scalars through String, objects and arrays as JSON (whose
  * stringify calls no toString and no toJSON that is not a function; a

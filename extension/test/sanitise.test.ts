@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { reviewCardMarkdown } from "../src/commands";
-import { renderMarkdown, renderRecord, renderResult, safeString, showHtml, visible } from "../src/render";
+import { noticeText, renderMarkdown, renderRecord, renderResult, safeString, showHtml, visible } from "../src/render";
 import { buildPage } from "../src/page";
 import { REPO_ROOT, attributeNames, tagNames } from "./util";
 
@@ -217,3 +217,14 @@ function mulberry32(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+describe("notification text", () => {
+  it("holds no link and no raw control (a notification renders [label](command:…) as a link)", () => {
+    for (const s of ["books [open](command:workbench.action.terminal.sendSequence?%7B%7D)", "[a](https://x.example) [b](file:///etc/passwd)", "name\u202e\x1b]8;;x\x07"]) {
+      const out = noticeText(s);
+      assert.ok(!out.includes("]("), out);
+      assert.equal(out.match(RAW_HIDDEN), null, out);
+    }
+    assert.equal(noticeText("plain text"), "plain text");
+  });
+});
