@@ -421,3 +421,39 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// TestCreateFixNotOfferedThroughSymlink: a fix that creates a file the
+// writer would refuse (under a symlinked code/, or with "..") is not
+// offered, so that no editor creates it through the symlink; the message
+// says why, and the other fixes stay.
+func TestCreateFixNotOfferedThroughSymlink(t *testing.T) {
+	plugin, outside := writeTestDirs(t)
+	must(t, os.WriteFile(filepath.Join(plugin, ManifestName), []byte(`{"name":"x","version":"1.0.0"}`), 0o644))
+	must(t, os.Symlink(outside, filepath.Join(plugin, "code")))
+	p, err := Load(OSFS{}, plugin)
+	must(t, err)
+	rule := &Rule{Code: "x", Severity: Error, Run: func(pass *Pass) {
+		for _, page := range []string{"code/a.ts", "ok/b.ts", "../c.ts"} {
+			pass.Report(Diagnostic{File: ManifestName, Message: "missing " + page, Fixes: []Fix{
+				{Title: "Edit", Edits: []Edit{{File: ManifestName, NewText: "x"}}},
+				{Title: "Create " + page, Edits: []Edit{{File: page, Create: true, NewText: "x"}}},
+			}})
+		}
+	}}
+	got := map[string]string{}
+	for _, d := range Run(p, []*Rule{rule}, nil, nil) {
+		var titles []string
+		for _, f := range d.Fixes {
+			titles = append(titles, f.Title)
+		}
+		got[d.Message] = strings.Join(titles, ", ")
+	}
+	want := map[string]string{
+		`missing code/a.ts (no fix "Create code/a.ts": code/a.ts: refused: code is a symlink)`: "Edit",
+		"missing ok/b.ts": "Edit, Create ok/b.ts",
+		`missing ../c.ts (no fix "Create ../c.ts": ../c.ts: refused: a path with '..' leaves the plugin directory)`: "Edit",
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("got  %v\nwant %v", got, want)
+	}
+}
