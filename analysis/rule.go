@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"errors"
 	"fmt"
 	"runtime/debug"
 )
@@ -49,7 +50,42 @@ func (p *Pass) Report(d Diagnostic) {
 	if d.Severity == 0 {
 		d.Severity = p.rule.Severity
 	}
+	if p.Plugin != nil {
+		d = creatableFixes(p.Plugin.Dir, d)
+	}
 	*p.diags = append(*p.diags, d)
+}
+
+// creatableFixes drops the fixes of d that create a file the plugin-file
+// writer refuses (a page under a symlinked code/, a path with ".."): the
+// editor applying such a fix would create the file through the symlink.
+// The message says which fix is not offered, and why.
+func creatableFixes(dir string, d Diagnostic) Diagnostic {
+	var kept []Fix
+	for i, f := range d.Fixes {
+		var refusal error
+		for _, e := range f.Edits {
+			if !e.Create {
+				continue
+			}
+			if err := CheckPluginWrite(dir, e.File); errors.Is(err, ErrRefused) {
+				refusal = err
+				break
+			}
+		}
+		if refusal != nil && kept == nil {
+			kept = append([]Fix{}, d.Fixes[:i]...)
+		}
+		if refusal != nil {
+			d.Message += fmt.Sprintf(" (no fix %q: %v)", f.Title, refusal)
+		} else if kept != nil {
+			kept = append(kept, f)
+		}
+	}
+	if kept != nil {
+		d.Fixes = kept
+	}
+	return d
 }
 
 // Reportf records a diagnostic with the rule's code and severity.

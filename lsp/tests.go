@@ -353,7 +353,7 @@ func (s *Server) keepTypesFresh(sn *snapshot) {
 	if string(old) == string(want) {
 		return
 	}
-	if err := os.WriteFile(path, want, 0o644); err != nil {
+	if err := analysis.WritePluginFile(sn.plugin.Dir, tstypes.TypesPath, want); err != nil {
 		s.logf("types: %v", err)
 	}
 }

@@ -6,10 +6,12 @@
 package fixes
 
 import (
+	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
 )
@@ -83,8 +85,12 @@ type Change struct {
 	Line  int      // its 1-based line, before the fix
 	Title string   // the fix's title
 	Files []string // the files the fix edited or created
-	// Why is set on a refused fix: the error it would have brought.
+	// Why is set on a refused fix: the error it would have brought, or
+	// the writer's refusal of one of its files.
 	Why string
+	// Unwritable: the writer refused one of its files (a symlink on the
+	// way, "..", a FIFO…, see analysis.WritePluginFile).
+	Unwritable bool
 }
 
 // Result is what FixAll did: Before and After hold the text of every file
@@ -157,6 +163,11 @@ func FixAll(dir string, o Options) (*Result, error) {
 			ch.Line = f.Position(d.Span.Start).Line + 1
 		}
 		changed, err := Apply(p, fx.Edits)
+		if err == nil {
+			if err = writable(abs, changed); err != nil {
+				ch.Unwritable = true
+			}
+		}
 		if err != nil {
 			ch.Why = err.Error()
 			res.Refused = append(res.Refused, ch)
@@ -250,49 +261,108 @@ func newError(before, after []analysis.Diagnostic) *analysis.Diagnostic {
 	return nil
 }
 
-// Write writes the files of a result into dir (created files with their
-// directories), each through a temporary file renamed into place.
-func Write(dir string, res *Result) error {
-	rels := make([]string, 0, len(res.After))
-	for rel := range res.After {
+// writable refuses a fix with a file the writer would refuse (a page to
+// create under a symlinked code/, a symlinked plugin.json): such a fix is
+// reported as not fixed, and no later fix builds on it.
+func writable(dir string, changed map[string][]byte) error {
+	rels := make([]string, 0, len(changed))
+	for rel := range changed {
 		rels = append(rels, rel)
 	}
 	sort.Strings(rels)
 	for _, rel := range rels {
-		c, err := analysis.Clean(rel)
-		if err != nil {
+		if err := analysis.CheckPluginWrite(dir, rel); err != nil {
 			return err
-		}
-		target := filepath.Join(dir, filepath.FromSlash(c))
-		mode := os.FileMode(0o644)
-		if fi, err := os.Lstat(target); err == nil {
-			if !fi.Mode().IsRegular() {
-				return fmt.Errorf("%s is not a regular file: not writing it", target)
-			}
-			mode = fi.Mode().Perm()
-		}
-		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-			return err
-		}
-		tmp, err := os.CreateTemp(filepath.Dir(target), ".plugin-lsp-fix-*")
-		if err != nil {
-			return err
-		}
-		_, werr := tmp.Write(res.After[rel])
-		cerr := tmp.Close()
-		if werr == nil {
-			werr = cerr
-		}
-		if werr == nil {
-			werr = os.Chmod(tmp.Name(), mode)
-		}
-		if werr == nil {
-			werr = os.Rename(tmp.Name(), target)
-		}
-		if werr != nil {
-			os.Remove(tmp.Name())
-			return werr
 		}
 	}
 	return nil
+}
+
+// Write writes the files of a result into dir through
+// analysis.WritePluginFile (created files with their directories, each
+// through a temporary file renamed into place). A fix is written whole or
+// not at all: FixAll already refused the fixes whose files the writer
+// refuses, and when the writer still refuses one here (the folder changed
+// since), every fix with that file moves from Applied to Refused with the
+// refusal as its Why, as does every fix sharing a file with one of those
+// (the file's new text holds both); their files are not written and leave
+// Before and After. Files already written when a refusal comes late stay
+// written, and the fix's Why says so. Write returns the first error that
+// is not a refusal; res then says what was written before it.
+func Write(dir string, res *Result) error {
+	refused := map[string]error{} // file → why
+	for rel := range res.After {
+		if err := analysis.CheckPluginWrite(dir, rel); err != nil {
+			refused[rel] = err
+		}
+	}
+	settle(res, refused, nil)
+	var written []string
+	for _, rel := range sortedFiles(res.After) {
+		err := analysis.WritePluginFile(dir, rel, res.After[rel])
+		if errors.Is(err, analysis.ErrRefused) {
+			refused[rel] = err
+			settle(res, refused, written)
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		written = append(written, rel)
+	}
+	return nil
+}
+
+// settle moves every applied fix that touches a refused file to Refused,
+// refusing its other files too, until no applied fix touches one; the
+// refused files (not yet written) leave Before and After.
+func settle(res *Result, refused map[string]error, written []string) {
+	for moved := true; moved; {
+		moved = false
+		kept := res.Applied[:0]
+		for _, ch := range res.Applied {
+			var why error
+			for _, f := range ch.Files {
+				if refused[f] != nil {
+					why = refused[f]
+					break
+				}
+			}
+			if why == nil {
+				kept = append(kept, ch)
+				continue
+			}
+			ch.Why, ch.Unwritable = why.Error(), true
+			var done []string
+			for _, f := range ch.Files {
+				if slices.Contains(written, f) {
+					done = append(done, f)
+				}
+				if refused[f] == nil {
+					refused[f] = fmt.Errorf("%s: not written: it shares a file with a refused fix", f)
+					moved = true
+				}
+			}
+			if len(done) > 0 {
+				ch.Why += " (already written: " + strings.Join(done, ", ") + ")"
+			}
+			res.Refused = append(res.Refused, ch)
+		}
+		res.Applied = kept
+	}
+	for f := range refused {
+		if !slices.Contains(written, f) {
+			delete(res.After, f)
+			delete(res.Before, f)
+		}
+	}
+}
+
+func sortedFiles(m map[string][]byte) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

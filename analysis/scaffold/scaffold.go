@@ -143,21 +143,11 @@ func Init(dir, tool string) ([]Change, error) {
 	return changes, err
 }
 
-// create writes a new file (never over an existing one).
+// create writes a new file (never over an existing one) through the one
+// writer of plugin files: a path with "..", a symlinked directory on the
+// way or anything already at rel is refused.
 func create(dir, rel, text string) error {
-	path := filepath.Join(dir, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := f.WriteString(text); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return analysis.CreatePluginFile(dir, rel, []byte(text))
 }
 
 // pluginName makes a manifest name ([a-z0-9][a-z0-9-]*) of a directory name.
@@ -275,7 +265,7 @@ func addToManifest(p *analysis.Plugin, tool, page string) ([]Change, error) {
 	if len(notes) == 0 {
 		return []Change{{Path: analysis.ManifestName, Action: "kept", Note: "tool " + tool + " already declared"}}, nil
 	}
-	if err := os.WriteFile(p.Abs(analysis.ManifestName), text, 0o644); err != nil {
+	if err := analysis.WritePluginFile(p.Dir, analysis.ManifestName, text); err != nil {
 		return nil, err
 	}
 	return []Change{{Path: analysis.ManifestName, Action: "updated", Note: "added " + strings.Join(notes, ", ")}}, nil
@@ -336,7 +326,7 @@ func addFixture(p *analysis.Plugin, tool string) ([]Change, error) {
 	if err != nil {
 		return nil, fmt.Errorf("fixtures.json: %v", err)
 	}
-	if err := os.WriteFile(p.Abs(analysis.FixturesName), apply(p.FixturesFile.Text, e), 0o644); err != nil {
+	if err := analysis.WritePluginFile(p.Dir, analysis.FixturesName, apply(p.FixturesFile.Text, e)); err != nil {
 		return nil, err
 	}
 	return []Change{{Path: analysis.FixturesName, Action: "updated", Note: "added a fixture for " + u}}, nil

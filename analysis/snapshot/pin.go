@@ -2,8 +2,6 @@ package snapshot
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
@@ -25,7 +23,9 @@ type PinResult struct {
 }
 
 // Pin writes the snapshot of the plugin to plugin.lock.json in its
-// directory (atomically: a temporary file renamed over the old one).
+// directory through analysis.WritePluginFile (atomically: a temporary
+// file renamed over the old one; a symlinked or hard-linked lock file is
+// refused).
 func Pin(p *analysis.Plugin, writtenBy string) (*PinResult, error) {
 	if e := p.SyntaxError; e != nil {
 		pos := p.ManifestFile.Position(e.Offset)
@@ -40,25 +40,13 @@ func Pin(p *analysis.Plugin, writtenBy string) (*PinResult, error) {
 		return nil, fmt.Errorf("%s: cannot hash the source tree: %w", p.Dir, err)
 	}
 	res := &PinResult{Lock: l, Problems: len(capability.FromManifest(p.Manifest).Problems)}
-	if old, err := os.ReadFile(p.Abs(FileName)); err == nil {
+	if old, err := analysis.ReadPluginFile(analysis.OSFS{}, p.Dir, FileName); err == nil {
 		if prev, err := Parse(old); err == nil {
 			res.Previous = prev
 			res.Changes = Diff(prev, l)
 		}
 	}
-	tmp, err := os.CreateTemp(p.Dir, ".plugin.lock.*.tmp")
-	if err != nil {
-		return nil, err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(l.Marshal()); err != nil {
-		tmp.Close()
-		return nil, err
-	}
-	if err := tmp.Close(); err != nil {
-		return nil, err
-	}
-	if err := os.Rename(tmp.Name(), filepath.Join(p.Dir, FileName)); err != nil {
+	if err := analysis.WritePluginFile(p.Dir, FileName, l.Marshal()); err != nil {
 		return nil, err
 	}
 	return res, nil

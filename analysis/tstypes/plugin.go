@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
@@ -212,21 +211,17 @@ func WriteFiles(p *analysis.Plugin) ([]string, error) {
 		{FixturesSchemaPath, fixtures.SchemaJSON},
 		{TestsSchemaPath, schema.TestsJSON},
 	} {
-		path := p.Abs(f.rel)
-		if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, f.text) {
+		if old, err := analysis.ReadPluginFile(analysis.OSFS{}, p.Dir, f.rel); err == nil && bytes.Equal(old, f.text) {
 			continue
 		}
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return wrote, err
-		}
-		if err := os.WriteFile(path, f.text, 0o644); err != nil {
+		if err := analysis.WritePluginFile(p.Dir, f.rel, f.text); err != nil {
 			return wrote, err
 		}
 		wrote = append(wrote, f.rel)
 	}
 	ts := p.Abs(TsconfigName)
 	if _, err := os.Lstat(ts); errors.Is(err, fs.ErrNotExist) {
-		if err := os.WriteFile(ts, Tsconfig(), 0o644); err != nil {
+		if err := analysis.CreatePluginFile(p.Dir, TsconfigName, Tsconfig()); err != nil {
 			return wrote, err
 		}
 		wrote = append(wrote, TsconfigName)

@@ -166,13 +166,15 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
+	exit := 0
 	if o.fix || o.diff {
-		if code, done := fixPlugins(fixDirs, cfg, o.diff, stdout, stderr); done {
+		code, done := fixPlugins(fixDirs, cfg, o.diff, stdout, stderr)
+		if done {
 			return code
 		}
+		exit = code // a fix the writer refused
 	}
 	results := report.CheckAll(dirs, cfg)
-	exit := 0
 	for _, r := range results {
 		if r.Err != nil {
 			fmt.Fprintf(stderr, "plugin-lsp check: %s: %s\n", line(r.Dir), line(r.Err))

@@ -12,8 +12,9 @@ import (
 )
 
 // fixPlugins runs check --fix (diff false: write the fixes, report each,
-// then let check print what is left) or check --diff (print the patch and
-// finish: done is true, code is 1 when errors would remain).
+// then let check print what is left; code is 1 when the writer refused a
+// fix's file) or check --diff (print the patch and finish: done is true,
+// code is 1 when errors would remain).
 func fixPlugins(dirs []string, cfg *analysis.Config, diff bool, stdout, stderr io.Writer) (code int, done bool) {
 	cache := analysis.NewCache()
 	all := rules.All()
@@ -25,10 +26,8 @@ func fixPlugins(dirs []string, cfg *analysis.Config, diff bool, stdout, stderr i
 			code = 1
 			continue
 		}
-		for _, ch := range res.Refused {
-			fmt.Fprintln(stderr, line(fmt.Sprintf("%s:%d: not fixed [%s]: %s: %s", filepath.Join(dir, filepath.FromSlash(ch.File)), ch.Line, ch.Code, ch.Title, ch.Why)))
-		}
 		if diff {
+			printRefused(stderr, dir, res)
 			for _, rel := range sortedKeys(res.After) {
 				shown := filepath.ToSlash(filepath.Join(dir, filepath.FromSlash(rel)))
 				patch.WriteString(fixes.Diff(shown, res.Before[rel], res.After[rel]))
@@ -38,7 +37,11 @@ func fixPlugins(dirs []string, cfg *analysis.Config, diff bool, stdout, stderr i
 			}
 			continue
 		}
-		if err := fixes.Write(dir, res); err != nil {
+		err = fixes.Write(dir, res)
+		if printRefused(stderr, dir, res) {
+			code = max(code, 1)
+		}
+		if err != nil {
 			fmt.Fprintf(stderr, "plugin-lsp check: %s: writing the fixes: %s\n", line(dir), line(err))
 			code = 2
 			continue
@@ -54,7 +57,17 @@ func fixPlugins(dirs []string, cfg *analysis.Config, diff bool, stdout, stderr i
 	if code == 2 {
 		return code, true
 	}
-	return 0, false
+	return code, false
+}
+
+// printRefused prints the fixes not applied, and reports whether the
+// writer refused one (a symlink on the way, "..": check --fix then fails).
+func printRefused(stderr io.Writer, dir string, res *fixes.Result) (unwritable bool) {
+	for _, ch := range res.Refused {
+		fmt.Fprintln(stderr, line(fmt.Sprintf("%s:%d: not fixed [%s]: %s: %s", filepath.Join(dir, filepath.FromSlash(ch.File)), ch.Line, ch.Code, ch.Title, ch.Why)))
+		unwritable = unwritable || ch.Unwritable
+	}
+	return unwritable
 }
 
 func sortedKeys(m map[string][]byte) []string {

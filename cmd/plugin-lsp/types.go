@@ -74,7 +74,7 @@ func cmdTypes(args []string, stdout, stderr io.Writer) int {
 				fmt.Fprintf(stdout, "wrote %s\n", line(filepath.Join(dir, filepath.FromSlash(w))))
 			}
 			if err != nil {
-				fmt.Fprintf(stderr, "plugin-lsp types: %v\n", err)
+				fmt.Fprintf(stderr, "plugin-lsp types: %s: %v\n", dir, err)
 				return 1
 			}
 			if len(wrote) == 0 {

@@ -159,9 +159,9 @@ func Load(p *analysis.Plugin) ([]*File, error) {
 	var out []*File
 	for _, n := range names {
 		rel := Dir + "/" + n
-		data, err := p.FS.ReadFile(p.Abs(rel))
+		data, err := analysis.ReadPluginFile(p.FS, p.Dir, rel) // no symlink out
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", rel, err)
+			return nil, err // it names rel
 		}
 		out = append(out, Parse(p, rel, data))
 	}

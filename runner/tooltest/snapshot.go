@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"sort"
 	"sync"
 
@@ -28,7 +26,7 @@ type snapshots struct {
 
 func loadSnapshots(p *analysis.Plugin, f *File) *snapshots {
 	s := &snapshots{file: f, values: map[string]json.RawMessage{}}
-	data, err := p.FS.ReadFile(p.Abs(f.SnapshotRel()))
+	data, err := analysis.ReadPluginFile(p.FS, p.Dir, f.SnapshotRel()) // no symlink out
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
@@ -100,17 +98,11 @@ func (s *snapshots) save(p *analysis.Plugin, prune bool) error {
 	if !s.changed {
 		return nil
 	}
-	path := p.Abs(s.file.SnapshotRel())
+	rel := s.file.SnapshotRel()
 	if len(s.values) == 0 {
-		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-		return nil
+		return analysis.RemovePluginFile(p.Dir, rel)
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	if err := os.WriteFile(path, encodeSnapshots(s.values), 0o644); err != nil {
+	if err := analysis.WritePluginFile(p.Dir, rel, encodeSnapshots(s.values)); err != nil {
 		return err
 	}
 	s.changed = false
