@@ -50,34 +50,3 @@ func DirWithin(root, dir string) error {
 	}
 	return nil
 }
-
-// CreatableWithin reports whether the plugin-relative file rel can be
-// created inside dir without passing a symbolic link: rel is clean (no
-// "..", not absolute), each of its directories that exists is a real
-// directory, and rel itself does not exist. The language server offers a
-// "Create page" edit only then: the client that applies it follows
-// symlinks, so a symlinked code/ would put the file outside the plugin.
-func CreatableWithin(dir, rel string) error {
-	c, err := Clean(rel)
-	if err != nil {
-		return err
-	}
-	at := dir
-	parts := strings.Split(c, "/")
-	for i, part := range parts {
-		at = filepath.Join(at, part)
-		fi, err := os.Lstat(at)
-		if err != nil {
-			return nil // missing from here on: created as real directories
-		}
-		switch {
-		case i == len(parts)-1:
-			return fmt.Errorf("%s exists", c)
-		case fi.Mode()&fs.ModeSymlink != 0:
-			return fmt.Errorf("%s is a symbolic link", strings.Join(parts[:i+1], "/"))
-		case !fi.IsDir():
-			return fmt.Errorf("%s is not a directory", strings.Join(parts[:i+1], "/"))
-		}
-	}
-	return nil
-}

@@ -1,15 +1,12 @@
 package lsp
 
 import (
-	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"go.lsp.dev/uri"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
-	"github.com/plugin-lsp/plugin-lsp/analysis/tstypes"
 )
 
 // The server's authority is the workspace: every command (plugin.runTool,
@@ -186,22 +183,4 @@ func (s *Server) pluginOf(args runToolArgs) (*pluginState, error) {
 	}
 	ps.commanded = true
 	return ps, nil
-}
-
-// plainTypesTarget refuses a .plugin/types.d.ts of the plugin in dir that
-// the save's regeneration would reach through a symlink: .plugin must be
-// a real directory and types.d.ts a regular file, not a link.
-func plainTypesTarget(dir string) error {
-	target := absIn(dir, tstypes.TypesPath)
-	if err := analysis.DirWithin(dir, filepath.Dir(target)); err != nil {
-		return err
-	}
-	fi, err := os.Lstat(target)
-	if err != nil {
-		return err
-	}
-	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s is not a regular file (%s)", tstypes.TypesPath, fi.Mode().Type())
-	}
-	return nil
 }

@@ -176,7 +176,7 @@ func (s *Server) createActions(sn *snapshot, want analysis.Span, docChanges bool
 		if _, err := analysis.Clean(rel); err != nil || created[rel] {
 			continue
 		}
-		if analysis.CreatableWithin(sn.plugin.Dir, rel) != nil {
+		if analysis.CheckPluginWrite(sn.plugin.Dir, rel) != nil {
 			continue // the client would follow a symlink out of the plugin
 		}
 		name, _ := analysis.Str(t.Name)
@@ -197,7 +197,7 @@ func (s *Server) createActions(sn *snapshot, want analysis.Span, docChanges bool
 			continue
 		}
 		exists := sn.plugin.Exists(c)
-		if exists || analysis.CreatableWithin(sn.plugin.Dir, c) != nil {
+		if exists || analysis.CheckPluginWrite(sn.plugin.Dir, c) != nil {
 			continue
 		}
 		var names []string

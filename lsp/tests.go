@@ -344,8 +344,7 @@ func (s *Server) keepTypesFresh(sn *snapshot) {
 	if sn.plugin == nil || sn.plugin.SyntaxError != nil {
 		return
 	}
-	path := sn.plugin.Abs(tstypes.TypesPath)
-	old, err := os.ReadFile(path)
+	old, err := analysis.ReadPluginFile(analysis.OSFS{}, sn.plugin.Dir, tstypes.TypesPath) // no symlink out
 	if err != nil || !strings.HasPrefix(string(old), tstypes.Header) {
 		return // missing, or not ours: leave it
 	}

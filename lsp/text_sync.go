@@ -158,13 +158,7 @@ func (s *Server) typesOnSave(ps *pluginState) {
 		if hook != nil {
 			defer hook(ps.dir, true)
 		}
-		// The write itself does not yet refuse a symlink on its way: a
-		// .plugin/ or types.d.ts that links elsewhere is left alone.
-		if err := plainTypesTarget(ps.dir); err != nil {
-			s.logf("types of %s not refreshed: %v", ps.dir, err)
-			return
-		}
-		s.keepTypesFresh(s.check(ps))
+		s.keepTypesFresh(s.check(ps)) // the one writer refuses a symlinked .plugin/ or types.d.ts
 	})
 }
 
