@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"net/http"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -219,11 +220,14 @@ func maxEncodedRune(r rune) int {
 func firstBytes(r rune) []byte {
 	var buf [4]byte
 	n := utf8.EncodeRune(buf[:], r)
-	out := []byte{'\\', '%', '&'}
+	out := []byte{'\\', '%', '&', buf[0]}
 	if n == 1 && (buf[0] >= 'a' && buf[0] <= 'z' || buf[0] >= 'A' && buf[0] <= 'Z') {
-		out = append(out, buf[0]|0x20, buf[0]&^0x20)
-	} else {
-		out = append(out, buf[0])
+		out = append(out, buf[0]^0x20)
+	}
+	for f := unicode.SimpleFold(r); n > 1 && f != r; f = unicode.SimpleFold(f) {
+		var fb [4]byte
+		utf8.EncodeRune(fb[:], f)
+		out = append(out, fb[0])
 	}
 	if r == ' ' {
 		out = append(out, '+')
@@ -410,10 +414,13 @@ func sameRune(a, b rune, fold bool) bool {
 	if a == b {
 		return true
 	}
-	if fold && a < utf8.RuneSelf && b < utf8.RuneSelf {
+	if !fold {
+		return false
+	}
+	if a < utf8.RuneSelf && b < utf8.RuneSelf {
 		return lowerASCII(byte(a)) == lowerASCII(byte(b))
 	}
-	return false
+	return unicode.ToLower(a) == unicode.ToLower(b)
 }
 
 func lowerASCII(c byte) byte {
@@ -434,6 +441,11 @@ func runeEnds(ends []int, p []byte, q int, r rune, fold bool) []int {
 	// The rune as it is (its bytes raw or percent-encoded, each).
 	if e := bytesEnd(p, q, buf[:n], fold); e >= 0 {
 		ends = addEnd(ends, e)
+	}
+	if fold && r >= utf8.RuneSelf && p[q] >= utf8.RuneSelf { // É for é
+		if c, size := utf8.DecodeRune(p[q:]); c != r && sameRune(c, r, true) {
+			ends = addEnd(ends, q+size)
+		}
 	}
 	switch p[q] {
 	case '%':
@@ -490,7 +502,7 @@ func percentEnd(p []byte, q int, c byte, fold bool) int {
 		if !ok {
 			return -1
 		}
-		if byte(v) == c || fold && c < utf8.RuneSelf && lowerASCII(byte(v)) == lowerASCII(c) {
+		if byte(v) == c || fold && c < utf8.RuneSelf && lowerASCII(byte(v)) == lowerASCII(c) || c == ' ' && v == '+' { // %2B: a + (a space) one layer in
 			return q + 2
 		}
 		if v != '%' {
