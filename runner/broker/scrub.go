@@ -128,35 +128,44 @@ func newScrubber(secrets []namedSecret) *scrubber {
 		}
 		// The second byte: what follows the first byte in the encoding of
 		// the first rune, or what the second rune can start with.
-		for _, c := range firstBytes(f.runes[0]) {
-			var next []byte
-			switch {
-			case c == '\\' || c == '%' || c == '&':
-				next = nil // any
-			case utf8.RuneLen(f.runes[0]) > 1:
-				var buf [4]byte
-				utf8.EncodeRune(buf[:], f.runes[0])
-				next = []byte{buf[1], '%'}
-			case len(f.runes) > 1:
-				next = firstBytes(f.runes[1])
+		next := func(c byte) {
+			if len(f.runes) == 1 {
+				s.setPairs(c, nil)
+				return
 			}
-			if next == nil {
-				for n := 0; n < 256; n++ {
-					s.setPair(c, byte(n))
-				}
-				continue
-			}
-			for _, n := range next {
-				s.setPair(c, n)
+			s.setPairs(c, firstBytes(f.runes[1]))
+		}
+		for _, c := range []byte{'\\', '%', '&'} {
+			s.setPairs(c, nil)
+		}
+		if f.runes[0] == ' ' {
+			next('+')
+		}
+		for _, v := range literalVariants(f.runes[0]) {
+			if len(v) > 1 {
+				s.setPairs(v[0], []byte{v[1], '%'})
+			} else {
+				next(v[0])
 			}
 		}
 	}
 	return s
 }
 
-func (s *scrubber) setPair(a, b byte) {
-	i := int(a)<<8 | int(b)
-	s.pair[i/64] |= 1 << (i % 64)
+// setPairs marks a followed by each of next (nil: by any byte).
+func (s *scrubber) setPairs(a byte, next []byte) {
+	set := func(b byte) {
+		i := int(a)<<8 | int(b)
+		s.pair[i/64] |= 1 << (i % 64)
+	}
+	if next == nil {
+		for n := 0; n < 256; n++ {
+			set(byte(n))
+		}
+	}
+	for _, n := range next {
+		set(n)
+	}
 }
 
 func (s *scrubber) hasPair(a, b byte) bool {
@@ -216,18 +225,21 @@ func maxEncodedRune(r rune) int {
 	return n
 }
 
+// literalVariants are the UTF-8 encodings of r and of the runes it
+// equals with case folded.
+func literalVariants(r rune) [][]byte {
+	out := [][]byte{utf8.AppendRune(nil, r)}
+	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+		out = append(out, utf8.AppendRune(nil, f))
+	}
+	return out
+}
+
 // firstBytes are the bytes an encoding of r can start with.
 func firstBytes(r rune) []byte {
-	var buf [4]byte
-	n := utf8.EncodeRune(buf[:], r)
-	out := []byte{'\\', '%', '&', buf[0]}
-	if n == 1 && (buf[0] >= 'a' && buf[0] <= 'z' || buf[0] >= 'A' && buf[0] <= 'Z') {
-		out = append(out, buf[0]^0x20)
-	}
-	for f := unicode.SimpleFold(r); n > 1 && f != r; f = unicode.SimpleFold(f) {
-		var fb [4]byte
-		utf8.EncodeRune(fb[:], f)
-		out = append(out, fb[0])
+	out := []byte{'\\', '%', '&'}
+	for _, v := range literalVariants(r) {
+		out = append(out, v[0])
 	}
 	if r == ' ' {
 		out = append(out, '+')
@@ -442,7 +454,7 @@ func runeEnds(ends []int, p []byte, q int, r rune, fold bool) []int {
 	if e := bytesEnd(p, q, buf[:n], fold); e >= 0 {
 		ends = addEnd(ends, e)
 	}
-	if fold && r >= utf8.RuneSelf && p[q] >= utf8.RuneSelf { // É for é
+	if fold && p[q] >= utf8.RuneSelf { // É for é, K (Kelvin) for k
 		if c, size := utf8.DecodeRune(p[q:]); c != r && sameRune(c, r, true) {
 			ends = addEnd(ends, q+size)
 		}
