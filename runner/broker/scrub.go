@@ -451,21 +451,13 @@ func runeEnds(ends []int, p []byte, q int, r rune, fold bool) []int {
 	var buf [4]byte
 	n := utf8.EncodeRune(buf[:], r)
 	// The rune as it is (its bytes raw or percent-encoded, each).
-	if e := bytesEnd(p, q, buf[:n], fold); e >= 0 {
-		ends = addEnd(ends, e)
-	}
+	ends = bytesEnds(ends, p, q, buf[:n], fold)
 	if fold && p[q] >= utf8.RuneSelf { // É for é, K (Kelvin) for k
 		if c, size := utf8.DecodeRune(p[q:]); c != r && sameRune(c, r, true) {
 			ends = addEnd(ends, q+size)
 		}
 	}
 	switch p[q] {
-	case '%':
-		if r == '%' { // %25 (bytesEnd took the '%' as it is)
-			if e := percentEnd(p, q, '%', fold); e >= 0 {
-				ends = addEnd(ends, e)
-			}
-		}
 	case '+':
 		if r == ' ' {
 			ends = addEnd(ends, q+1)
@@ -483,46 +475,53 @@ func runeEnds(ends []int, p []byte, q int, r rune, fold bool) []int {
 	return ends
 }
 
-// bytesEnd matches the UTF-8 bytes b at p[q:], each one raw or
-// percent-encoded (%XX, %25XX, …), or returns -1.
-func bytesEnd(p []byte, q int, b []byte, fold bool) int {
+// bytesEnds adds the ends of the UTF-8 bytes b at p[q:], each one raw
+// or percent-encoded (%XX, %25XX, …).
+func bytesEnds(ends []int, p []byte, q int, b []byte, fold bool) []int {
+	var x, y [maxAlternatives]int
+	cur, next := append(x[:0], q), y[:0]
 	for _, c := range b {
-		if q >= len(p) {
-			return -1
-		}
-		switch {
-		case p[q] == c || fold && c < utf8.RuneSelf && lowerASCII(p[q]) == lowerASCII(c):
-			q++
-		case p[q] == '%':
-			e := percentEnd(p, q, c, fold)
-			if e < 0 {
-				return -1
+		next = next[:0]
+		for _, q := range cur {
+			if q >= len(p) {
+				continue
 			}
-			q = e
-		default:
-			return -1
+			if p[q] == c || fold && c < utf8.RuneSelf && lowerASCII(p[q]) == lowerASCII(c) {
+				next = addEnd(next, q+1)
+			}
+			if p[q] == '%' {
+				next = percentEnds(next, p, q, c, fold)
+			}
 		}
+		if len(next) == 0 {
+			return ends
+		}
+		cur, next = next, cur
 	}
-	return q
+	for _, e := range cur {
+		ends = addEnd(ends, e)
+	}
+	return ends
 }
 
-// percentEnd matches %XX (after up to three %25 layers) decoding to c.
-func percentEnd(p []byte, q int, c byte, fold bool) int {
+// percentEnds adds the ends of %XX decoding to c, after up to three %25
+// layers (%2572 is %72 encoded once more); for c == '%', every layer.
+func percentEnds(ends []int, p []byte, q int, c byte, fold bool) []int {
 	q++ // the '%'
 	for layer := 0; layer < 4; layer++ {
 		v, ok := hexAt(p, q, 2)
 		if !ok {
-			return -1
+			return ends
 		}
 		if byte(v) == c || fold && c < utf8.RuneSelf && lowerASCII(byte(v)) == lowerASCII(c) || c == ' ' && v == '+' { // %2B: a + (a space) one layer in
-			return q + 2
+			ends = addEnd(ends, q+2)
 		}
 		if v != '%' {
-			return -1
+			return ends
 		}
 		q += 2
 	}
-	return -1
+	return ends
 }
 
 // hexAt reads n hex digits (either case) at p[q:].
