@@ -3,13 +3,11 @@ package broker_test
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"net/http"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/plugin-lsp/plugin-lsp/analysis/capability"
 	"github.com/plugin-lsp/plugin-lsp/runner/broker"
 	"github.com/plugin-lsp/plugin-lsp/runner/internal/leakcheck"
 )
@@ -37,72 +35,14 @@ func reflectValues() []string {
 	return v
 }
 
-func isToken(s string) bool { return capability.ValidHeaderName(s) }
-
-// reflectingServer reflects the credentials it receives, whole and
-// without their format, in every encoding of leakcheck: in the body (each
-// reflection written in two pieces flushed apart, so the client reads it
-// in two), in header values, in header names (the encodings that make a
-// token), and in the status text (/status, a raw HTTP/1.1 response).
+// reflectingServer reflects the credentials it receives in every
+// encoding (leakcheck.Reflect).
 func reflectingServer(t *testing.T) *tlsServer {
-	return newTLSServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rnd := rand.New(rand.NewPCG(3, 4))
-		var values []string
-		for _, c := range reflectCreds {
-			v := r.Header.Get(c.Header)
-			values = append(values, v)
-			if _, bare, ok := strings.Cut(v, " "); ok {
-				values = append(values, bare)
-			}
-		}
-		switch r.URL.Path {
-		case "/status":
-			conn, buf, err := http.NewResponseController(w).Hijack()
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			defer conn.Close()
-			fmt.Fprintf(buf, "HTTP/1.1 401 %s %s\r\nContent-Length: 2\r\nConnection: close\r\n\r\nno", values[0], leakcheck.Encodings[2].Encode("", values[1], "", rnd))
-			buf.Flush()
-			return
-		case "/badname":
-			conn, buf, err := http.NewResponseController(w).Hijack()
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			defer conn.Close()
-			fmt.Fprintf(buf, "HTTP/1.1 200 OK\r\nX-%s: 1\r\nContent-Length: 2\r\n\r\nok", values[0])
-			buf.Flush()
-			return
-		case "/length":
-			body := "you sent " + values[0] + " and " + values[2]
-			w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-			w.Write([]byte(body))
-			return
-		}
-		for i, v := range values {
-			for _, enc := range leakcheck.Encodings {
-				w.Header().Add("X-V-"+enc.Name, enc.Encode("seen ", v, ";", rnd))
-				if name := enc.Encode("", v, "", rnd); enc.Token && isToken(name) {
-					w.Header().Set(fmt.Sprintf("X-N%d-%s", i, name), "1")
-				}
-			}
-		}
-		w.Header().Set("Content-Type", "text/plain")
-		flusher := w.(http.Flusher)
-		for _, v := range values {
-			for _, enc := range leakcheck.Encodings {
-				text := enc.Encode(`{"seen":"`, v, `"}`, rnd)
-				half := len(text) / 2
-				fmt.Fprintf(w, "%s: %s", enc.Name, text[:half])
-				flusher.Flush()
-				fmt.Fprintf(w, "%s\n", text[half:])
-				flusher.Flush()
-			}
-		}
-	}))
+	var headers []string
+	for _, c := range reflectCreds {
+		headers = append(headers, c.Header)
+	}
+	return newTLSServer(t, leakcheck.Reflect(headers, func(err error) { t.Error(err) }))
 }
 
 // A loopback TLS server reflects each secret in each encoding, split

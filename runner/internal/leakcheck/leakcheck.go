@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"html"
 	"math/rand/v2"
+	"net/http"
 	"net/url"
 	"regexp"
 	"strconv"
@@ -354,4 +355,81 @@ var Encodings = []Encoding{
 	}},
 	{Name: "hex", Encode: stream(hex.EncodeToString), Token: true},
 	{Name: "hex-upper", Encode: stream(func(b []byte) string { return strings.ToUpper(hex.EncodeToString(b)) }), Token: true},
+}
+
+// Reflect is the handler of a server that reflects the values of the
+// request headers named in headers, whole and without the word before
+// their first space ("Bearer …", "token …"), in every Encoding: in the
+// body (each reflection written in two pieces flushed apart, so a client
+// reads it in two), in header values (X-V-<encoding>), in header names
+// (X-N<i>-<reflection>, for the encodings that make a token), and, on
+// /status, in the status text of a raw HTTP/1.1 response. /length answers
+// the values raw with a Content-Length.
+func Reflect(headers []string, fail func(error)) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rnd := rand.New(rand.NewPCG(3, 4))
+		var values []string
+		for _, h := range headers {
+			v := r.Header.Get(h)
+			values = append(values, v)
+			if _, bare, ok := strings.Cut(v, " "); ok {
+				values = append(values, bare)
+			}
+		}
+		switch r.URL.Path {
+		case "/status", "/badname":
+			conn, buf, err := http.NewResponseController(w).Hijack()
+			if err != nil {
+				fail(err)
+				return
+			}
+			defer conn.Close()
+			if r.URL.Path == "/status" {
+				fmt.Fprintf(buf, "HTTP/1.1 401 %s %s\r\nContent-Length: 2\r\nConnection: close\r\n\r\nno", values[0], Encodings[2].Encode("", values[len(values)-1], "", rnd))
+			} else { // a header name with a space in it
+				fmt.Fprintf(buf, "HTTP/1.1 200 OK\r\nX-%s: 1\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok", values[0])
+			}
+			buf.Flush()
+			return
+		case "/length":
+			body := "you sent " + strings.Join(values, " and ")
+			w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+			w.Write([]byte(body))
+			return
+		}
+		for i, v := range values {
+			for _, enc := range Encodings {
+				w.Header().Add("X-V-"+enc.Name, enc.Encode("seen ", v, ";", rnd))
+				if name := enc.Encode("", v, "", rnd); enc.Token && isToken(name) {
+					w.Header().Set(fmt.Sprintf("X-N%d-%s", i, name), "1")
+				}
+			}
+		}
+		w.Header().Set("Content-Type", "text/plain")
+		flusher := w.(http.Flusher)
+		for _, v := range values {
+			for _, enc := range Encodings {
+				text := enc.Encode(`{"seen":"`, v, `"}`, rnd)
+				half := len(text) / 2
+				fmt.Fprintf(w, "%s: %s", enc.Name, text[:half])
+				flusher.Flush()
+				fmt.Fprintf(w, "%s\n", text[half:])
+				flusher.Flush()
+			}
+		}
+	})
+}
+
+// isToken: s is an RFC 9110 token (it can be a header name).
+func isToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0) {
+			return false
+		}
+	}
+	return true
 }
