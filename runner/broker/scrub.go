@@ -39,14 +39,24 @@ import (
 // and the page change the case of names). It is safe for concurrent use.
 type scrubber struct {
 	forms []scrubForm
-	// first marks the bytes a form's encoding can start with; pair the
-	// pairs of first two bytes (a 64 Ki-bit set), so the scan rejects
-	// most positions with two table reads.
-	first [256]bool
-	pair  [1 << 16 / 64]uint64
+	// pre[0] is the prefilter of bodies, pre[1] of header names and
+	// values (every form case folded).
+	pre [2]prefilter
+	// byFirst lists the forms by their first rune, lower-cased (ascii for
+	// an ASCII one).
+	ascii [utf8.RuneSelf][]int
+	other map[rune][]int
 	// window is the longest encoding of a form: a stream keeps that many
 	// bytes back, so a secret split between two reads is still found.
 	window int
+}
+
+// prefilter rejects most positions of a text with two table reads: first
+// marks the bytes an encoding of a form can start with, pair the pairs of
+// first two bytes (a 64 Ki-bit set).
+type prefilter struct {
+	first [256]bool
+	pair  [1 << 16 / 64]uint64
 }
 
 // scrubForm is one string searched for (the secret, or one of its base64
@@ -54,10 +64,9 @@ type scrubber struct {
 type scrubForm struct {
 	runes  []rune
 	marker string
-	// fold: ASCII letters match in either case (the value and its hex
-	// form); base64 forms are case-sensitive except in header names.
-	fold  bool
-	first [256]bool
+	// fold: letters match in either case (the value and its hex form);
+	// base64 forms are case-sensitive except in header names.
+	fold bool
 }
 
 // MaxEscapeDepth is the longest run of backslashes recognised before an
@@ -115,6 +124,7 @@ func newScrubber(secrets []namedSecret) *scrubber {
 	if len(s.forms) == 0 {
 		return nil
 	}
+	s.other = map[rune][]int{}
 	for i := range s.forms {
 		f := &s.forms[i]
 		w := 0
@@ -122,41 +132,68 @@ func newScrubber(secrets []namedSecret) *scrubber {
 			w += maxEncodedRune(r)
 		}
 		s.window = max(s.window, w)
-		for _, c := range firstBytes(f.runes[0]) {
-			f.first[c] = true
-			s.first[c] = true
+		if k := unicode.ToLower(f.runes[0]); k < utf8.RuneSelf {
+			s.ascii[k] = append(s.ascii[k], i)
+		} else {
+			s.other[k] = append(s.other[k], i)
 		}
-		// The second byte: what follows the first byte in the encoding of
-		// the first rune, or what the second rune can start with.
-		next := func(c byte) {
-			if len(f.runes) == 1 {
-				s.setPairs(c, nil)
-				return
-			}
-			s.setPairs(c, firstBytes(f.runes[1]))
-		}
-		for _, c := range []byte{'\\', '%', '&'} {
-			s.setPairs(c, nil)
-		}
-		if f.runes[0] == ' ' {
-			next('+')
-		}
-		for _, v := range literalVariants(f.runes[0]) {
-			if len(v) > 1 {
-				s.setPairs(v[0], []byte{v[1], '%'})
-			} else {
-				next(v[0])
-			}
-		}
+		s.pre[0].add(f, f.fold)
+		s.pre[1].add(f, true)
 	}
 	return s
 }
 
+// add marks the first bytes and pairs of f's encodings.
+func (pf *prefilter) add(f *scrubForm, fold bool) {
+	for _, c := range firstBytes(f.runes[0], fold) {
+		pf.first[c] = true
+	}
+	// The second byte: what follows the first byte in the encoding of
+	// the first rune, or what the second rune can start with.
+	next := func(c byte) {
+		if len(f.runes) == 1 {
+			pf.setPairs(c, nil)
+			return
+		}
+		pf.setPairs(c, firstBytes(f.runes[1], fold))
+	}
+	// What may follow an escape's first byte when it encodes the first
+	// rune: \u, \x, a longer run, the rune itself; %25 or the high hex
+	// digit of its first byte; &# or a named reference.
+	var lead []byte
+	for _, v := range literalVariants(f.runes[0], fold) {
+		lead = append(lead, v[0])
+	}
+	pf.setPairs('\\', append([]byte{'u', 'x', '\\', 'b', 'f', 'n', 'r', 't', 'v', '0'}, lead...))
+	pct := []byte{'2'}
+	for _, c := range lead {
+		pct = append(pct, "0123456789ABCDEF"[c>>4], "0123456789abcdef"[c>>4])
+	}
+	pf.setPairs('%', pct)
+	amp := []byte{'#'}
+	for _, n := range htmlNamed {
+		if sameRune(n.r, f.runes[0], fold) {
+			amp = append(amp, n.name[0])
+		}
+	}
+	pf.setPairs('&', amp)
+	if f.runes[0] == ' ' {
+		next('+')
+	}
+	for _, v := range literalVariants(f.runes[0], fold) {
+		if len(v) > 1 {
+			pf.setPairs(v[0], []byte{v[1], '%'})
+		} else {
+			next(v[0])
+		}
+	}
+}
+
 // setPairs marks a followed by each of next (nil: by any byte).
-func (s *scrubber) setPairs(a byte, next []byte) {
+func (pf *prefilter) setPairs(a byte, next []byte) {
 	set := func(b byte) {
 		i := int(a)<<8 | int(b)
-		s.pair[i/64] |= 1 << (i % 64)
+		pf.pair[i/64] |= 1 << (i % 64)
 	}
 	if next == nil {
 		for n := 0; n < 256; n++ {
@@ -168,9 +205,9 @@ func (s *scrubber) setPairs(a byte, next []byte) {
 	}
 }
 
-func (s *scrubber) hasPair(a, b byte) bool {
+func (pf *prefilter) hasPair(a, b byte) bool {
 	i := int(a)<<8 | int(b)
-	return s.pair[i/64]&(1<<(i%64)) != 0
+	return pf.pair[i/64]&(1<<(i%64)) != 0
 }
 
 // decodedText is the text a base64 secret decodes to, when it is printable
@@ -225,20 +262,20 @@ func maxEncodedRune(r rune) int {
 	return n
 }
 
-// literalVariants are the UTF-8 encodings of r and of the runes it
-// equals with case folded.
-func literalVariants(r rune) [][]byte {
+// literalVariants are the UTF-8 encodings of r and, with fold, of the
+// runes it equals with case folded.
+func literalVariants(r rune, fold bool) [][]byte {
 	out := [][]byte{utf8.AppendRune(nil, r)}
-	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+	for f := unicode.SimpleFold(r); fold && f != r; f = unicode.SimpleFold(f) {
 		out = append(out, utf8.AppendRune(nil, f))
 	}
 	return out
 }
 
 // firstBytes are the bytes an encoding of r can start with.
-func firstBytes(r rune) []byte {
+func firstBytes(r rune, fold bool) []byte {
 	out := []byte{'\\', '%', '&'}
-	for _, v := range literalVariants(r) {
+	for _, v := range literalVariants(r, fold) {
 		out = append(out, v[0])
 	}
 	if r == ' ' {
@@ -296,6 +333,10 @@ func (s *scrubber) header(h http.Header) http.Header {
 // whether a secret was replaced. With dst nil and nothing replaced, dst
 // stays nil (the caller keeps p).
 func (s *scrubber) scan(dst, p []byte, final, header bool) (out []byte, done int, changed bool) {
+	pf := &s.pre[0]
+	if header {
+		pf = &s.pre[1]
+	}
 	emitted := 0 // p[:emitted] is in dst
 	i := 0
 	limit := len(p)
@@ -303,16 +344,19 @@ func (s *scrubber) scan(dst, p []byte, final, header bool) (out []byte, done int
 		limit = len(p) - s.window
 	}
 	for i < limit {
-		c := p[i]
-		if !s.first[c] {
-			i++
-			continue
-		}
-		var n byte
+		// The hot loop: one bit read per byte rejects nearly every
+		// position (the last byte has no pair: it is read as followed by
+		// NUL, which the pair set allows wherever any byte may follow).
 		if i+1 < len(p) {
-			n = p[i+1]
+			for i < limit-1 {
+				k := int(p[i])<<8 | int(p[i+1])
+				if pf.pair[k>>6]&(1<<(k&63)) != 0 {
+					break
+				}
+				i++
+			}
 		}
-		if !s.hasPair(c, n) {
+		if !pf.hasPair(p[i], next(p, i)) {
 			i++
 			continue
 		}
@@ -330,7 +374,7 @@ func (s *scrubber) scan(dst, p []byte, final, header bool) (out []byte, done int
 				complete = false
 				break
 			}
-			if !s.first[p[j]] {
+			if !pf.first[p[j]] {
 				continue
 			}
 			if e2, m2 := s.longest(p, j, header); e2 > end {
@@ -366,36 +410,64 @@ func (s *scrubber) scan(dst, p []byte, final, header bool) (out []byte, done int
 	return dst, emitted, changed
 }
 
+// next is the byte after p[i], or NUL at the end.
+func next(p []byte, i int) byte {
+	if i+1 < len(p) {
+		return p[i+1]
+	}
+	return 0
+}
+
 // longest is the end of the longest form matching at p[i:] and its
-// marker, or -1.
+// marker, or -1. The text at i is decoded once; only the forms whose first
+// rune it can be are matched further.
 func (s *scrubber) longest(p []byte, i int, header bool) (int, string) {
+	var buf [maxAlternatives]unit
 	best, marker := -1, ""
-	for k := range s.forms {
-		f := &s.forms[k]
-		if !f.first[p[i]] {
-			continue
+	for _, u := range units(buf[:0], p, i) {
+		k := unicode.ToLower(u.r)
+		var list []int
+		if k < utf8.RuneSelf {
+			list = s.ascii[k]
+		} else {
+			list = s.other[k]
 		}
-		if e := f.match(p, i, f.fold || header); e > best {
-			best, marker = e, f.marker
+		for _, fi := range list {
+			f := &s.forms[fi]
+			fold := f.fold || header
+			if !sameRune(u.r, f.runes[0], fold) {
+				continue
+			}
+			if e := f.matchFrom(p, u.end, fold); e > best {
+				best, marker = e, f.marker
+			}
 		}
 	}
 	return best, marker
 }
 
-// maxAlternatives bounds the positions a match tracks at once (the ways
-// the text so far can be read as the form's first runes).
+// maxAlternatives bounds the readings of the text a match tracks at once.
 const maxAlternatives = 16
 
-// match is the end of the longest encoding of f starting at p[i], or -1.
-// It reads the text as a small automaton: the set of positions where the
-// encoding of the form's first j runes can end.
-func (f *scrubForm) match(p []byte, i int, fold bool) int {
+// matchFrom is the end of the longest encoding of f's runes after the
+// first, starting at p[q], or -1. It reads the text as a small automaton:
+// the set of positions where the encoding of the form's first j runes can
+// end.
+func (f *scrubForm) matchFrom(p []byte, q int, fold bool) int {
 	var a, b [maxAlternatives]int
-	cur, next := append(a[:0], i), b[:0]
-	for _, r := range f.runes {
+	var ubuf [maxAlternatives]unit
+	cur, next := append(a[:0], q), b[:0]
+	for _, r := range f.runes[1:] {
 		next = next[:0]
 		for _, q := range cur {
-			next = runeEnds(next, p, q, r, fold)
+			if q >= len(p) {
+				continue
+			}
+			for _, u := range units(ubuf[:0], p, q) {
+				if sameRune(u.r, r, fold) {
+					next = addEnd(next, u.end)
+				}
+			}
 		}
 		if len(next) == 0 {
 			return -1
@@ -442,86 +514,115 @@ func lowerASCII(c byte) byte {
 	return c
 }
 
-// runeEnds adds to ends every position where an encoding of r starting at
-// p[q] ends.
-func runeEnds(ends []int, p []byte, q int, r rune, fold bool) []int {
-	if q >= len(p) {
-		return ends
+// unit is one reading of the text at a position: the rune it stands for
+// and where its encoding ends.
+type unit struct {
+	r   rune
+	end int
+}
+
+// addUnit adds u to us (bounded).
+func addUnit(us []unit, u unit) []unit {
+	if len(us) == cap(us) {
+		return us
 	}
-	var buf [4]byte
-	n := utf8.EncodeRune(buf[:], r)
-	// The rune as it is (its bytes raw or percent-encoded, each).
-	ends = bytesEnds(ends, p, q, buf[:n], fold)
-	if fold && p[q] >= utf8.RuneSelf { // É for é, K (Kelvin) for k
-		if c, size := utf8.DecodeRune(p[q:]); c != r && sameRune(c, r, true) {
-			ends = addEnd(ends, q+size)
-		}
+	return append(us, u)
+}
+
+// units appends every reading of the text at p[q] (q < len(p)): the
+// character as it is, + as a space, a percent-encoded character, a
+// backslash escape, an HTML character reference.
+func units(us []unit, p []byte, q int) []unit {
+	c := p[q]
+	if c < utf8.RuneSelf {
+		us = addUnit(us, unit{rune(c), q + 1})
+	} else {
+		r, size := utf8.DecodeRune(p[q:])
+		us = addUnit(us, unit{r, q + size})
 	}
-	switch p[q] {
+	switch c {
 	case '+':
-		if r == ' ' {
-			ends = addEnd(ends, q+1)
-		}
+		us = addUnit(us, unit{' ', q + 1})
+	case '%':
+		us = percentUnits(us, p, q)
 	case '\\':
-		ends = escapeEnds(ends, p, q, r, fold)
+		us = escapeUnits(us, p, q)
 	case '&':
-		if e := htmlEnd(p, q, r, fold); e >= 0 {
-			ends = addEnd(ends, e)
-			if e < len(p) && p[e] == ';' {
-				ends = addEnd(ends, e+1)
-			}
-		}
+		us = htmlUnits(us, p, q)
 	}
-	return ends
+	return us
 }
 
-// bytesEnds adds the ends of the UTF-8 bytes b at p[q:], each one raw
-// or percent-encoded (%XX, %25XX, …).
-func bytesEnds(ends []int, p []byte, q int, b []byte, fold bool) []int {
-	var x, y [maxAlternatives]int
-	cur, next := append(x[:0], q), y[:0]
-	for _, c := range b {
-		next = next[:0]
-		for _, q := range cur {
-			if q >= len(p) {
-				continue
-			}
-			if p[q] == c || fold && c < utf8.RuneSelf && lowerASCII(p[q]) == lowerASCII(c) {
-				next = addEnd(next, q+1)
-			}
-			if p[q] == '%' {
-				next = percentEnds(next, p, q, c, fold)
-			}
-		}
-		if len(next) == 0 {
-			return ends
-		}
-		cur, next = next, cur
-	}
-	for _, e := range cur {
-		ends = addEnd(ends, e)
-	}
-	return ends
-}
-
-// percentEnds adds the ends of %XX decoding to c, after up to three %25
-// layers (%2572 is %72 encoded once more); for c == '%', every layer.
-func percentEnds(ends []int, p []byte, q int, c byte, fold bool) []int {
+// percentByte reads %XX at p[q] after layer %25 layers (%2572 is %72
+// encoded once more): the byte and the end, or false.
+func percentByte(p []byte, q, layer int) (byte, int, bool) {
 	q++ // the '%'
-	for layer := 0; layer < 4; layer++ {
-		v, ok := hexAt(p, q, 2)
-		if !ok {
-			return ends
-		}
-		if byte(v) == c || fold && c < utf8.RuneSelf && lowerASCII(byte(v)) == lowerASCII(c) || c == ' ' && v == '+' { // %2B: a + (a space) one layer in
-			ends = addEnd(ends, q+2)
-		}
-		if v != '%' {
-			return ends
+	for ; layer > 0; layer-- {
+		if v, ok := hexAt(p, q, 2); !ok || v != '%' {
+			return 0, 0, false
 		}
 		q += 2
 	}
-	return ends
+	v, ok := hexAt(p, q, 2)
+	return byte(v), q + 2, ok
+}
+
+// percentUnits appends the readings of a percent-encoded character at
+// p[q] ('%'), at each of up to four layers: one byte, or the bytes of a
+// UTF-8 sequence each encoded at the same layer (or raw); %2B is also a
+// space (a + one layer in).
+func percentUnits(us []unit, p []byte, q int) []unit {
+	for layer := 0; layer < 4; layer++ {
+		v, end, ok := percentByte(p, q, layer)
+		if !ok {
+			return us
+		}
+		if v < utf8.RuneSelf {
+			us = addUnit(us, unit{rune(v), end})
+			if v == '+' {
+				us = addUnit(us, unit{' ', end})
+			}
+			if v != '%' {
+				return us
+			}
+			continue
+		}
+		var seq [4]byte
+		n := 0
+		switch {
+		case v&0xE0 == 0xC0:
+			n = 2
+		case v&0xF0 == 0xE0:
+			n = 3
+		case v&0xF8 == 0xF0:
+			n = 4
+		default:
+			return us
+		}
+		seq[0] = v
+		e := end
+		for k := 1; k < n; k++ {
+			if e >= len(p) {
+				return us
+			}
+			c := p[e]
+			e++
+			if c == '%' {
+				if c, e, ok = percentByte(p, e-1, layer); !ok {
+					return us
+				}
+			}
+			if c < 0x80 || c >= 0xC0 {
+				return us
+			}
+			seq[k] = c
+		}
+		if r, size := utf8.DecodeRune(seq[:n]); size == n && r != utf8.RuneError {
+			us = addUnit(us, unit{r, e})
+		}
+		return us
+	}
+	return us
 }
 
 // hexAt reads n hex digits (either case) at p[q:].
@@ -547,84 +648,108 @@ func hexAt(p []byte, q, n int) (rune, bool) {
 	return v, true
 }
 
-// shortEscapes are the escapes of JSON and JavaScript that are not the
-// character itself.
-var shortEscapes = map[byte]rune{'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t', 'v': '\v', '0': 0}
+// shortEscape is the character of a JSON or JavaScript escape that is not
+// the character itself (\n), or -1.
+func shortEscape(c byte) rune {
+	switch c {
+	case 'b':
+		return '\b'
+	case 'f':
+		return '\f'
+	case 'n':
+		return '\n'
+	case 'r':
+		return '\r'
+	case 't':
+		return '\t'
+	case 'v':
+		return '\v'
+	case '0':
+		return 0
+	}
+	return -1
+}
 
-// escapeEnds matches a backslash escape of r at p[q] ('\\'): a run of up
-// to MaxEscapeDepth backslashes, then u+4 hex digits (a surrogate pair for
-// r outside the BMP), x+2 hex digits, a short escape or the character
-// itself; for r == '\\', the run itself.
-func escapeEnds(ends []int, p []byte, q int, r rune, fold bool) []int {
+// backslashes is the run of backslashes at p[q], or -1 past MaxEscapeDepth.
+func backslashes(p []byte, q int) int {
 	k := 0
-	for q+k < len(p) && p[q+k] == '\\' && k <= MaxEscapeDepth {
+	for q+k < len(p) && p[q+k] == '\\' {
 		k++
-	}
-	if k > MaxEscapeDepth {
-		return ends
-	}
-	if r == '\\' {
-		for j := 1; j <= k; j++ {
-			ends = addEnd(ends, q+j)
+		if k > MaxEscapeDepth {
+			return -1
 		}
+	}
+	return k
+}
+
+// escapeUnits appends the readings of a backslash escape at p[q] ('\\'):
+// the run of up to MaxEscapeDepth backslashes as a backslash, or the run
+// followed by u and 4 hex digits (two such for a surrogate pair), x and 2
+// hex digits, a short escape, or any other character as itself.
+func escapeUnits(us []unit, p []byte, q int) []unit {
+	k := backslashes(p, q)
+	if k < 0 {
+		return us
+	}
+	for j := 2; j <= k; j++ { // a run of one is the literal reading
+		us = addUnit(us, unit{'\\', q + j})
 	}
 	e := q + k
 	if e >= len(p) {
-		return ends
+		return us
 	}
-	switch x := p[e]; {
-	case x == 'u':
+	switch x := p[e]; x {
+	case 'u':
 		v, ok := hexAt(p, e+1, 4)
 		if !ok {
 			break
 		}
-		if v >= 0xD800 && v < 0xDC00 && r > 0xFFFF {
+		if v >= 0xD800 && v < 0xDC00 {
 			// a surrogate pair: the low half after its own backslashes
 			e2 := e + 5
-			k2 := 0
-			for e2+k2 < len(p) && p[e2+k2] == '\\' && k2 <= MaxEscapeDepth {
-				k2++
+			if k2 := backslashes(p, e2); k2 > 0 && e2+k2 < len(p) && p[e2+k2] == 'u' {
+				if lo, ok := hexAt(p, e2+k2+1, 4); ok && lo >= 0xDC00 && lo <= 0xDFFF {
+					us = addUnit(us, unit{(v-0xD800)<<10 | (lo - 0xDC00) + 0x10000, e2 + k2 + 5})
+				}
 			}
-			if k2 == 0 || k2 > MaxEscapeDepth || e2+k2 >= len(p) || p[e2+k2] != 'u' {
-				break
-			}
-			lo, ok := hexAt(p, e2+k2+1, 4)
-			if !ok || lo < 0xDC00 || lo > 0xDFFF {
-				break
-			}
-			if (v-0xD800)<<10|(lo-0xDC00)+0x10000 == r {
-				ends = addEnd(ends, e2+k2+5)
-			}
-			break
 		}
-		if sameRune(v, r, fold) {
-			ends = addEnd(ends, e+5)
-		}
-	case x == 'x':
-		if v, ok := hexAt(p, e+1, 2); ok && sameRune(v, r, fold) {
-			ends = addEnd(ends, e+3)
+		us = addUnit(us, unit{v, e + 5})
+	case 'x':
+		if v, ok := hexAt(p, e+1, 2); ok {
+			us = addUnit(us, unit{v, e + 3})
 		}
 	}
-	if v, ok := shortEscapes[p[e]]; ok && v == r {
-		ends = addEnd(ends, e+1)
+	if v := shortEscape(p[e]); v >= 0 {
+		us = addUnit(us, unit{v, e + 1})
 	}
 	// An identity escape (\/ \" \' \q): the character after the run.
-	if c, size := utf8.DecodeRune(p[e:]); c != utf8.RuneError && sameRune(c, r, fold) {
-		ends = addEnd(ends, e+size)
+	if c, size := utf8.DecodeRune(p[e:]); c != utf8.RuneError {
+		us = addUnit(us, unit{c, e + size})
 	}
-	return ends
+	return us
 }
 
 // htmlNamed are the named character references servers write.
-var htmlNamed = map[string]rune{"amp": '&', "lt": '<', "gt": '>', "quot": '"', "apos": '\''}
+var htmlNamed = [...]struct {
+	name string
+	r    rune
+}{{"amp", '&'}, {"lt", '<'}, {"gt", '>'}, {"quot", '"'}, {"apos", '\''}}
 
-// htmlEnd matches an HTML character reference of r at p[q] ('&'), without
-// its closing ';' (the caller takes it when present), or returns -1.
-func htmlEnd(p []byte, q int, r rune, fold bool) int {
+// htmlUnits appends the readings of an HTML character reference at p[q]
+// ('&'): &#…; in decimal or hex (up to maxHTMLDigits digits) or one of
+// htmlNamed, with or without its ';'.
+func htmlUnits(us []unit, p []byte, q int) []unit {
 	e := q + 1
+	add := func(v rune, e int) []unit {
+		us = addUnit(us, unit{v, e})
+		if e < len(p) && p[e] == ';' {
+			us = addUnit(us, unit{v, e + 1})
+		}
+		return us
+	}
 	if e < len(p) && p[e] == '#' {
 		e++
-		base := 10
+		base := rune(10)
 		if e < len(p) && (p[e] == 'x' || p[e] == 'X') {
 			base = 16
 			e++
@@ -642,23 +767,25 @@ func htmlEnd(p []byte, q int, r rune, fold bool) int {
 			case base == 16 && c >= 'A' && c <= 'F':
 				d = rune(c-'A') + 10
 			default:
-				goto done
+				d = -1
 			}
-			v = v*rune(base) + d
+			if d < 0 {
+				break
+			}
+			v = v*base + d
 			e++
 		}
-	done:
-		if e == start || !sameRune(v, r, fold) {
-			return -1
+		if e == start {
+			return us
 		}
-		return e
+		return add(v, e)
 	}
-	for name, v := range htmlNamed {
-		if v == r && e+len(name) <= len(p) && string(p[e:e+len(name)]) == name {
-			return e + len(name)
+	for _, n := range htmlNamed {
+		if e+len(n.name) <= len(p) && string(p[e:e+len(n.name)]) == n.name {
+			return add(n.r, e+len(n.name))
 		}
 	}
-	return -1
+	return us
 }
 
 // stream scrubs a body read in pieces: Write each piece as it arrives,
