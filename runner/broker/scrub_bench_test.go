@@ -20,7 +20,8 @@ const benchBodySize = 16 << 20
 
 // benchBodies are 16 MiB bodies: JSON an API returns (escapes, URLs with
 // percent-encoding) without and with a few reflections; base64 (the worst
-// text for the base64 forms); dense escapes (the worst for the rest).
+// text for the base64 forms); dense escapes (the worst for the rest);
+// the token's prefix repeated (every position a long partial match).
 func benchBodies() map[string][]byte {
 	rnd := rand.New(rand.NewPCG(5, 6))
 	fill := func(unit string) []byte {
@@ -46,6 +47,9 @@ func benchBodies() map[string][]byte {
 		"json+secrets": withSecrets,
 		"base64":       []byte(base64.StdEncoding.EncodeToString(raw))[:benchBodySize],
 		"escapes":      fill(`\\u00e9%2F&amp;\"`),
+		// a server's best try at slowing the scrubber down: the token
+		// without its last character, over and over
+		"prefixes": fill(benchSecrets[0].value[:len(benchSecrets[0].value)-1]),
 	}
 }
 
@@ -76,7 +80,7 @@ func BenchmarkScrub(b *testing.B) {
 	bodies := benchBodies()
 	s := newScrubber(benchSecrets)
 	old := oldRedact(benchSecrets)
-	for _, name := range []string{"json", "json+secrets", "base64", "escapes"} {
+	for _, name := range []string{"json", "json+secrets", "base64", "escapes", "prefixes"} {
 		body := bodies[name]
 		b.Run(name+"/scrub", func(b *testing.B) {
 			b.SetBytes(int64(len(body)))

@@ -2,6 +2,10 @@ package broker
 
 import (
 	"bytes"
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -233,4 +237,66 @@ func validFuzzSecret(s string) bool {
 		}
 	}
 	return true
+}
+
+// A body that scrubbing makes longer than fetchMaxBytes is refused as too
+// large; one that stays under keeps a Content-Length saying its scrubbed
+// length, and its share of the run's budget follows the scrubbed size
+// (all of it back after Release).
+func TestScrubbedLengthAndCaps(t *testing.T) {
+	const secret = "abcdef"
+	body := strings.Repeat(secret+" ", 40) // 280 bytes, 40 secrets
+	p := providerFunc(func(req *Request) *Response {
+		return &Response{Status: 200, Header: http.Header{"Content-Length": {strconv.Itoa(len(body))}}, Body: []byte(body), URL: req.URL}
+	})
+	cfg := func(max int64) Config {
+		return Config{
+			Fetch:       []Capability{{Domain: "api.x.org", MaxBytes: max}},
+			Credentials: []Credential{{Name: "a_rather_long_credential_name", Header: "X-K", Format: "{{secret}}"}},
+			Secrets:     mapSecrets{"a_rather_long_credential_name": secret},
+			Provider:    p,
+		}
+	}
+	grown := len(strings.ReplaceAll(body, secret, scrubMarker("a_rather_long_credential_name")))
+	// Under the cap raw (280), over it scrubbed.
+	b := New(cfg(int64(grown - 1)))
+	_, err := b.Fetch(context.Background(), Request{URL: "https://api.x.org/"})
+	var be *Error
+	if !errors.As(err, &be) || be.Reason != ReasonTooLarge || !strings.Contains(be.Message, "once its secrets are replaced") {
+		t.Fatalf("a body over the cap once scrubbed: %v", err)
+	}
+	if b.inflight.used != 0 {
+		t.Errorf("%d bytes of the budget still held after a refused body", b.inflight.used)
+	}
+	b = New(cfg(int64(grown)))
+	resp, err := b.Fetch(context.Background(), Request{URL: "https://api.x.org/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.Body) != grown || resp.Header.Get("Content-Length") != strconv.Itoa(grown) {
+		t.Errorf("body %d bytes, Content-Length %s, want %d", len(resp.Body), resp.Header.Get("Content-Length"), grown)
+	}
+	if b.inflight.used != int64(grown) {
+		t.Errorf("the budget holds %d bytes for a %d-byte body", b.inflight.used, grown)
+	}
+	if a := b.Audit(); a[0].Bytes != int64(len(body)) || a[0].ResponseHeaders["content-length"] != strconv.Itoa(grown) {
+		t.Errorf("audit: %d bytes received (want %d), content-length %q", a[0].Bytes, len(body), a[0].ResponseHeaders["content-length"])
+	}
+	resp.Release()
+	if b.inflight.used != 0 {
+		t.Errorf("%d bytes of the budget still held after Release", b.inflight.used)
+	}
+}
+
+type providerFunc func(req *Request) *Response
+
+func (f providerFunc) RoundTrip(ctx context.Context, req *Request, limits Capability) (*Response, Source, error) {
+	return f(req), SourceFixture, nil
+}
+
+type mapSecrets map[string]string
+
+func (m mapSecrets) Lookup(name string) (string, bool) {
+	v, ok := m[name]
+	return v, ok
 }
