@@ -463,6 +463,12 @@ func (f *scrubForm) matchFrom(p []byte, q int, fold bool) int {
 			if q >= len(p) {
 				continue
 			}
+			if c := p[q]; c < utf8.RuneSelf && !special[c] { // the common case: one plain character
+				if sameRune(rune(c), r, fold) {
+					next = addEnd(next, q+1)
+				}
+				continue
+			}
 			for _, u := range units(ubuf[:0], p, q) {
 				if sameRune(u.r, r, fold) {
 					next = addEnd(next, u.end)
@@ -480,6 +486,9 @@ func (f *scrubForm) matchFrom(p []byte, q int, fold bool) int {
 	}
 	return best
 }
+
+// special are the ASCII bytes that can start more than one reading.
+var special = [utf8.RuneSelf]bool{'\\': true, '%': true, '&': true, '+': true}
 
 // addEnd adds q to the set ends (bounded, without duplicates).
 func addEnd(ends []int, q int) []int {
