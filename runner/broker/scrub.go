@@ -446,7 +446,8 @@ func (s *scrubber) longest(p []byte, i int, header bool) (int, string) {
 	return best, marker
 }
 
-// maxAlternatives bounds the readings of the text a match tracks at once.
+// maxAlternatives is the readings of the text a match tracks at once
+// without allocating.
 const maxAlternatives = 16
 
 // matchFrom is the end of the longest encoding of f's runes after the
@@ -490,15 +491,14 @@ func (f *scrubForm) matchFrom(p []byte, q int, fold bool) int {
 // special are the ASCII bytes that can start more than one reading.
 var special = [utf8.RuneSelf]bool{'\\': true, '%': true, '&': true, '+': true}
 
-// addEnd adds q to the set ends (bounded, without duplicates).
+// addEnd adds q to the set ends (without duplicates). The set is small
+// (the readings of one text rarely differ) and never larger than the
+// window: ends lie within it.
 func addEnd(ends []int, q int) []int {
 	for _, e := range ends {
 		if e == q {
 			return ends
 		}
-	}
-	if len(ends) == cap(ends) {
-		return ends
 	}
 	return append(ends, q)
 }
@@ -530,13 +530,8 @@ type unit struct {
 	end int
 }
 
-// addUnit adds u to us (bounded).
-func addUnit(us []unit, u unit) []unit {
-	if len(us) == cap(us) {
-		return us
-	}
-	return append(us, u)
-}
+// addUnit adds u to us (at most MaxEscapeDepth+5 readings of a position).
+func addUnit(us []unit, u unit) []unit { return append(us, u) }
 
 // units appends every reading of the text at p[q] (q < len(p)): the
 // character as it is, + as a space, a percent-encoded character, a
