@@ -110,7 +110,7 @@ func (p *networkProvider) RoundTrip(ctx context.Context, req *Request, limits Ca
 	if req.scrub != nil {
 		// The body and headers scrubbed as they are read (scrub.go): what
 		// a provider above this one keeps (run --record) holds no secret.
-		data, n, err := readScrubbed(ctx, resp.Body, max, req.scrub)
+		data, n, err := readScrubbed(ctx, resp.Body, size, max, req.scrub)
 		switch {
 		case err != nil:
 			h.release()

@@ -799,14 +799,15 @@ func htmlUnits(us []unit, p []byte, q int) []unit {
 type scrubStream struct {
 	s       *scrubber
 	pending []byte
-	pieces  [][]byte
-	size    int
+	out     []byte
 	limit   int
 	over    bool
 }
 
-func (s *scrubber) stream(limit int) *scrubStream {
-	return &scrubStream{s: s, limit: limit}
+// stream returns a stream whose output is capped at limit bytes; hint is
+// the expected size (the announced length, or 0).
+func (s *scrubber) stream(limit, hint int) *scrubStream {
+	return &scrubStream{s: s, limit: limit, out: make([]byte, 0, min(max(hint, 0), limit)+1)}
 }
 
 // Write scrubs p (never fails: a body over the limit is reported by Over).
@@ -827,15 +828,11 @@ func (st *scrubStream) drain(final bool) {
 	if !final && len(st.pending) <= st.s.window {
 		return
 	}
-	out, done, _ := st.s.scan(make([]byte, 0, len(st.pending)), st.pending, final, false)
-	if len(out) > 0 {
-		st.size += len(out)
-		if st.size > st.limit {
-			st.over = true
-			st.pieces = nil
-		} else {
-			st.pieces = append(st.pieces, out)
-		}
+	out, done, _ := st.s.scan(st.out, st.pending, final, false)
+	st.out = out
+	if len(st.out) > st.limit {
+		st.over, st.out, st.pending = true, nil, nil
+		return
 	}
 	st.pending = append(st.pending[:0], st.pending[done:]...)
 }
@@ -847,12 +844,7 @@ func (st *scrubStream) Close() []byte {
 	if st.over {
 		return nil
 	}
-	out := make([]byte, 0, st.size)
-	for _, p := range st.pieces {
-		out = append(out, p...)
-	}
-	st.pieces = nil
-	return out
+	return st.out
 }
 
 // Over reports whether the scrubbed body went over the limit.

@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"math/rand/v2"
 	"net/http"
 	"strconv"
-	"math/rand/v2"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -91,7 +91,7 @@ func TestScrubEveryEncoding(t *testing.T) {
 func checkStream(t *testing.T, s *scrubber, name string, text, want []byte, rnd *rand.Rand) {
 	t.Helper()
 	for cut := 0; cut <= len(text); cut++ {
-		st := s.stream(1 << 20)
+		st := s.stream(1<<20, 0)
 		st.Write(text[:cut])
 		st.Write(text[cut:])
 		if got := st.Close(); !bytes.Equal(got, want) {
@@ -100,7 +100,7 @@ func checkStream(t *testing.T, s *scrubber, name string, text, want []byte, rnd 
 		}
 	}
 	for round := 0; round < 4; round++ {
-		st := s.stream(1 << 20)
+		st := s.stream(1<<20, 0)
 		for rest := text; len(rest) > 0; {
 			n := min(len(rest), 1+rnd.IntN(7))
 			st.Write(rest[:n])
@@ -166,14 +166,14 @@ func TestScrubOverlaps(t *testing.T) {
 // reported, not kept.
 func TestScrubStreamLimit(t *testing.T) {
 	s := newScrubber([]namedSecret{{"a_long_credential_name", "abcdef"}})
-	st := s.stream(100)
+	st := s.stream(100, 0)
 	for i := 0; i < 20; i++ {
 		st.Write([]byte("abcdef"))
 	}
 	if out := st.Close(); out != nil || !st.Over() {
 		t.Errorf("120 bytes of secrets (%d bytes scrubbed) fit a 100-byte limit", 20*len(scrubMarker("a_long_credential_name")))
 	}
-	st = s.stream(1000)
+	st = s.stream(1000, 0)
 	st.Write([]byte("x abcdef y"))
 	if out := st.Close(); string(out) != "x ••••(a_long_credential_name) y" || st.Over() {
 		t.Errorf("short body: %q", out)
@@ -209,7 +209,7 @@ func FuzzScrub(f *testing.F) {
 		e := leakcheck.Encodings[int(enc)%len(leakcheck.Encodings)]
 		text := []byte(e.Encode(before, secret, after, rnd))
 		s := newScrubber([]namedSecret{{name, secret}})
-		st := s.stream(1 << 20)
+		st := s.stream(1<<20, 0)
 		for rest := text; len(rest) > 0; {
 			n := min(len(rest), 1+rnd.IntN(64))
 			st.Write(rest[:n])

@@ -49,8 +49,8 @@ func (b *Broker) scrubResponse(ctx context.Context, resp *Response, url, shownUR
 // whole in memory, and a secret split between two reads is still found
 // (the stream keeps its window back). It returns the scrubbed body (nil
 // when it went over max) and the number of bytes read.
-func readScrubbed(ctx context.Context, r io.Reader, max int64, s *scrubber) ([]byte, int64, error) {
-	st := s.stream(int(max))
+func readScrubbed(ctx context.Context, r io.Reader, size, max int64, s *scrubber) ([]byte, int64, error) {
+	st := s.stream(int(max), int(min(size, max)))
 	chunk := make([]byte, min(256<<10, max+1))
 	total := int64(0)
 	for total <= max {
