@@ -423,14 +423,27 @@ func next(p []byte, i int) byte {
 // rune it can be are matched further.
 func (s *scrubber) longest(p []byte, i int, header bool) (int, string) {
 	var buf [maxAlternatives]unit
+	var starts [maxAlternatives]int
+	us := units(buf[:0], p, i)
 	best, marker := -1, ""
-	for _, u := range units(buf[:0], p, i) {
-		k := unicode.ToLower(u.r)
+	for j, u := range us {
+		if seen(us[:j], u.r) {
+			continue // its forms were tried from every end of its readings
+		}
 		var list []int
-		if k < utf8.RuneSelf {
-			list = s.ascii[k]
+		if u.r < utf8.RuneSelf {
+			list = s.ascii[lowerASCII(byte(u.r))]
 		} else {
-			list = s.other[k]
+			list = s.other[unicode.ToLower(u.r)]
+		}
+		if list == nil {
+			continue
+		}
+		ends := starts[:0]
+		for _, v := range us[j:] {
+			if v.r == u.r {
+				ends = addEnd(ends, v.end)
+			}
 		}
 		for _, fi := range list {
 			f := &s.forms[fi]
@@ -438,7 +451,7 @@ func (s *scrubber) longest(p []byte, i int, header bool) (int, string) {
 			if !sameRune(u.r, f.runes[0], fold) {
 				continue
 			}
-			if e := f.matchFrom(p, u.end, fold); e > best {
+			if e := f.matchFrom(p, ends, fold); e > best {
 				best, marker = e, f.marker
 			}
 		}
@@ -446,18 +459,28 @@ func (s *scrubber) longest(p []byte, i int, header bool) (int, string) {
 	return best, marker
 }
 
+// seen reports whether a reading in us stands for r.
+func seen(us []unit, r rune) bool {
+	for _, u := range us {
+		if u.r == r {
+			return true
+		}
+	}
+	return false
+}
+
 // maxAlternatives is the readings of the text a match tracks at once
 // without allocating.
 const maxAlternatives = 16
 
 // matchFrom is the end of the longest encoding of f's runes after the
-// first, starting at p[q], or -1. It reads the text as a small automaton:
+// first, starting at any of starts, or -1. It reads the text as a small automaton:
 // the set of positions where the encoding of the form's first j runes can
 // end.
-func (f *scrubForm) matchFrom(p []byte, q int, fold bool) int {
+func (f *scrubForm) matchFrom(p []byte, starts []int, fold bool) int {
 	var a, b [maxAlternatives]int
 	var ubuf [maxAlternatives]unit
-	cur, next := append(a[:0], q), b[:0]
+	cur, next := append(a[:0], starts...), b[:0]
 	for _, r := range f.runes[1:] {
 		next = next[:0]
 		for _, q := range cur {

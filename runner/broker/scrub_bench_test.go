@@ -50,6 +50,9 @@ func benchBodies() map[string][]byte {
 		// a server's best try at slowing the scrubber down: the token
 		// without its last character, over and over
 		"prefixes": fill(benchSecrets[0].value[:len(benchSecrets[0].value)-1]),
+		// every byte starts a candidate
+		"backslashes": fill(`\\\\\\\\u`),
+		"percents":    fill("%25"),
 	}
 }
 
@@ -80,7 +83,7 @@ func BenchmarkScrub(b *testing.B) {
 	bodies := benchBodies()
 	s := newScrubber(benchSecrets)
 	old := oldRedact(benchSecrets)
-	for _, name := range []string{"json", "json+secrets", "base64", "escapes", "prefixes"} {
+	for _, name := range []string{"json", "json+secrets", "base64", "escapes", "prefixes", "backslashes", "percents"} {
 		body := bodies[name]
 		b.Run(name+"/scrub", func(b *testing.B) {
 			b.SetBytes(int64(len(body)))
