@@ -268,7 +268,7 @@ func New(cfg Config) *Broker {
 		b.caps[c.Domain] = c
 	}
 	b.allow = reach.Allowlist()
-	var secrets []namedSecret
+	var pairs []string
 	for _, c := range reach.Credentials {
 		c.Node = nil
 		cr := credential{Credential: c, header: c.Header}
@@ -282,7 +282,7 @@ func New(cfg Config) *Broker {
 			}
 		}
 		if cr.found {
-			secrets = append(secrets, namedSecret{c.Name, cr.value})
+			pairs = append(pairs, cr.value, "••••("+c.Name+")")
 			if cr.problem == "" && !capability.ValidHeaderValue(cr.value) {
 				cr.problem, cr.reason = fmt.Sprintf("the secret of credential %q holds a control character and cannot go into a header", c.Name), ReasonBadSecret
 			}
@@ -291,7 +291,7 @@ func New(cfg Config) *Broker {
 		}
 		b.creds = append(b.creds, cr)
 	}
-	b.scrub = newScrubber(secrets)
+	b.scrub = newScrubber(pairs)
 	return b
 }
 
@@ -300,8 +300,9 @@ func New(cfg Config) *Broker {
 func EnvName(name string) string { return capability.EnvName(name) }
 
 // Redact replaces every secret value known to the broker (the secrets of
-// its credentials, injected or not) with "••••(<name>)", in every form the
-// scrubber recognises (scrub.go): escaped, percent-encoded, base64, hex.
+// its credentials, injected or not) with "••••(<name>)".
+// It finds every form the scrubber recognises (scrub.go): escaped,
+// percent-encoded, base64, hex.
 func (b *Broker) Redact(s string) string { return b.scrub.text(s, false) }
 
 // Audit returns a copy of the audit log, in call order.

@@ -81,14 +81,10 @@ const minEncodedSecret = 6
 // maxHTMLDigits bounds the digits of an HTML character reference.
 const maxHTMLDigits = 8
 
-// namedSecret is one secret value and the credential it belongs to.
-type namedSecret struct{ name, value string }
-
-// secretMarker is what a secret is replaced with.
-func scrubMarker(name string) string { return "••••(" + name + ")" }
-
-// newScrubber returns the scrubber of secrets (nil when there is none).
-func newScrubber(secrets []namedSecret) *scrubber {
+// newScrubber returns the scrubber of pairs: a secret value, then its
+// marker ("••••(<name>)", New writes it), and so on (nil when there is no
+// secret).
+func newScrubber(pairs []string) *scrubber {
 	s := &scrubber{}
 	seen := map[string]bool{}
 	add := func(text, marker string, fold bool) {
@@ -99,14 +95,14 @@ func newScrubber(secrets []namedSecret) *scrubber {
 		f := scrubForm{runes: []rune(text), marker: marker, fold: fold}
 		s.forms = append(s.forms, f)
 	}
-	for _, sec := range secrets {
-		if sec.value == "" {
+	for i := 0; i+1 < len(pairs); i += 2 {
+		value, m := pairs[i], pairs[i+1]
+		if value == "" {
 			continue
 		}
-		m := scrubMarker(sec.name)
-		add(sec.value, m, true)
-		values := []string{sec.value}
-		if d, ok := decodedText(sec.value); ok {
+		add(value, m, true)
+		values := []string{value}
+		if d, ok := decodedText(value); ok {
 			add(d, m, true)
 			values = append(values, d)
 		}

@@ -14,6 +14,20 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/runner/internal/leakcheck"
 )
 
+// namedSecret is a test's secret value and its credential's name.
+type namedSecret struct{ name, value string }
+
+func scrubMarker(name string) string { return "••••(" + name + ")" }
+
+// scrubberOf is the scrubber of secrets, with the markers New gives them.
+func scrubberOf(secrets ...namedSecret) *scrubber {
+	var pairs []string
+	for _, s := range secrets {
+		pairs = append(pairs, s.value, scrubMarker(s.name))
+	}
+	return newScrubber(pairs)
+}
+
 // Secrets the scrubber tests plant: a token (header-name safe), one with
 // every character that has a short escape or a special percent form, one
 // outside the BMP (surrogate pairs), a Basic credential.
@@ -49,7 +63,7 @@ var surroundings = [][2]string{
 // what the scrubber makes of it, whole, streamed in every two-piece split
 // and in random pieces, as a body and as a header.
 func TestScrubEveryEncoding(t *testing.T) {
-	s := newScrubber(scrubSecrets)
+	s := scrubberOf(scrubSecrets...)
 	rnd := rand.New(rand.NewPCG(1, 2))
 	values := scrubValues()
 	for _, sec := range scrubSecrets {
@@ -116,7 +130,7 @@ func checkStream(t *testing.T, s *scrubber, name string, text, want []byte, rnd 
 // What the scrubber must leave alone: text without the secret is returned
 // as it is (the same slice), unrelated base64 and escapes included.
 func TestScrubLeavesOtherText(t *testing.T) {
-	s := newScrubber(scrubSecrets)
+	s := scrubberOf(scrubSecrets...)
 	for _, text := range []string{
 		"",
 		"nothing here",
@@ -135,7 +149,7 @@ func TestScrubLeavesOtherText(t *testing.T) {
 			t.Errorf("%q was copied though nothing changed", text)
 		}
 	}
-	if newScrubber(nil) != nil || newScrubber([]namedSecret{{"e", ""}}) != nil {
+	if newScrubber(nil) != nil || scrubberOf(namedSecret{"e", ""}) != nil {
 		t.Error("a scrubber without a secret is not nil")
 	}
 	var none *scrubber
@@ -147,7 +161,7 @@ func TestScrubLeavesOtherText(t *testing.T) {
 // Overlapping reflections are replaced as one; two secrets side by side
 // get two markers; a match cannot leave the tail of a longer one.
 func TestScrubOverlaps(t *testing.T) {
-	s := newScrubber([]namedSecret{{"short", "abcabc"}, {"long", "xxabcabcxx"}})
+	s := scrubberOf(namedSecret{"short", "abcabc"}, namedSecret{"long", "xxabcabcxx"})
 	cases := map[string]string{
 		"abcabcabc":       "••••(short)", // the secret twice, overlapping
 		"abcabc-abcabc":   "••••(short)-••••(short)",
@@ -165,7 +179,7 @@ func TestScrubOverlaps(t *testing.T) {
 // The stream's limit: a body that scrubbing makes longer than its cap is
 // reported, not kept.
 func TestScrubStreamLimit(t *testing.T) {
-	s := newScrubber([]namedSecret{{"a_long_credential_name", "abcdef"}})
+	s := scrubberOf(namedSecret{"a_long_credential_name", "abcdef"})
 	st := s.stream(100, 0)
 	for i := 0; i < 20; i++ {
 		st.Write([]byte("abcdef"))
@@ -208,7 +222,7 @@ func FuzzScrub(f *testing.F) {
 		rnd := rand.New(rand.NewPCG(seed, 1))
 		e := leakcheck.Encodings[int(enc)%len(leakcheck.Encodings)]
 		text := []byte(e.Encode(before, secret, after, rnd))
-		s := newScrubber([]namedSecret{{name, secret}})
+		s := scrubberOf(namedSecret{name, secret})
 		st := s.stream(1<<20, 0)
 		for rest := text; len(rest) > 0; {
 			n := min(len(rest), 1+rnd.IntN(64))
@@ -249,17 +263,22 @@ func TestScrubbedLengthAndCaps(t *testing.T) {
 	p := providerFunc(func(req *Request) *Response {
 		return &Response{Status: 200, Header: http.Header{"Content-Length": {strconv.Itoa(len(body))}}, Body: []byte(body), URL: req.URL}
 	})
-	cfg := func(max int64) Config {
-		return Config{
+	newBroker := func(max int64) *Broker {
+		b := New(Config{
 			Fetch:       []Capability{{Domain: "api.x.org", MaxBytes: max}},
 			Credentials: []Credential{{Name: "a_rather_long_credential_name", Header: "X-K", Format: "{{secret}}"}},
-			Secrets:     mapSecrets{"a_rather_long_credential_name": secret},
 			Provider:    p,
-		}
+		})
+		// The secret as New would have resolved it (set here so that the
+		// test does not depend on how dev secrets are resolved).
+		c := &b.creds[0]
+		c.value, c.found, c.problem, c.reason = secret, true, "", ""
+		b.scrub = scrubberOf(namedSecret{c.Name, secret})
+		return b
 	}
 	grown := len(strings.ReplaceAll(body, secret, scrubMarker("a_rather_long_credential_name")))
 	// Under the cap raw (280), over it scrubbed.
-	b := New(cfg(int64(grown - 1)))
+	b := newBroker(int64(grown - 1))
 	_, err := b.Fetch(context.Background(), Request{URL: "https://api.x.org/"})
 	var be *Error
 	if !errors.As(err, &be) || be.Reason != ReasonTooLarge || !strings.Contains(be.Message, "once its secrets are replaced") {
@@ -268,7 +287,7 @@ func TestScrubbedLengthAndCaps(t *testing.T) {
 	if b.inflight.used != 0 {
 		t.Errorf("%d bytes of the budget still held after a refused body", b.inflight.used)
 	}
-	b = New(cfg(int64(grown)))
+	b = newBroker(int64(grown))
 	resp, err := b.Fetch(context.Background(), Request{URL: "https://api.x.org/"})
 	if err != nil {
 		t.Fatal(err)
@@ -292,11 +311,4 @@ type providerFunc func(req *Request) *Response
 
 func (f providerFunc) RoundTrip(ctx context.Context, req *Request, limits Capability) (*Response, Source, error) {
 	return f(req), SourceFixture, nil
-}
-
-type mapSecrets map[string]string
-
-func (m mapSecrets) Lookup(name string) (string, bool) {
-	v, ok := m[name]
-	return v, ok
 }
