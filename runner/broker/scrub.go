@@ -352,7 +352,11 @@ func (s *scrubber) scan(dst, p []byte, final, header bool) (out []byte, done int
 				i++
 			}
 		}
-		if !pf.hasPair(p[i], next(p, i)) {
+		if c := p[i]; !pf.hasPair(c, next(p, i)) ||
+			// inside a run of backslashes: the run's first one was tried
+			// with the whole run (nothing was replaced just before it)
+			c == '\\' && i > emitted && p[i-1] == '\\' ||
+			c == '%' && !s.percentMayStart(p, i) {
 			i++
 			continue
 		}
@@ -588,6 +592,24 @@ func percentByte(p []byte, q, layer int) (byte, int, bool) {
 	}
 	v, ok := hexAt(p, q, 2)
 	return byte(v), q + 2, ok
+}
+
+// percentMayStart reports whether the percent-encoded character at p[i]
+// can be the first rune of a form (most %XX in a URL cannot).
+func (s *scrubber) percentMayStart(p []byte, i int) bool {
+	if s.ascii['%'] != nil {
+		return true
+	}
+	for layer := 0; layer < 4; layer++ {
+		v, _, ok := percentByte(p, i, layer)
+		if !ok {
+			return false
+		}
+		if v != '%' {
+			return v >= utf8.RuneSelf || s.ascii[lowerASCII(v)] != nil || v == '+' && s.ascii[' '] != nil
+		}
+	}
+	return false
 }
 
 // percentUnits appends the readings of a percent-encoded character at
