@@ -18,14 +18,15 @@ import (
 // Every occurrence of a secret is replaced by its marker, "••••(<name>)",
 // in these forms, which are what servers reflect:
 //
-//   - the value itself, ASCII case folded;
+//   - the value itself, case folded (ASCII and Unicode simple folding);
 //   - the value with any of its characters escaped, in any mix: JSON and
 //     JavaScript escapes (\u0072, hex digits in either case, surrogate pairs
 //     for characters outside the BMP, \x72, \/ \" \' and the other short
 //     escapes), nested JSON strings (up to MaxEscapeDepth backslashes before
 //     the escape), percent-encoding (%72 or %2F in either case, + for a
 //     space, %25-encoded up to three more times) and HTML character
-//     references (&#114; &#x72; &amp; &quot; …);
+//     references (&#114; &#x72; of up to maxHTMLDigits digits, ';'
+//     optional; &amp; &lt; &gt; &quot; &apos;);
 //   - the value base64- and base64url-encoded inside a longer stream, at
 //     each of the three alignments, padded or not (the characters that
 //     depend only on the secret's bytes are matched, so what surrounds it,
@@ -35,15 +36,17 @@ import (
 //   - for a secret that is base64 text (a Basic credential), its decoded
 //     text in the forms above.
 //
-// Header names are matched with ASCII case folding in every form (net/http
-// and the page change the case of names). It is safe for concurrent use.
+// Header names are matched with case folding in every form (net/http and
+// the page change the case of names). The cost is linear in the text: one
+// bit read per byte rejects nearly every position, and the text is decoded
+// only where an encoding of a form's first rune can start. It is safe for
+// concurrent use.
 type scrubber struct {
 	forms []scrubForm
 	// pre[0] is the prefilter of bodies, pre[1] of header names and
 	// values (every form case folded).
 	pre [2]prefilter
-	// byFirst lists the forms by their first rune, lower-cased (ascii for
-	// an ASCII one).
+	// ascii and other list the forms by their first rune, lower-cased.
 	ascii [utf8.RuneSelf][]int
 	other map[rune][]int
 	// window is the longest encoding of a form: a stream keeps that many
@@ -51,9 +54,8 @@ type scrubber struct {
 	window int
 }
 
-// prefilter rejects most positions of a text with two table reads: first
-// marks the bytes an encoding of a form can start with, pair the pairs of
-// first two bytes (a 64 Ki-bit set).
+// prefilter rejects most positions of a text: pair is the set of first
+// two bytes of the forms' encodings (64 Ki bits), first their first bytes.
 type prefilter struct {
 	first [256]bool
 	pair  [1 << 16 / 64]uint64
