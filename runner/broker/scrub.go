@@ -354,13 +354,31 @@ func (s *scrubber) scan(dst, p []byte, final, header bool) (out []byte, done int
 				i++
 			}
 		}
-		if c := p[i]; !pf.hasPair(c, next(p, i)) ||
-			// inside a run of backslashes: the run's first one was tried
-			// with the whole run (nothing was replaced just before it)
-			c == '\\' && i > emitted && p[i-1] == '\\' ||
-			c == '%' && !s.percentMayStart(p, i) {
+		c := p[i]
+		if !pf.hasPair(c, next(p, i)) || c == '%' && !s.percentMayStart(p, i) {
 			i++
 			continue
+		}
+		if c == '\\' && s.ascii['\\'] == nil {
+			// A run of backslashes is tried once, from where its last
+			// MaxEscapeDepth backslashes begin: an escape can start
+			// nowhere else in it (a longer run is escaped backslashes
+			// before an escape, "C:\\\\" before a reflection), and
+			// starting later reads the same escape.
+			if i > emitted && p[i-1] == '\\' {
+				i++
+				continue
+			}
+			k := 1
+			for i+k < len(p) && p[i+k] == '\\' {
+				k++
+			}
+			if k > MaxEscapeDepth {
+				i += k - MaxEscapeDepth
+				if i >= limit {
+					break
+				}
+			}
 		}
 		end, marker := s.longest(p, i, header)
 		if end < 0 {

@@ -56,6 +56,10 @@ var surroundings = [][2]string{
 	{"user:", ""},
 	{"\\", "\\"}, // a stray backslash before and after
 	{"%", "%2"},  // a stray percent
+	// escaped backslashes just before (a path "C:\\dir\\"): runs longer
+	// than MaxEscapeDepth
+	{`C:\\dir` + strings.Repeat(`\\`, 16), ""},
+	{strings.Repeat(`\\`, 41), ""},
 }
 
 // Every secret in every encoding, in every surrounding: the judge
