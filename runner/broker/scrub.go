@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"net/http"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -49,6 +50,8 @@ type scrubber struct {
 	// ascii and other list the forms by their first rune, lower-cased.
 	ascii [utf8.RuneSelf][]int
 	other map[rune][]int
+	// markers are the distinct markers of the forms.
+	markers []string
 	// window is the longest encoding of a form: a stream keeps that many
 	// bytes back, so a secret split between two reads is still found.
 	window int
@@ -125,6 +128,9 @@ func newScrubber(pairs []string) *scrubber {
 	s.other = map[rune][]int{}
 	for i := range s.forms {
 		f := &s.forms[i]
+		if !slices.Contains(s.markers, f.marker) {
+			s.markers = append(s.markers, f.marker)
+		}
 		w := 0
 		for _, r := range f.runes {
 			w += maxEncodedRune(r)
@@ -385,6 +391,10 @@ func (s *scrubber) scan(dst, p []byte, final, header bool) (out []byte, done int
 			i++
 			continue
 		}
+		if m := s.markerAround(p, i, end); m > 0 {
+			i = m // a secret inside a marker is the marker's own text
+			continue
+		}
 		// A later match overlapping this one extends it: the union is
 		// replaced, so no tail of a longer encoding survives.
 		markers := []string{marker}
@@ -397,7 +407,7 @@ func (s *scrubber) scan(dst, p []byte, final, header bool) (out []byte, done int
 			if !pf.first[p[j]] {
 				continue
 			}
-			if e2, m2 := s.longest(p, j, header); e2 > end {
+			if e2, m2 := s.longest(p, j, header); e2 > end && s.markerAround(p, j, e2) < 0 {
 				end = e2
 				if markers[len(markers)-1] != m2 {
 					markers = append(markers, m2)
@@ -428,6 +438,21 @@ func (s *scrubber) scan(dst, p []byte, final, header bool) (out []byte, done int
 		emitted = i
 	}
 	return dst, emitted, changed
+}
+
+// markerAround is the end of the scrubber's own marker that holds
+// p[i:end] in p, or -1. A secret that is part of its marker ("key" in
+// "••••(api_key)") is not replaced there: scrubbing twice changes nothing,
+// and the marker says no more than plugin.json does.
+func (s *scrubber) markerAround(p []byte, i, end int) int {
+	for _, m := range s.markers {
+		for st := max(0, end-len(m)); st <= i; st++ {
+			if st+len(m) <= len(p) && string(p[st:st+len(m)]) == m {
+				return st + len(m)
+			}
+		}
+	}
+	return -1
 }
 
 // next is the byte after p[i], or NUL at the end.

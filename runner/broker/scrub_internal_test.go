@@ -180,6 +180,26 @@ func TestScrubOverlaps(t *testing.T) {
 	}
 }
 
+// A secret that is part of its own marker (a dummy dev secret "key" for
+// the credential "api_key") is replaced everywhere but in the markers:
+// scrubbing twice changes nothing.
+func TestScrubSecretInItsMarker(t *testing.T) {
+	s := scrubberOf(namedSecret{"api_key", "key"}, namedSecret{"token", "(token)"})
+	in := "key=key; \\u006bey (token) %6Bey"
+	want := "••••(api_key)=••••(api_key); ••••(api_key) ••••(token) ••••(api_key)"
+	once := s.text(in, false)
+	if once != want {
+		t.Errorf("%q → %q, want %q", in, once, want)
+	}
+	if twice := s.text(once, false); twice != once {
+		t.Errorf("scrubbing again changed %q to %q", once, twice)
+	}
+	// A marker of another name is no shelter.
+	if got := s.text("••••(other_key)", false); got != "••••(other_••••(api_key))" {
+		t.Errorf("a foreign marker: %q", got)
+	}
+}
+
 // The stream's limit: a body that scrubbing makes longer than its cap is
 // reported, not kept.
 func TestScrubStreamLimit(t *testing.T) {
@@ -239,6 +259,9 @@ func FuzzScrub(f *testing.F) {
 		}
 		if whole := s.bytes(text, false); !bytes.Equal(whole, out) {
 			t.Fatalf("stream %q, whole %q", out, whole)
+		}
+		if again := s.bytes(out, false); !bytes.Equal(again, out) {
+			t.Fatalf("scrubbing %q again gave %q", out, again)
 		}
 	})
 }
