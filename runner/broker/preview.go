@@ -17,10 +17,10 @@ const (
 	PreviewHeaderBytes = 256 // per header value
 )
 
-// headerPreview is h with lower-case names, scrubbed (scrub.go) and capped; a header
-// a credential set (creds: header → index in names, the entry's
-// credentials; may be nil) shows the credential's format with its name,
-// never a value.
+// headerPreview is h with lower-case names, scrubbed (scrub.go) and
+// capped; a header a credential set (creds: header → index in names, the
+// entry's credentials; may be nil) shows the credential's format with its
+// name, never a value.
 func (b *Broker) headerPreview(h http.Header, creds map[string]int, names []string) map[string]string {
 	if len(h) == 0 {
 		return nil
