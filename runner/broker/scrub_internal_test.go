@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"math/rand/v2"
 	"net/http"
 	"strconv"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"unicode/utf8"
 
 	"github.com/plugin-lsp/plugin-lsp/runner/internal/leakcheck"
@@ -338,4 +340,27 @@ type providerFunc func(req *Request) *Response
 
 func (f providerFunc) RoundTrip(ctx context.Context, req *Request, limits Capability) (*Response, Source, error) {
 	return f(req), SourceFixture, nil
+}
+
+// The network provider's read path (readScrubbed) gives what scrubbing
+// the whole body gives, whatever the reads return: one byte at a time,
+// half of what was asked, everything at once; and it counts the bytes
+// received, not the scrubbed ones.
+func TestReadScrubbedAnyReads(t *testing.T) {
+	s := scrubberOf(scrubSecrets...)
+	rnd := rand.New(rand.NewPCG(7, 8))
+	for _, enc := range leakcheck.Encodings {
+		text := enc.Encode(`{"seen":"Bearer `, scrubSecrets[1].value, `"}`, rnd)
+		want := s.bytes([]byte(text), false)
+		for name, r := range map[string]func() io.Reader{
+			"one byte": func() io.Reader { return iotest.OneByteReader(strings.NewReader(text)) },
+			"half":     func() io.Reader { return iotest.HalfReader(strings.NewReader(text)) },
+			"whole":    func() io.Reader { return strings.NewReader(text) },
+		} {
+			got, n, err := readScrubbed(context.Background(), r(), -1, 1<<20, s)
+			if err != nil || !bytes.Equal(got, want) || n != int64(len(text)) {
+				t.Errorf("%s, %s reads: %q (%d bytes read, %v), want %q", enc.Name, name, got, n, err, want)
+			}
+		}
+	}
 }
