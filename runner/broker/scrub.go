@@ -118,7 +118,7 @@ func newScrubber(pairs []string) *scrubber {
 			add(hex.EncodeToString([]byte(v)), m, true)
 			for _, core := range base64Cores([]byte(v)) {
 				add(core, m, false)
-				add(strings.NewReplacer("+", "-", "/", "_").Replace(core), m, false)
+				add(toBase64URL.Replace(core), m, false)
 			}
 		}
 	}
@@ -149,7 +149,8 @@ func newScrubber(pairs []string) *scrubber {
 
 // add marks the first bytes and pairs of f's encodings.
 func (pf *prefilter) add(f *scrubForm, fold bool) {
-	for _, c := range firstBytes(f.runes[0], fold) {
+	var buf, buf2 [16]byte
+	for _, c := range firstBytes(buf[:0], f.runes[0], fold) {
 		pf.first[c] = true
 	}
 	// The second byte: what follows the first byte in the encoding of
@@ -159,22 +160,21 @@ func (pf *prefilter) add(f *scrubForm, fold bool) {
 			pf.setPairs(c, nil)
 			return
 		}
-		pf.setPairs(c, firstBytes(f.runes[1], fold))
+		pf.setPairs(c, firstBytes(buf2[:0], f.runes[1], fold))
 	}
+	vs, nv := literalVariants(f.runes[0], fold)
 	// What may follow an escape's first byte when it encodes the first
 	// rune: \u, \x, a longer run, the rune itself; %25 or the high hex
 	// digit of its first byte; &# or a named reference.
-	var lead []byte
-	for _, v := range literalVariants(f.runes[0], fold) {
-		lead = append(lead, v[0])
+	esc := append(buf[:0], 'u', 'x', '\\', 'b', 'f', 'n', 'r', 't', 'v', '0')
+	pct := append(buf2[:0], '2')
+	for _, v := range vs[:nv] {
+		esc = append(esc, v.b[0])
+		pct = append(pct, "0123456789ABCDEF"[v.b[0]>>4], "0123456789abcdef"[v.b[0]>>4])
 	}
-	pf.setPairs('\\', append([]byte{'u', 'x', '\\', 'b', 'f', 'n', 'r', 't', 'v', '0'}, lead...))
-	pct := []byte{'2'}
-	for _, c := range lead {
-		pct = append(pct, "0123456789ABCDEF"[c>>4], "0123456789abcdef"[c>>4])
-	}
+	pf.setPairs('\\', esc)
 	pf.setPairs('%', pct)
-	amp := []byte{'#'}
+	amp := append(buf[:0], '#')
 	for _, n := range htmlNamed {
 		if sameRune(n.r, f.runes[0], fold) {
 			amp = append(amp, n.name[0])
@@ -184,11 +184,11 @@ func (pf *prefilter) add(f *scrubForm, fold bool) {
 	if f.runes[0] == ' ' {
 		next('+')
 	}
-	for _, v := range literalVariants(f.runes[0], fold) {
-		if len(v) > 1 {
-			pf.setPairs(v[0], []byte{v[1], '%'})
+	for _, v := range vs[:nv] {
+		if v.n > 1 {
+			pf.setPairs(v.b[0], []byte{v.b[1], '%'})
 		} else {
-			next(v[0])
+			next(v.b[0])
 		}
 	}
 }
@@ -236,6 +236,9 @@ func decodedText(v string) (string, bool) {
 	return "", false
 }
 
+// toBase64URL turns standard base64 into base64url.
+var toBase64URL = strings.NewReplacer("+", "-", "/", "_")
+
 // base64Cores are the characters of the standard base64 encoding of v that
 // depend on v's bytes alone, when v starts at offset 0, 1 or 2 of a group
 // of three bytes in a longer stream.
@@ -266,26 +269,35 @@ func maxEncodedRune(r rune) int {
 	return n
 }
 
-// literalVariants are the UTF-8 encodings of r and, with fold, of the
-// runes it equals with case folded.
-func literalVariants(r rune, fold bool) [][]byte {
-	out := [][]byte{utf8.AppendRune(nil, r)}
-	for f := unicode.SimpleFold(r); fold && f != r; f = unicode.SimpleFold(f) {
-		out = append(out, utf8.AppendRune(nil, f))
-	}
-	return out
+// variant is the UTF-8 encoding of one rune.
+type variant struct {
+	b [utf8.UTFMax]byte
+	n int
 }
 
-// firstBytes are the bytes an encoding of r can start with.
-func firstBytes(r rune, fold bool) []byte {
-	out := []byte{'\\', '%', '&'}
-	for _, v := range literalVariants(r, fold) {
-		out = append(out, v[0])
+// literalVariants are the UTF-8 encodings of r and, with fold, of the
+// runes it equals with case folded (at most 4: the largest fold orbit).
+func literalVariants(r rune, fold bool) (vs [4]variant, n int) {
+	vs[0].n = utf8.EncodeRune(vs[0].b[:], r)
+	n = 1
+	for f := unicode.SimpleFold(r); fold && f != r && n < len(vs); f = unicode.SimpleFold(f) {
+		vs[n].n = utf8.EncodeRune(vs[n].b[:], f)
+		n++
+	}
+	return vs, n
+}
+
+// firstBytes appends to dst the bytes an encoding of r can start with.
+func firstBytes(dst []byte, r rune, fold bool) []byte {
+	dst = append(dst, '\\', '%', '&')
+	vs, n := literalVariants(r, fold)
+	for _, v := range vs[:n] {
+		dst = append(dst, v.b[0])
 	}
 	if r == ' ' {
-		out = append(out, '+')
+		dst = append(dst, '+')
 	}
-	return out
+	return dst
 }
 
 // Bytes returns p with every secret replaced (p itself when none is in
