@@ -241,9 +241,18 @@ func FuzzScrub(f *testing.F) {
 			sec := scrubSecrets[int(which)%len(scrubSecrets)]
 			secret, name = sec.value, sec.name
 		}
-		if !utf8.ValidString(before) || !utf8.ValidString(after) || len(leakcheck.Find([]byte(before+after), secret)) > 0 ||
-			len(leakcheck.Find([]byte(before), secret)) > 0 || len(leakcheck.Find([]byte(after), secret)) > 0 {
+		if !utf8.ValidString(before) || !utf8.ValidString(after) {
 			return
+		}
+		// Surroundings that hold the secret, or all of it but its first or
+		// last character (a part of a secret is not recognised on its own:
+		// next to a marker's ")" the judge would see it whole), are
+		// skipped.
+		rs := []rune(secret)
+		for _, sur := range []string{before, after, before + after} {
+			if len(leakcheck.Find([]byte(sur), secret, string(rs[1:]), string(rs[:len(rs)-1]))) > 0 {
+				return
+			}
 		}
 		rnd := rand.New(rand.NewPCG(seed, 1))
 		e := leakcheck.Encodings[int(enc)%len(leakcheck.Encodings)]
