@@ -30,7 +30,6 @@
 package broker
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -94,6 +93,9 @@ type Request struct {
 	// budget is the run's in-flight budget a provider reads the body
 	// into (nil: none).
 	budget *budget
+	// scrub is the run's scrubber (nil: no secret): a provider that
+	// scrubs the body as it reads it sets Response.scrubbed to it.
+	scrub *scrubber
 }
 
 // Response is what comes back to the tool. URL is the URL that answered
@@ -105,6 +107,11 @@ type Response struct {
 	URL    string
 	// hold is the body's share of the run's in-flight budget.
 	hold *hold
+	// scrubbed is the scrubber the provider already passed the body and
+	// headers through (scrub.go); received the bytes it read (0: the
+	// length of Body).
+	scrubbed *scrubber
+	received int64
 }
 
 // Release returns the body's bytes to the run's budget of responses in
@@ -221,8 +228,7 @@ type Broker struct {
 	creds      []credential
 	provider   Provider
 	maxFetches int
-	redactor   *strings.Replacer // nil when there is no secret to hide
-	secretList []string          // secret values, longest first
+	scrub      *scrubber // every secret value known (scrub.go); nil when none
 	inflight   *budget
 
 	// resolved: one per credential with a name, in manifest order.
@@ -301,21 +307,7 @@ func New(cfg Config) *Broker {
 		}
 		b.creds = append(b.creds, cr)
 	}
-	if len(pairs) > 0 {
-		// Longest secret first, so that a secret containing another is
-		// replaced whole (strings.Replacer tries pairs in argument order).
-		idx := make([]int, len(pairs)/2)
-		for i := range idx {
-			idx[i] = i * 2
-		}
-		sort.SliceStable(idx, func(a, c int) bool { return len(pairs[idx[a]]) > len(pairs[idx[c]]) })
-		sorted := make([]string, 0, len(pairs))
-		for _, i := range idx {
-			sorted = append(sorted, pairs[i], pairs[i+1])
-			b.secretList = append(b.secretList, pairs[i])
-		}
-		b.redactor = strings.NewReplacer(sorted...)
-	}
+	b.scrub = newScrubber(pairs)
 	return b
 }
 
@@ -332,26 +324,9 @@ func (b *Broker) SecretAudit() []SecretResolution {
 
 // Redact replaces every secret value known to the broker (the secrets of
 // its credentials, injected or not) with "••••(<name>)".
-func (b *Broker) Redact(s string) string {
-	if b.redactor == nil || s == "" {
-		return s
-	}
-	return b.redactor.Replace(s)
-}
-
-// redactBytes is Redact for response bodies; it copies only when a secret
-// is present.
-func (b *Broker) redactBytes(p []byte) []byte {
-	if b.redactor == nil {
-		return p
-	}
-	for _, v := range b.secretList {
-		if bytes.Contains(p, []byte(v)) {
-			return []byte(b.redactor.Replace(string(p)))
-		}
-	}
-	return p
-}
+// It finds every form the scrubber recognises (scrub.go): escaped,
+// percent-encoded, base64, hex.
+func (b *Broker) Redact(s string) string { return b.scrub.text(s, false) }
 
 // Audit returns a copy of the audit log, in call order.
 func (b *Broker) Audit() []Entry {
@@ -504,7 +479,7 @@ func (b *Broker) Fetch(ctx context.Context, req Request) (*Response, error) {
 		return finish(nil, &Error{Reason: ReasonNoProvider, Message: "fetch failed: no provider is configured for this run"})
 	}
 	e.RequestHeaders = b.headerPreview(header, sentBy, e.Credentials)
-	out := &Request{Method: method, URL: req.URL, Header: header, Body: req.Body, budget: b.inflight}
+	out := &Request{Method: method, URL: req.URL, Header: header, Body: req.Body, budget: b.inflight, scrub: b.scrub}
 	b.mu.Lock()
 	b.sent++
 	b.mu.Unlock()
@@ -550,7 +525,10 @@ func (b *Broker) Fetch(ctx context.Context, req Request) (*Response, error) {
 		return finish(nil, &Error{Reason: ReasonCancelled, Message: fmt.Sprintf("fetch %s stopped: the run ended (%v)", t.URL.Redacted(), context.Cause(ctx))})
 	}
 	e.Status = resp.Status
-	e.Bytes = int64(len(resp.Body))
+	e.Bytes = resp.received
+	if e.Bytes == 0 {
+		e.Bytes = int64(len(resp.Body))
+	}
 	b.mu.Lock()
 	b.bytes += e.Bytes
 	b.mu.Unlock()
@@ -558,18 +536,14 @@ func (b *Broker) Fetch(ctx context.Context, req Request) (*Response, error) {
 		resp.Release()
 		return finish(nil, tooLarge(t.URL.Redacted(), t.Host, limits.MaxBytes))
 	}
-	e.ResponseHeaders = b.headerPreview(resp.Header, nil, nil)
 	// The tool must never see a secret, even one the server echoes back,
-	// in a header's value or in its name.
-	clean := &Response{Status: resp.Status, Header: make(http.Header, len(resp.Header)), Body: b.redactBytes(resp.Body), URL: b.Redact(req.URL), hold: resp.hold}
-	for k, vs := range resp.Header {
-		cvs := make([]string, len(vs))
-		for i, v := range vs {
-			cvs[i] = b.Redact(v)
-		}
-		name := b.Redact(k)
-		clean.Header[name] = append(clean.Header[name], cvs...)
+	// in a header's value or in its name, escaped or encoded (scrub.go).
+	clean, serr := b.scrubResponse(ctx, resp, req.URL, t.URL.Redacted(), t.Host, limits.MaxBytes)
+	if serr != nil {
+		resp.Release()
+		return finish(nil, serr)
 	}
+	e.ResponseHeaders = b.headerPreview(clean.Header, nil, nil)
 	return finish(clean, nil)
 }
 

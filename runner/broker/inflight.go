@@ -80,3 +80,16 @@ func (h *hold) release() {
 	}
 	h.once.Do(func() { h.b.release(h.n) })
 }
+
+// grow takes n more bytes for the hold (a body that scrubbing made
+// longer), waiting as reserve does.
+func (h *hold) grow(ctx context.Context, n int64) error {
+	if h == nil || n <= 0 {
+		return nil
+	}
+	if err := h.b.reserve(ctx, n); err != nil {
+		return err
+	}
+	h.n += n
+	return nil
+}

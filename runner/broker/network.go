@@ -107,6 +107,24 @@ func (p *networkProvider) RoundTrip(ctx context.Context, req *Request, limits Ca
 		}
 		h = &hold{b: req.budget, n: want}
 	}
+	if req.scrub != nil {
+		// The body and headers scrubbed as they are read (scrub.go): what
+		// a provider above this one keeps (run --record) holds no secret.
+		data, n, err := readScrubbed(ctx, resp.Body, size, max, req.scrub)
+		switch {
+		case err != nil:
+			h.release()
+			return nil, SourceNetwork, fmt.Errorf("reading the response body: %w", unwrapClientError(err))
+		case n > max:
+			h.release()
+			return nil, SourceNetwork, tooLarge(hreq.URL.Redacted(), hreq.URL.Host, max)
+		case data == nil && n > 0:
+			h.release()
+			return nil, SourceNetwork, &Error{Reason: ReasonTooLarge, Message: fmt.Sprintf("fetch %s failed: the response body is larger than %d bytes once its secrets are replaced (fetchMaxBytes of %s)", hreq.URL.Redacted(), max, hreq.URL.Host)}
+		}
+		h.resize(int64(len(data)))
+		return &Response{Status: resp.StatusCode, Header: req.scrub.header(resp.Header), Body: data, URL: req.URL, hold: h, scrubbed: req.scrub, received: n}, SourceNetwork, nil
+	}
 	data, err := readBody(ctx, resp.Body, size, max)
 	if err != nil {
 		h.release()

@@ -17,10 +17,10 @@ const (
 	PreviewHeaderBytes = 256 // per header value
 )
 
-// headerPreview is h with lower-case names, redacted and capped; a header
-// a credential set (creds: header → index in names, the entry's
-// credentials; may be nil) shows the credential's format with its name,
-// never a value.
+// headerPreview is h with lower-case names, scrubbed (scrub.go) and
+// capped; a header a credential set (creds: header → index in names, the
+// entry's credentials; may be nil) shows the credential's format with its
+// name, never a value.
 func (b *Broker) headerPreview(h http.Header, creds map[string]int, names []string) map[string]string {
 	if len(h) == 0 {
 		return nil
@@ -40,10 +40,10 @@ func (b *Broker) headerPreview(h http.Header, creds map[string]int, names []stri
 		if j, ok := creds[k]; ok && j < len(names) {
 			v = b.credentialShown(names[j])
 		} else {
-			v = b.Redact(v)
+			v = b.scrub.text(v, true)
 		}
 		// a name can carry a secret too (a server echoing it as a header)
-		out[b.Redact(strings.ToLower(k))] = analysis.Clip(v, PreviewHeaderBytes)
+		out[b.scrub.text(strings.ToLower(k), true)] = analysis.Clip(v, PreviewHeaderBytes)
 	}
 	return out
 }
