@@ -70,6 +70,9 @@ func PluginTypes(p *analysis.Plugin) []byte {
 	b.WriteString("\n  /** The input type of each function tool, from its inputJsonSchema in plugin.json. */\n")
 	b.WriteString("  interface PluginToolInputs {\n")
 	var decls []string
+	// One set of type names for the file: tools "a-b" and "a_b" have one
+	// prefix, and a $def of one can spell a name of another's.
+	names := map[string]bool{}
 	if p.Manifest != nil {
 		seen := map[string]bool{}
 		for _, t := range p.Manifest.Tools {
@@ -81,7 +84,7 @@ func PluginTypes(p *analysis.Plugin) []byte {
 			typ := "unknown"
 			if t.InputSchema != nil {
 				var d []string
-				typ, d = Convert(t.InputSchema.Interface(), "PluginInput_"+identifier(name))
+				typ, d = convert(SchemaValue(t.InputSchema), "PluginInput_"+identifier(name), names)
 				decls = append(decls, d...)
 			}
 			if desc, ok := analysis.Str(t.Description); ok && strings.TrimSpace(desc) != "" {
