@@ -24,12 +24,15 @@ package tstypes
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/big"
 	"reflect"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf16"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
 )
@@ -679,17 +682,29 @@ func (g *Generator) object(s map[string]any, depth int, indent string) string {
 }
 
 // doc is a JSDoc comment (one line when it fits). No text can end it
-// early: "*/" is written "*\/".
+// early: "*/" is written "*\/". Line separators (CR, U+2028, U+2029) end a
+// line; other control and format characters (NUL, terminal escapes, bidi
+// overrides that make a line read differently than it is) become U+FFFD.
 func doc(text, indent string) string {
+	text = strings.Map(func(r rune) rune {
+		switch {
+		case r == '\t' || r == '\n':
+			return r
+		case r == '\r' || r == '\u2028' || r == '\u2029':
+			return '\n'
+		case unicode.Is(unicode.Cc, r) || unicode.Is(unicode.Cf, r):
+			return '\uFFFD'
+		}
+		return r
+	}, strings.ReplaceAll(text, "\r\n", "\n"))
 	text = strings.ReplaceAll(strings.TrimSpace(text), "*/", "*\\/")
-	text = strings.ReplaceAll(text, "\r\n", "\n")
 	if !strings.Contains(text, "\n") {
 		return "/** " + text + " */"
 	}
 	var b strings.Builder
 	b.WriteString("/**\n")
 	for _, l := range strings.Split(text, "\n") {
-		b.WriteString(indent + " * " + strings.TrimRight(l, " \t\r") + "\n")
+		b.WriteString(indent + " * " + strings.TrimRight(l, " \t") + "\n")
 	}
 	b.WriteString(indent + " */")
 	return strings.ReplaceAll(b.String(), " * \n", " *\n")
@@ -717,15 +732,36 @@ func isIdent(k string) bool {
 }
 
 // jsString is s as a double-quoted string literal that means s in
-// TypeScript: JSON's escapes (quotes, backslashes, control characters),
-// plus U+2028 and U+2029, which end a line in older JavaScript; invalid
-// UTF-8 becomes U+FFFD, as the JSON reader makes it.
+// TypeScript: quotes, backslashes and control characters escaped, and so
+// is every character that does not print (U+2028 and U+2029, which end a
+// line in older JavaScript, bidi overrides, a BOM); invalid UTF-8 becomes
+// U+FFFD, as the JSON reader makes it.
 func jsString(s string) string {
 	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.Encode(s) // a string always encodes; Encode escapes U+2028/U+2029
-	return strings.TrimSuffix(b.String(), "\n")
+	b.Grow(len(s) + 2)
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == ' ' || r >= 0x20 && strconv.IsPrint(r):
+			b.WriteRune(r)
+		case r > 0xFFFF:
+			hi, lo := utf16.EncodeRune(r)
+			fmt.Fprintf(&b, `\u%04x\u%04x`, hi, lo)
+		default:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
 }
 
 // literal is a JSON value as a TypeScript literal type.
@@ -797,7 +833,12 @@ func numberLiteral(raw string) string {
 		return "0"
 	}
 	inexact := "number /* plugin-lsp: " + shorten(raw) + " is no exact double */"
-	f, err := strconv.ParseFloat(raw, 64)
+	// Parsed from the normalised form: strconv reads a text with thousands
+	// of zeros and a matching exponent ("1000…0e-5000") as 0.
+	f, err := strconv.ParseFloat("0."+digits+"e"+strconv.Itoa(exp), 64)
+	if neg {
+		f = -f
+	}
 	if err != nil || math.IsInf(f, 0) || f == 0 {
 		return inexact
 	}
