@@ -90,26 +90,33 @@ func TestAnyOfTowerGrowsLinearly(t *testing.T) {
 	}
 }
 
-// The budget: past MaxNodes schemas and past MaxOutput bytes, types
-// become unknown with a comment naming the limit.
+// The budget: past MaxNodes schemas or MaxOutput bytes the remaining
+// properties are left out (a comment says how many, an index signature
+// admits them), and a type reached past it is unknown with a comment.
 func TestNodeAndOutputBudgets(t *testing.T) {
 	var props []string
 	for i := range MaxNodes + 10 {
 		props = append(props, fmt.Sprintf(`"p%d":{}`, i))
 	}
 	typ, _ := Convert(parseSchema(t, `{"properties":{`+strings.Join(props, ",")+`}}`), "X")
-	if n := strings.Count(typ, cutNodes); n != 11 {
-		t.Errorf("%d properties cut by the node budget, want 11", n)
+	// The root is one schema, so MaxNodes-1 properties fit.
+	if !strings.Contains(typ, "/* plugin-lsp: 11 more properties left out") || !strings.Contains(typ, "[key: string]: unknown;") ||
+		strings.Count(typ, "?: unknown;") != MaxNodes-1 {
+		t.Errorf("node budget: %d properties written, %q", strings.Count(typ, "?: unknown;"), typ[len(typ)-200:])
 	}
 
 	long := strings.Repeat("d", 64<<10)
 	props = props[:0]
 	for i := range 100 {
-		props = append(props, fmt.Sprintf(`"p%d":{"enum":["%s"]}`, i, long))
+		props = append(props, fmt.Sprintf(`"p%d":{"type":"array","items":{"enum":["%s"]}}`, i, long))
 	}
-	typ, _ = Convert(parseSchema(t, `{"properties":{`+strings.Join(props, ",")+`}}`), "X")
-	if !strings.Contains(typ, cutOutput) || len(typ) > MaxOutput+(128<<10) {
-		t.Errorf("output budget not applied: %d bytes, cut: %v", len(typ), strings.Contains(typ, cutOutput))
+	typ, _ = Convert(parseSchema(t, `{"properties":{"a":{"properties":{`+strings.Join(props, ",")+`}},"b":{"const":"x"}}}`), "X")
+	if !strings.Contains(typ, "more properties left out") || len(typ) > MaxOutput+(128<<10) {
+		t.Errorf("output budget not applied: %d bytes", len(typ))
+	}
+	// b comes after the budget is spent: its type says why it is unknown.
+	if !strings.Contains(typ, "b?: "+cutOutput) && !strings.Contains(typ, "1 more properties left out") {
+		t.Errorf("b is neither cut nor left out:\n%s", typ[len(typ)-300:])
 	}
 }
 
@@ -170,6 +177,11 @@ func TestNumberLiterals(t *testing.T) {
 	}
 }
 
+var (
+	longName        = strings.Repeat("n", 100<<10)
+	longDescription = strings.Repeat("a long description ", 1<<20/19)
+)
+
 // hostilePlugin is a plugin whose tools have the adversarial schemas, plus
 // tools whose names share a type-name prefix (a-b, a_b) and whose $defs
 // spell each other's names, a tool description that tries to leave its
@@ -188,6 +200,15 @@ func hostilePlugin(t *testing.T) string {
 	}
 	exact := []string{"0", "-0", "1E+5", "0.1", "1e21", "-12.5e-3", "5e-324", "1.7976931348623157e308", "9007199254740992",
 		"1152921504606846976", "0.1000000000000000055511151231257827021181583404541015625"}
+	// A 100 KB tool name prefixes every type name of its schema's 500
+	// $defs; a 1 MB description.
+	var defProps, defList []string
+	for i := range 500 {
+		defProps = append(defProps, fmt.Sprintf(`"p%d":{"$ref":"#/$defs/d%d"}`, i, i))
+		defList = append(defList, fmt.Sprintf(`"d%d":{"type":"object","properties":{"up":{"$ref":"#/$defs/d%d"}}}`, i, (i+1)%500))
+	}
+	tools = append(tools, map[string]any{"name": longName, "page": "code/x.ts", "description": longDescription,
+		"inputJsonSchema": json.RawMessage(`{"type":"object","properties":{` + strings.Join(defProps, ",") + `},"$defs":{` + strings.Join(defList, ",") + `}}`)})
 	tools = append(tools, map[string]any{"name": "exact-numbers", "page": "code/x.ts",
 		"inputJsonSchema": json.RawMessage(`{"enum":[` + strings.Join(exact, ",") + `]}`)})
 	manifest, err := json.Marshal(map[string]any{"name": "hostile", "version": "0.1.0", "tools": tools})
@@ -246,7 +267,10 @@ func hostilePlugin(t *testing.T) string {
 		"// Tools whose names and $defs collide still have their own types.\n" +
 		"export const ab: Input<\"a-b\"> = { v: \"s\" };\n" +
 		"export const ab2: Input<\"a_b\"> = { v: 1 }; // error TS2322\n" +
-		"export const a: Input<\"a\"> = { v: \"s\" };\n"
+		"export const a: Input<\"a\"> = { v: \"s\" };\n" +
+		"// The tool with the long name: its input refers to its 500 defs.\n" +
+		"export const long: Input<\"" + longName + "\"> = { p0: { up: { up: {} } }, p499: { up: {} } };\n" +
+		"export const longBad: Input<\"" + longName + "\"> = { p0: { up: 1 } }; // error TS2559\n"
 	write("code/check.ts", []byte(check))
 	write("code/x.ts", []byte("export default async function x(input: Input<\"a\">) { return input.v; }\n"))
 	p, err := analysis.Load(analysis.OSFS{}, dir)
@@ -270,6 +294,14 @@ func TestAdversarialTypesCompile(t *testing.T) {
 	types, _ := os.ReadFile(filepath.Join(dir, TypesPath))
 	if len(types) > 4*len(manifest)+(64<<10) {
 		t.Errorf("types.d.ts is %d bytes for a %d-byte manifest", len(types), len(manifest))
+	}
+	// The long name is written once (its property in PluginToolInputs), not
+	// in each of its 500 type names; the description is cut.
+	if n := strings.Count(string(types), longName); n != 1 {
+		t.Errorf("the 100 KB tool name is written %d times", n)
+	}
+	if strings.Contains(string(types), longDescription[:2*maxDoc]) || !strings.Contains(string(types), longDescription[:maxDoc/2]) {
+		t.Error("the 1 MB description is not cut to its first 8 KiB")
 	}
 	got := tsc(t, dir)
 	want := expected(t, dir, "code")
@@ -297,5 +329,46 @@ func TestRefSpellingsAndCycles(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("no %q in\n%s", want, got)
 		}
+	}
+}
+
+// One budget for the whole types.d.ts: 80 tools of 64 KiB each (5 MiB of
+// literal types) are cut where the file passes MaxOutput; the tools left
+// out are counted in a comment, their inputs are unknown, and the file
+// still compiles.
+func TestToolsShareOneBudget(t *testing.T) {
+	dir := t.TempDir()
+	long := strings.Repeat("v", 64<<10)
+	var tools []string
+	for i := range 80 {
+		tools = append(tools, fmt.Sprintf(`{"name":"t%d","page":"code/x.ts","inputJsonSchema":{"type":"object","properties":{"v":{"enum":["%s"]}},"required":["v"]}}`, i, long))
+	}
+	manifest := `{"name":"many","version":"0.1.0","tools":[` + strings.Join(tools, ",") + `]}`
+	check := "export const first: Input<\"t0\"> = { v: \"" + long + "\" };\n" +
+		"export const firstBad: Input<\"t0\"> = { v: \"w\" }; // error TS2322\n" +
+		"export const last: Input<\"t79\"> = 42; // left out: unknown\n"
+	for rel, text := range map[string]string{"plugin.json": manifest, "code/check.ts": check,
+		"code/x.ts": "export default async function x(input: Input<\"t0\">) { return input.v; }\n"} {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, rel)), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, rel), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := analysis.Load(analysis.OSFS{}, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	types := PluginTypes(p)
+	if len(types) > MaxOutput+(256<<10) || !strings.Contains(string(types), "more tools left out") {
+		t.Fatalf("%d bytes, %d tools written", len(types), strings.Count(string(types), "    t"))
+	}
+	for rel, text := range map[string][]byte{TypesPath: types, TsconfigName: Tsconfig()} {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, rel)), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, rel), text, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, want := tsc(t, dir), expected(t, dir, "code"); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("tsc errors differ\n got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -33,13 +33,14 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
 )
 
-// The budget of one schema's conversion. Past it a type becomes unknown
-// with a comment that says which limit it hit; the rest of the schema is
-// still converted. See docs/limits.md, "Generated types: a budget".
+// The budget of one file's types (a types.d.ts, or one Convert). Past it a
+// type becomes unknown with a comment that says which limit it hit. See
+// docs/limits.md, "Generated types: a budget".
 const (
 	// MaxDepth bounds the nesting the generator follows, in schemas
 	// (properties, items, branches, $defs bodies) and in const/enum values.
@@ -47,8 +48,11 @@ const (
 	// MaxNodes bounds the schemas converted (each object schema once per
 	// depth it is reached at).
 	MaxNodes = 100_000
-	// MaxOutput bounds the TypeScript text produced, in bytes.
+	// MaxOutput bounds the TypeScript text produced, in bytes (roughly: the
+	// check comes before each schema, property, literal and branch).
 	MaxOutput = 4 << 20
+	// maxDoc bounds one description's JSDoc comment, in bytes.
+	maxDoc = 8 << 10
 	// inlineLimit is the largest text written twice: a type needed in two
 	// places (the parent's keywords in every anyOf branch, a property's type
 	// in the index signature) is named instead once it is longer. This is
@@ -62,7 +66,7 @@ const cutPrefix = "unknown /* plugin-lsp: "
 var (
 	cutDepth  = cutPrefix + "nested deeper than " + strconv.Itoa(MaxDepth) + " levels */"
 	cutNodes  = cutPrefix + "more than " + strconv.Itoa(MaxNodes) + " schemas */"
-	cutOutput = cutPrefix + "the types of this schema passed " + strconv.Itoa(MaxOutput>>20) + " MiB */"
+	cutOutput = cutPrefix + "the generated types passed " + strconv.Itoa(MaxOutput>>20) + " MiB */"
 	cutCycle  = cutPrefix + "a $ref cycle with no object or array in it */"
 )
 
@@ -79,8 +83,30 @@ type Generator struct {
 	shared  []string          // declarations of texts needed twice (inlineLimit)
 	names   map[string]bool   // every type name taken in the file
 	memo    map[memoKey]memoEntry
-	nodes   int // schemas converted (MaxNodes)
-	size    int // bytes of text produced, roughly (MaxOutput)
+	*budget
+}
+
+// budget is what a file's conversions have used so far.
+type budget struct {
+	nodes int // schemas converted (MaxNodes)
+	size  int // bytes of text produced, roughly (MaxOutput)
+}
+
+// spend marks the budget spent (a text longer than what is left of it).
+func (b *budget) spend() bool {
+	b.size = MaxOutput + 1
+	return true
+}
+
+// cut is the reason the budget is spent, or "" while it is not.
+func (b *budget) cut() string {
+	switch {
+	case b.nodes >= MaxNodes:
+		return cutNodes
+	case b.size > MaxOutput:
+		return cutOutput
+	}
+	return ""
 }
 
 // memoKey is one object schema reached at one depth and indentation: its
@@ -101,14 +127,15 @@ type memoEntry struct {
 // declarations of the named types it uses ("type X = …;" lines). Numbers
 // may be float64 or json.Number (the exact text: see SchemaValue).
 func Convert(schema any, prefix string) (typ string, decls []string) {
-	return convert(schema, prefix, map[string]bool{})
+	return convert(schema, prefix, map[string]bool{}, &budget{})
 }
 
 // convert is Convert with the set of type names already taken in the file
-// (two tools' prefixes and $defs can spell the same name).
-func convert(schema any, prefix string, names map[string]bool) (typ string, decls []string) {
+// (two tools' prefixes and $defs can spell the same name) and the file's
+// budget.
+func convert(schema any, prefix string, names map[string]bool, b *budget) (typ string, decls []string) {
 	g := &Generator{Prefix: prefix, defs: map[string]string{}, defNode: map[string]any{},
-		bodies: map[string]string{}, names: names, memo: map[memoKey]memoEntry{}}
+		bodies: map[string]string{}, names: names, memo: map[memoKey]memoEntry{}, budget: b}
 	g.root, _ = schema.(map[string]any)
 	typ = g.typeOf(schema, 0, "")
 	// Resolving a def may use more defs: loop until all have bodies.
@@ -381,10 +408,15 @@ func skipBracketed(t string, i int) int {
 	return len(t)
 }
 
-// identifier makes a TypeScript identifier part out of a name.
+// identifier makes a TypeScript identifier part out of a name, at most
+// maxIdent bytes of it: a type name is written at every use, so a long
+// one would be repeated.
 func identifier(s string) string {
 	var b strings.Builder
 	for _, r := range s {
+		if b.Len() >= maxIdent {
+			break
+		}
 		if r == '_' || r == '$' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
 			b.WriteRune(r)
 		} else {
@@ -396,6 +428,8 @@ func identifier(s string) string {
 	}
 	return b.String()
 }
+
+const maxIdent = 64
 
 func (g *Generator) typeOf(s any, depth int, indent string) string {
 	if depth > MaxDepth {
@@ -413,11 +447,8 @@ func (g *Generator) typeOf(s any, depth int, indent string) string {
 			g.size += len(e.text)
 			return e.text
 		}
-		switch {
-		case g.nodes >= MaxNodes:
-			return cutNodes
-		case g.size > MaxOutput:
-			return cutOutput
+		if why := g.cut(); why != "" {
+			return why
 		}
 		g.nodes++
 		t := g.objectSchema(v, depth, indent)
@@ -440,6 +471,9 @@ func (g *Generator) objectSchema(s map[string]any, depth int, indent string) str
 	if e, ok := s["enum"].([]any); ok && len(e) > 0 {
 		var parts []string
 		for _, x := range e {
+			if why := g.cut(); why != "" {
+				return why
+			}
 			parts = append(parts, g.literal(x, depth))
 		}
 		return union(parts)
@@ -455,8 +489,12 @@ func (g *Generator) objectSchema(s map[string]any, depth int, indent string) str
 			parts = append(parts, base)
 		}
 		for _, x := range list {
+			if why := g.cut(); why != "" {
+				return why
+			}
 			parts = append(parts, paren(g.typeOf(x, depth+1, indent)))
 		}
+		g.size += 3 * len(parts)
 		return strings.Join(dedup(parts), " & ")
 	}
 	return g.typed(s, depth, indent)
@@ -490,6 +528,9 @@ func (g *Generator) branches(s map[string]any, list []any, depth int, indent str
 			}
 			if shared := g.typeOf(base, depth+1, indent); len(shared) > inlineLimit {
 				for _, x := range list {
+					if why := g.cut(); why != "" {
+						return why
+					}
 					parts = append(parts, paren(g.typeOf(x, depth+1, indent)))
 				}
 				if u := union(parts); !isUnknown(u) {
@@ -500,8 +541,12 @@ func (g *Generator) branches(s map[string]any, list []any, depth int, indent str
 		}
 	}
 	for _, x := range list {
+		if why := g.cut(); why != "" {
+			return why
+		}
 		parts = append(parts, g.withBase(s, x, depth, indent))
 	}
+	g.size += 3 * len(parts)
 	return union(parts)
 }
 
@@ -582,6 +627,9 @@ func (g *Generator) array(s map[string]any, depth int, indent string) string {
 	if len(prefix) > 0 {
 		var parts []string
 		for _, x := range prefix {
+			if why := g.cut(); why != "" {
+				return why
+			}
 			parts = append(parts, g.typeOf(x, depth+1, indent))
 		}
 		if hasItems {
@@ -624,9 +672,26 @@ func (g *Generator) object(s map[string]any, depth int, indent string) string {
 		}
 	}
 	sort.Strings(extra)
-	types := make([]string, len(keys))
+	// Past the budget the remaining keys are left out, and an index
+	// signature admits them.
+	var left int
+	types := make([]string, 0, len(keys))
 	for i, k := range keys {
-		types[i] = g.typeOf(props[k], depth+1, inner)
+		if g.cut() != "" || g.size+len(k) > MaxOutput && g.spend() {
+			left = len(keys) - i
+			keys = keys[:i]
+			break
+		}
+		g.size += len(inner) + len(k) + 4
+		types = append(types, g.typeOf(props[k], depth+1, inner))
+	}
+	for i, k := range extra {
+		if g.cut() != "" || g.size+len(k) > MaxOutput && g.spend() {
+			left += len(extra) - i
+			extra = extra[:i]
+			break
+		}
+		g.size += len(inner) + len(k) + 12
 	}
 	var index string
 	switch ap := s["additionalProperties"].(type) {
@@ -663,11 +728,13 @@ func (g *Generator) object(s map[string]any, depth int, indent string) string {
 			}
 		}
 		lines = append(lines, inner+propName(k)+opt+": "+types[i]+";")
-		g.size += len(inner) + len(k) + 4
 	}
 	for _, k := range extra {
 		lines = append(lines, inner+propName(k)+": unknown;")
-		g.size += len(inner) + len(k) + 12
+	}
+	if left > 0 {
+		lines = append(lines, inner+"/* plugin-lsp: "+strconv.Itoa(left)+" more properties left out: the generated types passed their budget */")
+		index = "unknown"
 	}
 	if index != "" {
 		lines = append(lines, inner+"[key: string]: "+index+";")
@@ -697,7 +764,15 @@ func doc(text, indent string) string {
 		}
 		return r
 	}, strings.ReplaceAll(text, "\r\n", "\n"))
-	text = strings.ReplaceAll(strings.TrimSpace(text), "*/", "*\\/")
+	text = strings.TrimSpace(text)
+	if len(text) > maxDoc {
+		cut := maxDoc
+		for cut > 0 && !utf8.RuneStart(text[cut]) {
+			cut--
+		}
+		text = text[:cut] + " …(" + strconv.Itoa(len(text)) + " bytes)"
+	}
+	text = strings.ReplaceAll(text, "*/", "*\\/")
 	if !strings.Contains(text, "\n") {
 		return "/** " + text + " */"
 	}
@@ -775,7 +850,9 @@ func (g *Generator) literal(v any, depth int) string {
 	case bool:
 		return strconv.FormatBool(x)
 	case string:
-		g.size += len(x) + 2
+		if g.size += len(x) + 2; g.size > MaxOutput { // and the budget is spent
+			return "string /* plugin-lsp: a string literal past the output budget */"
+		}
 		return jsString(x)
 	case float64:
 		return floatLiteral(x)
@@ -785,6 +862,9 @@ func (g *Generator) literal(v any, depth int) string {
 	case []any:
 		var parts []string
 		for _, e := range x {
+			if why := g.cut(); why != "" {
+				return why
+			}
 			parts = append(parts, g.literal(e, depth+1))
 		}
 		g.size += 12 + 2*len(parts)
@@ -797,8 +877,14 @@ func (g *Generator) literal(v any, depth int) string {
 		sort.Strings(keys)
 		var parts []string
 		for _, k := range keys {
-			parts = append(parts, propName(k)+": "+g.literal(x[k], depth+1))
+			if why := g.cut(); why != "" {
+				return why
+			}
+			if g.size+len(k) > MaxOutput && g.spend() {
+				return cutOutput
+			}
 			g.size += len(k) + 4
+			parts = append(parts, propName(k)+": "+g.literal(x[k], depth+1))
 		}
 		return "{ " + strings.Join(parts, "; ") + " }"
 	}
