@@ -70,8 +70,8 @@ var (
 	cutCycle  = cutPrefix + "a $ref cycle with no object or array in it */"
 )
 
-// Generator converts one schema; named types for its $defs are collected
-// in Defs under Prefix.
+// Generator converts one schema; the named types of its $defs are declared
+// under Prefix.
 type Generator struct {
 	// Prefix names the schema's $defs types: Prefix + "_" + name.
 	Prefix  string
@@ -83,6 +83,7 @@ type Generator struct {
 	shared  []string          // declarations of texts needed twice (inlineLimit)
 	names   map[string]bool   // every type name taken in the file
 	memo    map[memoKey]memoEntry
+	sharing int // > 0 while converting anyOf/oneOf branches that inherit their parent's keywords
 	*budget
 }
 
@@ -205,7 +206,9 @@ func refKey(ref string) (key, last string, ok bool) {
 	if strings.Contains(last, "/") {
 		return "", "", false
 	}
-	last = strings.NewReplacer("~1", "/", "~0", "~").Replace(last)
+	if strings.Contains(last, "~") {
+		last = strings.ReplaceAll(strings.ReplaceAll(last, "~1", "/"), "~0", "~")
+	}
 	return container + "/" + last, last, true
 }
 
@@ -267,28 +270,33 @@ func (g *Generator) share(text, indent string) string {
 // itself with no object or array in between (type A = B; type B = A | string):
 // TypeScript refuses such an alias (TS2456).
 func (g *Generator) breakCycles() {
-	byName := map[string]bool{}
-	for _, ref := range g.order {
-		byName[g.defs[ref]] = true
+	index := make(map[string]int, len(g.order)) // type name → position in g.order
+	for i, ref := range g.order {
+		index[g.defs[ref]] = i
 	}
-	edges := map[string][]string{}
-	for name := range byName {
-		edges[name] = directRefs(g.bodies[name], byName)
+	edges := make([][]int, len(g.order))
+	for i, ref := range g.order {
+		body := g.bodies[g.defs[ref]]
+		if strings.HasPrefix(body, "{") && skipBracketed(body, 0) == len(body) {
+			continue // one object type: every reference in it is deferred
+		}
+		for _, n := range directRefs(body, index) {
+			edges[i] = append(edges[i], index[n])
+		}
 	}
 	const (
 		white = iota
 		grey
 		black
 	)
-	color := map[string]int{}
-	var visit func(n string)
-	visit = func(n string) {
+	color := make([]byte, len(g.order))
+	var visit func(n int)
+	visit = func(n int) {
 		color[n] = grey
 		for _, m := range edges[n] {
 			switch color[m] {
 			case grey: // n closes a cycle: n becomes unknown, which ends every cycle through it
-				g.bodies[n] = cutCycle
-				edges[n] = nil
+				g.bodies[g.defs[g.order[n]]] = cutCycle
 				color[n] = black
 				return
 			case white:
@@ -297,8 +305,8 @@ func (g *Generator) breakCycles() {
 		}
 		color[n] = black
 	}
-	for _, ref := range g.order { // in order of first use: deterministic
-		if n := g.defs[ref]; color[n] == white {
+	for n := range g.order { // in order of first use: deterministic
+		if color[n] == white {
 			visit(n)
 		}
 	}
@@ -307,7 +315,7 @@ func (g *Generator) breakCycles() {
 // directRefs lists the names of names that body refers to outside any
 // object type ({…}), tuple ([…]) or array element (T[], (…)[]): the
 // references TypeScript resolves eagerly.
-func directRefs(body string, names map[string]bool) []string {
+func directRefs(body string, names map[string]int) []string {
 	var stack [][]string // refs found inside each open "("
 	var out []string
 	add := func(n string) {
@@ -347,7 +355,7 @@ func directRefs(body string, names map[string]bool) []string {
 			for j < len(body) && isIdentByte(body[j]) {
 				j++
 			}
-			if names[body[i:j]] && !arrayAfter(j) {
+			if _, ok := names[body[i:j]]; ok && !arrayAfter(j) {
 				add(body[i:j])
 			}
 			i = j
@@ -442,17 +450,24 @@ func (g *Generator) typeOf(s any, depth int, indent string) string {
 		}
 		return "never"
 	case map[string]any:
-		key := memoKey{reflect.ValueOf(v).Pointer(), depth, len(indent)}
-		if e, ok := g.memo[key]; ok {
-			g.size += len(e.text)
-			return e.text
+		// Outside inheriting branches each schema is reached once (a tree,
+		// and each $def is converted once): no memo needed.
+		var key memoKey
+		if g.sharing > 0 {
+			key = memoKey{reflect.ValueOf(v).Pointer(), depth, len(indent)}
+			if e, ok := g.memo[key]; ok {
+				g.size += len(e.text)
+				return e.text
+			}
 		}
 		if why := g.cut(); why != "" {
 			return why
 		}
 		g.nodes++
 		t := g.objectSchema(v, depth, indent)
-		g.memo[key] = memoEntry{v, t}
+		if g.sharing > 0 {
+			g.memo[key] = memoEntry{v, t}
+		}
 		return t
 	}
 	return "unknown"
@@ -520,6 +535,8 @@ func (g *Generator) branches(s map[string]any, list []any, depth int, indent str
 			}
 		}
 		if merging >= 2 {
+			g.sharing++
+			defer func() { g.sharing-- }()
 			base := map[string]any{}
 			for k, v := range s {
 				if k != "anyOf" && k != "oneOf" {
