@@ -136,7 +136,7 @@ func Convert(schema any, prefix string) (typ string, decls []string) {
 // budget.
 func convert(schema any, prefix string, names map[string]bool, b *budget) (typ string, decls []string) {
 	g := &Generator{Prefix: prefix, defs: map[string]string{}, defNode: map[string]any{},
-		bodies: map[string]string{}, names: names, memo: map[memoKey]memoEntry{}, budget: b}
+		bodies: map[string]string{}, names: names, budget: b}
 	g.root, _ = schema.(map[string]any)
 	typ = g.typeOf(schema, 0, "")
 	// Resolving a def may use more defs: loop until all have bodies.
@@ -466,6 +466,9 @@ func (g *Generator) typeOf(s any, depth int, indent string) string {
 		g.nodes++
 		t := g.objectSchema(v, depth, indent)
 		if g.sharing > 0 {
+			if g.memo == nil {
+				g.memo = map[memoKey]memoEntry{}
+			}
 			g.memo[key] = memoEntry{v, t}
 		}
 		return t
