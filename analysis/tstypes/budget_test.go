@@ -268,6 +268,10 @@ func hostilePlugin(t *testing.T) string {
 		"export const ab: Input<\"a-b\"> = { v: \"s\" };\n" +
 		"export const ab2: Input<\"a_b\"> = { v: 1 }; // error TS2322\n" +
 		"export const a: Input<\"a\"> = { v: \"s\" };\n" +
+		"// 300 branches, each requiring one of the parent's 300 properties: Parent & (A | B | …).\n" +
+		"export const branch: Input<\"anyOf-300-branches-300-properties\"> = { p7: \"s\", p8: \"t\" };\n" +
+		"export const branchType: Input<\"anyOf-300-branches-300-properties\"> = { p7: 1 }; // error TS2322\n" +
+		"export const branchNone: Input<\"anyOf-300-branches-300-properties\"> = {}; // error TS2322\n" +
 		"// The tool with the long name: its input refers to its 500 defs.\n" +
 		"export const long: Input<\"" + longName + "\"> = { p0: { up: { up: {} } }, p499: { up: {} } };\n" +
 		"export const longBad: Input<\"" + longName + "\"> = { p0: { up: 1 } }; // error TS2559\n"
@@ -370,5 +374,24 @@ func TestToolsShareOneBudget(t *testing.T) {
 	}
 	if got, want := tsc(t, dir), expected(t, dir, "code"); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("tsc errors differ\n got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// An index signature names a property type over inlineLimit instead of
+// writing it twice, and two properties of one such type share one name.
+func TestIndexSignatureNamesLongTypes(t *testing.T) {
+	var enum []string
+	for i := range 40 {
+		enum = append(enum, fmt.Sprintf(`"value-%d"`, i))
+	}
+	long := `{"enum":[` + strings.Join(enum, ",") + `]}`
+	typ, decls := Convert(parseSchema(t, `{"type":"object","properties":{"a":`+long+`,"b":`+long+`,"c":{"type":"string"}},"additionalProperties":{"type":"number"}}`), "X")
+	if len(decls) != 1 || !strings.HasPrefix(decls[0], "type X_Shared = \"value-0\" | ") {
+		t.Fatalf("decls %q", decls)
+	}
+	for _, want := range []string{"a?: X_Shared;", "b?: X_Shared;", "c?: string;", "[key: string]: number | X_Shared | string | undefined;"} {
+		if !strings.Contains(typ, want) {
+			t.Errorf("no %q in\n%s", want, typ)
+		}
 	}
 }

@@ -81,9 +81,11 @@ type Generator struct {
 	order   []string          // canonical refs in the order they were first used
 	bodies  map[string]string // type name → body
 	shared  []string          // declarations of texts needed twice (inlineLimit)
-	names   map[string]bool   // every type name taken in the file
-	memo    map[memoKey]memoEntry
-	sharing int // > 0 while converting anyOf/oneOf branches that inherit their parent's keywords
+	// sharedNames names each of them by its body: one text, one name.
+	sharedNames map[string]string
+	names       map[string]bool // every type name taken in the file
+	memo        map[memoKey]memoEntry
+	sharing     int // > 0 while converting anyOf/oneOf branches that inherit their parent's keywords
 	*budget
 }
 
@@ -261,8 +263,16 @@ func (g *Generator) share(text, indent string) string {
 	if len(text) <= inlineLimit {
 		return text
 	}
+	body := strings.ReplaceAll(text, "\n"+indent, "\n")
+	if name, ok := g.sharedNames[body]; ok {
+		return name
+	}
 	name := g.newName(g.Prefix + "_Shared")
-	g.shared = append(g.shared, "type "+name+" = "+strings.ReplaceAll(text, "\n"+indent, "\n")+";")
+	if g.sharedNames == nil {
+		g.sharedNames = map[string]string{}
+	}
+	g.sharedNames[body] = name
+	g.shared = append(g.shared, "type "+name+" = "+body+";")
 	return name
 }
 
