@@ -17,7 +17,15 @@
 //   - array: items → T[]; prefixItems → a tuple (with ...T[] for items)
 //   - $ref to #/$defs/X or #/definitions/X → a named type (recursion works);
 //     other $refs → unknown
-//   - anyOf/oneOf → a union; allOf → an intersection
+//   - anyOf/oneOf → a union, each branch without a "type" taking its
+//     parent's keywords (Parent & (A | B) once those are long); allOf → an
+//     intersection
+//   - numbers from their JSON text: a literal when one means exactly that
+//     number, else number with a comment (1e400)
+//
+// The conversion is linear in the schema's size and bounded by a budget
+// (MaxDepth, MaxNodes, MaxOutput): past it a type is unknown with a
+// comment saying which limit it hit.
 //
 // The package is a leaf of analysis: it reads decoded JSON (any).
 package tstypes
