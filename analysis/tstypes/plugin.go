@@ -83,11 +83,11 @@ func PluginTypes(p *analysis.Plugin) []byte {
 			if !ok || name == "" || seen[name] {
 				continue
 			}
+			seen[name] = true
 			if bud.cut() != "" || bud.size+len(name) > MaxOutput && bud.spend() {
 				left++
 				continue
 			}
-			seen[name] = true
 			bud.size += len(name)
 			typ := "unknown"
 			if t.InputSchema != nil {
@@ -96,7 +96,9 @@ func PluginTypes(p *analysis.Plugin) []byte {
 				decls = append(decls, d...)
 			}
 			if desc, ok := analysis.Str(t.Description); ok && strings.TrimSpace(desc) != "" {
-				b.WriteString("    " + doc(desc, "    ") + "\n")
+				d := doc(desc, "    ")
+				bud.size += len(d)
+				b.WriteString("    " + d + "\n")
 			}
 			fmt.Fprintf(&b, "    %s: %s;\n", propName(name), reindent(typ, "    "))
 		}
