@@ -69,24 +69,41 @@ func PluginTypes(p *analysis.Plugin) []byte {
 	b.WriteString("\n  /** The input type of each function tool, from its inputJsonSchema in plugin.json. */\n")
 	b.WriteString("  interface PluginToolInputs {\n")
 	var decls []string
+	// One set of type names for the file: tools "a-b" and "a_b" have one
+	// prefix, and a $def of one can spell a name of another's.
+	// One budget too: the file stays bounded however many tools there are.
+	names := map[string]bool{}
+	bud := &budget{}
 	if p.Manifest != nil {
 		seen := map[string]bool{}
+		left := 0
 		for _, t := range p.Manifest.Tools {
 			name, ok := analysis.Str(t.Name)
 			if !ok || name == "" || seen[name] {
 				continue
 			}
 			seen[name] = true
+			if bud.cut() != "" || bud.size+len(name) > MaxOutput && bud.spend() {
+				left++
+				continue
+			}
+			bud.size += len(name)
 			typ := "unknown"
 			if t.InputSchema != nil {
 				var d []string
-				typ, d = Convert(t.InputSchema.Interface(), "PluginInput_"+identifier(name))
+				typ, d = convert(SchemaValue(t.InputSchema), "PluginInput_"+identifier(name), names, bud)
 				decls = append(decls, d...)
 			}
 			if desc, ok := analysis.Str(t.Description); ok && strings.TrimSpace(desc) != "" {
-				b.WriteString("    " + doc(desc, "    ") + "\n")
+				d := doc(desc, "    ")
+				bud.size += len(d)
+				b.WriteString("    " + d + "\n")
 			}
 			fmt.Fprintf(&b, "    %s: %s;\n", propName(name), reindent(typ, "    "))
+		}
+		if left > 0 {
+			fmt.Fprintf(&b, "    /* plugin-lsp: %d more tools left out: the generated types passed their budget */\n", left)
+			b.WriteString("    [tool: string]: unknown;\n")
 		}
 	}
 	b.WriteString("  }\n")

@@ -268,8 +268,10 @@ func TestGoodPluginsTypeCheck(t *testing.T) {
 
 // ConvertJSON is Convert for schema text.
 func ConvertJSON(text []byte, prefix string) (string, []string, error) {
+	dec := json.NewDecoder(bytes.NewReader(text))
+	dec.UseNumber() // numbers as written, as SchemaValue gives them
 	var s any
-	if err := json.Unmarshal(text, &s); err != nil {
+	if err := dec.Decode(&s); err != nil {
 		return "", nil, err
 	}
 	t, d := Convert(s, prefix)
