@@ -176,7 +176,7 @@ func runCommandIO(args []string, stdin io.Reader, stdout, stderr io.Writer, newR
 			fmt.Fprintf(stderr, "plugin-lsp run: --record: %s\n", line(err))
 			return 1
 		}
-		fmt.Fprintf(stderr, "recorded %d fixture(s) into %s", added, path)
+		fmt.Fprintf(stderr, "recorded %d fixture(s) into %s", added, line(path))
 		if skipped > 0 {
 			fmt.Fprintf(stderr, " (%d fetch(es) already had one)", skipped)
 		}

@@ -150,10 +150,8 @@ func testCommand(args []string, stdout, stderr io.Writer, newRunner func(paralle
 		fmt.Fprintf(stderr, "plugin-lsp test: %v\n", err)
 		return 1
 	}
-	if o.format != "text" {
-		fmt.Fprintf(stderr, "%d passed, %d failed, %d errors in %.2f s\n", sum.Passed, sum.Failed, sum.Broken, sum.DurationMs/1000)
-	} else {
-		fmt.Fprintf(stderr, "%.2f s\n", sum.DurationMs/1000)
+	if o.format != "text" { // the text output ends with it
+		fmt.Fprintln(stderr, sum)
 	}
 	if len(results) == 0 {
 		fmt.Fprintln(stderr, "plugin-lsp test: no test cases found (write tests/*.json; see docs/testing.md)")

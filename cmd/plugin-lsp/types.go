@@ -67,7 +67,7 @@ func cmdTypes(args []string, stdout, stderr io.Writer) int {
 				return 1
 			}
 			if len(wrote) == 0 {
-				fmt.Fprintf(stdout, "%s is up to date\n", filepath.Join(dir, filepath.FromSlash(tstypes.TypesPath)))
+				fmt.Fprintf(stdout, "%s is up to date\n", line(filepath.Join(dir, filepath.FromSlash(tstypes.TypesPath))))
 			}
 		}
 	}
