@@ -84,6 +84,9 @@ func TestOutputShapes(t *testing.T) {
 	step("pin", dir)
 	step("check", "--diff", dir)
 	step("check", "--fix", dir)
+	step("init", dir, "--tool", "forecast")
+	step("init", dir, "--tool", "forecast")
+	step("test", "--run", "^forecast/", dir)
 
 	// A failing case and an error in the plugin.
 	if err := os.WriteFile(filepath.Join(dir, "tests", "extra.json"), []byte(`{"tool": "greet", "cases": [
