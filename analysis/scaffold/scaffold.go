@@ -64,11 +64,11 @@ func Init(dir, tool string) ([]Change, error) {
 		return nil, err
 	}
 	var changes []Change
-	kebab := kebabCase(tool)
-	page := "code/" + kebab
+	files := newToolFiles(abs, tool)
+	page := "code/" + files.base
 	manifest := filepath.Join(abs, analysis.ManifestName)
 	if _, err := os.Lstat(manifest); errors.Is(err, fs.ErrNotExist) {
-		if err := create(abs, analysis.ManifestName, newManifest(pluginName(abs), tool, page)); err != nil {
+		if err := create(abs, analysis.ManifestName, newManifest(pluginName(abs), files.entry(page))); err != nil {
 			return nil, err
 		}
 		changes = append(changes, Change{Path: analysis.ManifestName, Action: "created"})
@@ -80,7 +80,7 @@ func Init(dir, tool string) ([]Change, error) {
 		if p.SyntaxError != nil || p.Manifest.Root == nil || p.Manifest.Root.Kind != jsonpos.Object {
 			return changes, fmt.Errorf("%s does not parse: fix it first (plugin-lsp check %s)", manifest, dir)
 		}
-		c, err := addToManifest(p, tool, page)
+		c, err := addToManifest(p, tool, files.entry(page))
 		if err != nil {
 			return changes, err
 		}
@@ -96,29 +96,30 @@ func Init(dir, tool string) ([]Change, error) {
 			if s, ok := analysis.Str(t.Page); ok && s != "" {
 				page = s
 			}
+			files.base = pageStem(page) // its test and fixture follow its page
 		}
 	}
 	rel, found := p.ResolvePage(page)
 	if found {
 		changes = append(changes, Change{Path: rel, Action: "kept"})
 	} else {
-		if err := create(abs, rel, pageText(tool)); err != nil {
+		if err := create(abs, rel, files.page()); err != nil {
 			return changes, err
 		}
 		changes = append(changes, Change{Path: rel, Action: "created"})
 	}
 
-	c, err := addFixture(p, tool)
+	c, err := addFixture(p, files)
 	if err != nil {
 		return changes, err
 	}
 	changes = append(changes, c...)
 
-	testRel := "tests/" + kebab + ".json"
+	testRel := "tests/" + files.base + ".json"
 	if _, err := os.Lstat(p.Abs(testRel)); err == nil {
 		changes = append(changes, Change{Path: testRel, Action: "kept"})
 	} else {
-		if err := create(abs, testRel, testText(tool)); err != nil {
+		if err := create(abs, testRel, files.test()); err != nil {
 			return changes, err
 		}
 		changes = append(changes, Change{Path: testRel, Action: "created"})
@@ -168,29 +169,36 @@ func pluginName(dir string) string {
 	return s
 }
 
-// kebabCase: lookupBook → lookup-book.
+// kebabCase: lookupBook → lookup-book, HTTPGet2 → http-get2, get_v2 → get-v2.
 func kebabCase(s string) string {
 	var b strings.Builder
-	for i, r := range s {
+	lower := func(r byte) bool { return r >= 'a' && r <= 'z' || r >= '0' && r <= '9' }
+	upper := func(r byte) bool { return r >= 'A' && r <= 'Z' }
+	for i := 0; i < len(s); i++ {
+		r := s[i]
 		switch {
-		case r >= 'A' && r <= 'Z':
-			if i > 0 && !strings.HasSuffix(b.String(), "-") {
+		case upper(r):
+			// A word starts at an upper-case letter after a lower-case one
+			// or a digit, or at the last capital of an acronym (HTTPGet).
+			if i > 0 && (lower(s[i-1]) || upper(s[i-1]) && i+1 < len(s) && lower(s[i+1]) && s[i+1] > '9') {
 				b.WriteByte('-')
 			}
-			b.WriteRune(r - 'A' + 'a')
+			b.WriteByte(r - 'A' + 'a')
 		case r == '_':
-			if b.Len() > 0 && !strings.HasSuffix(b.String(), "-") {
-				b.WriteByte('-')
-			}
+			b.WriteByte('-')
 		default:
-			b.WriteRune(r)
+			b.WriteByte(r)
 		}
 	}
-	return strings.Trim(b.String(), "-")
+	out := b.String()
+	for strings.Contains(out, "--") {
+		out = strings.ReplaceAll(out, "--", "-")
+	}
+	return strings.Trim(out, "-")
 }
 
-func newManifest(name, tool, page string) string {
-	entry := strings.ReplaceAll(toolEntry(tool, page), "\n", "\n    ")
+func newManifest(name, entry string) string {
+	entry = strings.ReplaceAll(entry, "\n", "\n    ")
 	return `{
   "name": ` + quote(name) + `,
   "version": "0.1.0",
@@ -210,26 +218,10 @@ func quote(s string) string {
 	return string(b)
 }
 
-// toolEntry is the manifest entry of a new tool.
-func toolEntry(tool, page string) string {
-	return `{
-  "name": ` + quote(tool) + `,
-  "page": ` + quote(page) + `,
-  "description": "Greets someone with the message the API returns",
-  "inputJsonSchema": {
-    "type": "object",
-    "properties": { "name": { "type": "string", "description": "Who to greet" } },
-    "required": ["name"],
-    "additionalProperties": false,
-    "examples": [{ "name": "world" }]
-  }
-}`
-}
-
-// addToManifest adds the tool entry, "http.fetch" to capabilities.host and
+// addToManifest adds the tool's entry, "http.fetch" to capabilities.host and
 // the demo domain to capabilities.fetch, each only when missing, applying
 // one edit at a time (each re-parses the file).
-func addToManifest(p *analysis.Plugin, tool, page string) ([]Change, error) {
+func addToManifest(p *analysis.Plugin, tool, entry string) ([]Change, error) {
 	var notes []string
 	type step struct {
 		need  func(m *analysis.Manifest) bool
@@ -238,7 +230,7 @@ func addToManifest(p *analysis.Plugin, tool, page string) ([]Change, error) {
 		note  string
 	}
 	steps := []step{
-		{func(m *analysis.Manifest) bool { return !hasTool(m, tool) }, []string{"tools"}, toolEntry(tool, page), "tool " + tool},
+		{func(m *analysis.Manifest) bool { return !hasTool(m, tool) }, []string{"tools"}, entry, "tool " + tool},
 		{func(m *analysis.Manifest) bool { return !capability.FromManifest(m).HasHost("http.fetch") }, []string{"capabilities", "host"}, `"http.fetch"`, "http.fetch in capabilities.host"},
 		{func(m *analysis.Manifest) bool { return !contains(capability.FromManifest(m).Domains(), DemoDomain) }, []string{"capabilities", "fetch"}, quote(DemoDomain), DemoDomain + " in capabilities.fetch"},
 	}
@@ -295,16 +287,11 @@ func apply(text []byte, e analysis.Edit) []byte {
 	return append(out, text[e.Span.End:]...)
 }
 
-// fixtureURL is the demo URL a template page fetches for "world".
-func fixtureURL(tool string) string {
-	return "https://" + DemoDomain + "/v1/" + kebabCase(tool) + "?name=world"
-}
-
-// addFixture adds the demo fixture of the tool to fixtures.json (creating
-// it), unless one answers its URL already.
-func addFixture(p *analysis.Plugin, tool string) ([]Change, error) {
-	u := fixtureURL(tool)
-	entry := `{ "url": ` + quote(u) + `, "body": { "message": "Hello, world!" } }`
+// addFixture adds the fixture of the tool's example to fixtures.json
+// (creating it), unless one answers its URL already.
+func addFixture(p *analysis.Plugin, t toolFiles) ([]Change, error) {
+	u := t.url(t.example())
+	entry := t.fixture()
 	if p.FixturesFile == nil {
 		text := "{\n  \"$schema\": \"" + tstypes.FixturesSchemaPath + "\",\n  \"fnFetch\": [\n    " + entry + "\n  ]\n}\n"
 		if err := create(p.Dir, analysis.FixturesName, text); err != nil {
@@ -330,46 +317,6 @@ func addFixture(p *analysis.Plugin, tool string) ([]Change, error) {
 		return nil, err
 	}
 	return []Change{{Path: analysis.FixturesName, Action: "updated", Note: "added a fixture for " + u}}, nil
-}
-
-func pageText(tool string) string {
-	return `// ` + tool + `: the tool's code. It runs in a fresh sandbox: no network but http.fetch to the
-// domains in capabilities.fetch, answered by fixtures.json in dev runs and tests.
-//   plugin-lsp run --input '{"name":"world"}' . ` + tool + `
-//   plugin-lsp test .
-export default async function ` + tool + `(input: Input<"` + tool + `">) {
-  const res = await http.fetch("https://` + DemoDomain + `/v1/` + kebabCase(tool) + `?name=" + encodeURIComponent(input.name));
-  if (!res.ok) {
-    throw new Error("` + DemoDomain + ` answered " + res.status);
-  }
-  const data = (await res.json()) as { message: string };
-  return { type: "markdown", text: data.message };
-}
-`
-}
-
-func testText(tool string) string {
-	u := fixtureURL(tool)
-	failURL := strings.Replace(u, "name=world", "name=nobody", 1)
-	return `{
-  "$schema": "../` + tstypes.TestsSchemaPath + `",
-  "tool": ` + quote(tool) + `,
-  "cases": [
-    {
-      "name": "greets the world",
-      "input": { "name": "world" },
-      "result": { "type": "markdown", "text": "Hello, world!" },
-      "fetches": [{ "method": "GET", "url": ` + quote(u) + `, "status": 200 }]
-    },
-    {
-      "name": "an API error is thrown",
-      "input": { "name": "nobody" },
-      "fixtures": { "fnFetch": [{ "url": ` + quote(failURL) + `, "status": 503, "body": "unavailable" }] },
-      "error": { "name": "Error", "message": "answered 503" }
-    }
-  ]
-}
-`
 }
 
 // Summary sorts changes for printing: created, updated, kept.

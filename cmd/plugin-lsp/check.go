@@ -12,37 +12,6 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/analysis/report"
 )
 
-const checkUsage = `usage: plugin-lsp check [--format text|json|sarif] [--builtins FILE] [--require-snapshot] [--fix | --diff] DIR...
-
-Checks every plugin at or below each DIR (a directory holding plugin.json,
-a directory of plugins, or a plugin.json file). Exit status: 0 no errors,
-1 errors found, 2 bad usage (unknown flag, a DIR without any plugin).
-Rules and their codes: docs/rules.md.
-
-  --format text   file:line:col: severity: message [code]   (the default;
-                  1-based line and UTF-16 column), and "  fix: <title>"
-                  under a diagnostic that has a fix
-  --format json   [{plugin, file, range: {start: {line, character}, end},
-                  severity (1 error, 2 warning, 3 info, 4 hint), code, message}]
-                  LSP-shaped: 0-based lines, UTF-16 characters, file
-                  relative to the plugin directory
-  --format sarif  SARIF 2.1.0 for code-scanning services
-  --builtins FILE a JSON array of tool names that extends the built-in catalogue
-  --require-snapshot
-                  a plugin without plugin.lock.json (plugin-lsp pin) is an
-                  error, as is a reach wider than the snapshot (for CI);
-                  every plugin.json under DIR is checked, including those
-                  in hidden directories, node_modules and nested plugins
-                  (without it those are skipped)
-  --fix           apply every preferred, safe fix of an error or warning
-                  (one that adds or renames: never one that removes a
-                  capability or code), re-checking after each and keeping
-                  it only when it brings no new error; print what changed,
-                  then check the fixed plugins
-  --diff          print the patch --fix would apply (unified diff, paths
-                  as given on the command line) and change nothing
-`
-
 // checkOptions are the parsed arguments of check and review.
 type checkOptions struct {
 	format          string
@@ -52,12 +21,17 @@ type checkOptions struct {
 	dirs            []string
 }
 
-// parseCheckArgs accepts flags before, between and after the directories
-// ("--format json", "--format=json", "-format json"); "--" ends flags.
-func parseCheckArgs(args []string, formats ...string) (checkOptions, error) {
-	o := checkOptions{format: formats[0]}
+// parseCheckArgs parses the arguments of check and review (cmd): the
+// flags of the command's table entry, the first format the default.
+func parseCheckArgs(cmd *command, args []string) (checkOptions, error) {
+	var o checkOptions
+	for _, f := range cmd.flags {
+		if f.name == "format" {
+			o.format = strings.Split(f.value, "|")[0]
+		}
+	}
 	var err error
-	o.dirs, err = scanArgs(args, []string{"require-snapshot", "fix", "diff"}, []string{"format", "builtins"}, func(name, val string) error {
+	o.dirs, err = cmd.parse(args, func(name, val string) error {
 		switch name {
 		case "fix":
 			o.fix = true
@@ -68,6 +42,7 @@ func parseCheckArgs(args []string, formats ...string) (checkOptions, error) {
 		case "builtins":
 			o.builtins = val
 		case "format":
+			formats := strings.Split(flagOf(cmd, "format").value, "|")
 			ok := false
 			for _, f := range formats {
 				ok = ok || f == val
@@ -76,6 +51,8 @@ func parseCheckArgs(args []string, formats ...string) (checkOptions, error) {
 				return fmt.Errorf("unknown format %q (want %s)", val, strings.Join(formats, ", "))
 			}
 			o.format = val
+		default:
+			return noHandler(cmd.name, name)
 		}
 		return nil
 	})
@@ -102,9 +79,10 @@ func loadConfig(builtins string) (*analysis.Config, error) {
 }
 
 func cmdCheck(args []string, stdout, stderr io.Writer) int {
-	o, err := parseCheckArgs(args, "text", "json", "sarif")
+	spec := cmdSpec("check")
+	o, err := parseCheckArgs(spec, args)
 	if err == errHelp {
-		fmt.Fprint(stdout, checkUsage)
+		fmt.Fprint(stdout, spec.usage())
 		return 0
 	}
 	if err == nil && len(o.dirs) == 0 {
@@ -114,7 +92,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		err = fmt.Errorf("--fix and --diff exclude each other (--diff shows what --fix would do)")
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "plugin-lsp check: %v\n\n%s", err, checkUsage)
+		fmt.Fprintf(stderr, "plugin-lsp check: %v\n\n%s", err, spec.usage())
 		return 2
 	}
 	if !o.diff {

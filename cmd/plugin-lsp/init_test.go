@@ -4,8 +4,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/analysis/fixtures"
 )
 
 // snapshotTree returns every file under dir with its content.
@@ -134,5 +138,108 @@ func tscClean(t *testing.T, dir string) {
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("tsc: %v\n%s", err, out)
+	}
+}
+
+// init --tool NAME writes a tool of its own, never a copy of the greeter:
+// its entry's description names it, its schema has its own property, its
+// page fetches its own URL, fixtures.json answers that URL and its test
+// expects that answer. check is clean, test passes and tsc is clean on the
+// result, for names the manifest allows that are awkward as file names or
+// JavaScript (digits, underscores, acronyms, "_", a reserved word, the
+// name of a global the page uses, two names of one kebab case).
+func TestInitToolOfItsOwn(t *testing.T) {
+	names := []string{"forecast", "get_v2_item", "HTTPGet2", "_", "fooBar", "foo_bar", "delete", "http", "X"}
+	dir := filepath.Join(t.TempDir(), "plugin-2")
+	// A new plugin made with --tool has that tool only.
+	if code, out, stderr := run(t, "init", dir, "--tool", names[0]); code != 0 {
+		t.Fatalf("init --tool %s: exit %d\n%s%s", names[0], code, out, stderr)
+	}
+	for _, n := range names[1:] {
+		if code, out, stderr := run(t, "init", dir, "--tool", n); code != 0 || !strings.Contains(out, "updated  plugin.json (added tool "+n+")") {
+			t.Fatalf("init --tool %s: exit %d\n%s%s", n, code, out, stderr)
+		}
+	}
+	p, err := analysis.Load(analysis.OSFS{}, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx, err := fixtures.Parse(p.FixturesFile.Text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages := map[string]string{}
+	if len(p.Manifest.Tools) != len(names) {
+		t.Fatalf("%d tools in plugin.json, want %d", len(p.Manifest.Tools), len(names))
+	}
+	for i, tool := range p.Manifest.Tools {
+		name, _ := analysis.Str(tool.Name)
+		desc, _ := analysis.Str(tool.Description)
+		page, _ := analysis.Str(tool.Page)
+		if name != names[i] || !strings.Contains(desc, name) || strings.Contains(desc, "Greets") {
+			t.Errorf("tool %d: name %q, description %q", i, name, desc)
+		}
+		schema := string(p.ManifestFile.Text[tool.InputSchema.Span.Start:tool.InputSchema.Span.End])
+		if !strings.Contains(schema, `"query"`) || strings.Contains(schema, "greet") {
+			t.Errorf("%s: schema %s", name, schema)
+		}
+		if other, dup := pages[page]; dup {
+			t.Errorf("%s and %s share the page %s", other, name, page)
+		}
+		pages[page] = name
+		rel, found := p.ResolvePage(page)
+		if !found {
+			t.Errorf("%s: page %s not written", name, page)
+			continue
+		}
+		src := snapshotTree(t, dir)[rel]
+		stem := strings.TrimSuffix(strings.TrimPrefix(rel, "code/"), ".ts")
+		url := "https://api.example.com/v1/" + stem + "?query=example"
+		if !strings.Contains(src, `Input<"`+name+`">`) || !strings.Contains(src, `"https://api.example.com/v1/`+stem+`?query="`) || strings.Contains(src, "world") {
+			t.Errorf("%s: page %s:\n%s", name, rel, src)
+		}
+		answered := false
+		for _, f := range fx.FnFetch {
+			if fixtures.SameURL(f.URL, url) {
+				answered = true
+				if !strings.Contains(string(f.Body), name+" answered example") {
+					t.Errorf("%s: the fixture of %s answers %s", name, url, f.Body)
+				}
+			}
+		}
+		if !answered {
+			t.Errorf("%s: no fixture answers %s", name, url)
+		}
+		test := snapshotTree(t, dir)["tests/"+stem+".json"]
+		if !strings.Contains(test, `"tool": "`+name+`"`) || !strings.Contains(test, url) {
+			t.Errorf("%s: tests/%s.json:\n%s", name, stem, test)
+		}
+	}
+	if code, out, stderr := run(t, "check", dir); code != 0 || out != "" {
+		t.Fatalf("check: exit %d\n%s%s", code, out, stderr)
+	}
+	code, out, stderr := testCLI(dir)
+	if code != 0 || !strings.Contains(out, "ok: "+strconv.Itoa(2*len(names))+" passed, 0 failed, 0 errors") {
+		t.Fatalf("test: exit %d\n%s%s", code, out, stderr)
+	}
+	for _, n := range names {
+		if !strings.Contains(out, "ok    "+n+"/returns the answer to the example") {
+			t.Errorf("no passing case of %s:\n%s", n, out)
+		}
+	}
+	tscClean(t, dir)
+
+	// init again changes nothing.
+	before := snapshotTree(t, dir)
+	for _, n := range names {
+		if code, out, _ := run(t, "init", dir, "--tool", n); code != 0 || strings.Contains(out, "created") || strings.Contains(out, "updated  plugin.json") {
+			t.Errorf("second init --tool %s changed something:\n%s", n, out)
+		}
+	}
+	after := snapshotTree(t, dir)
+	for k, v := range before {
+		if after[k] != v {
+			t.Errorf("%s changed on the second init", k)
+		}
 	}
 }

@@ -13,31 +13,6 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/analysis/text"
 )
 
-const usage = `usage: plugin-lsp <command> [arguments]
-
-plugin-lsp checks, reviews and runs agent plugins; editors start it as a
-language server. The first run of a new version compiles QuickJS once into
-a cache (a few seconds); later runs start in milliseconds.
-
-commands:
-  serve                      language server over stdio (the default)
-  check [--format text|json|sarif] DIR...
-                             check plugins; exit 1 on any error
-  review [--format text|json] DIR
-                             print the install review card
-  run [--fixtures F] [--input JSON] [--timeout D] [--providers fake|real [--record]] DIR TOOL
-                             run a function tool in the sandbox
-  pin DIR                    write the capability snapshot DIR/plugin.lock.json
-  test [--update] [--format text|json|tap|junit] [--run PATTERN] DIR...
-                             run the tool tests (tests/*.json); exit 1 on a failure
-  init DIR [--tool NAME]     create a plugin (or add a tool): manifest, page, fixture, test, types
-  types [--check] DIR...     write .plugin/types.d.ts (and tsconfig.json) for the pages
-  version, --version         print the version
-  help, --help               print this help
-
-Docs: https://github.com/plugin-lsp/plugin-lsp/tree/main/docs
-`
-
 // terminalHint is printed to stderr when plugin-lsp is started with no
 // command from a terminal: serve then waits for an LSP client, which looks
 // like a hang to a person.
@@ -89,9 +64,25 @@ func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, "plugin-lsp", version)
 		return 0
 	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
-		return 0
+		return cmdHelp(args, stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "plugin-lsp: unknown command %q\n\n%s", cmd, usage)
+	fmt.Fprintf(stderr, "plugin-lsp: unknown command %q\n\n%s", cmd, mainUsage())
+	return 2
+}
+
+// cmdHelp prints the command list, or with an argument that command's usage.
+func cmdHelp(args []string, stdout, stderr io.Writer) int {
+	switch {
+	case len(args) == 0:
+		fmt.Fprint(stdout, mainUsage())
+		return 0
+	case len(args) == 1 && lookup(args[0]) != nil:
+		fmt.Fprint(stdout, lookup(args[0]).usage())
+		return 0
+	case len(args) == 1:
+		fmt.Fprintf(stderr, "plugin-lsp help: unknown command %q\n\n%s", args[0], mainUsage())
+	default:
+		fmt.Fprintf(stderr, "plugin-lsp help: one COMMAND at most, got %d\n", len(args))
+	}
 	return 2
 }

@@ -12,26 +12,18 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/analysis/snapshot"
 )
 
-const reviewUsage = `usage: plugin-lsp review [--format text|json] [--builtins FILE] DIR
-
-Prints the install review card of the plugin in DIR: plugin, version,
-source-tree hash, each function tool with its reach (host methods, fetch
-domains, credentials) and each native tool in the full-trust lane.
-Exit status: 0 card printed, 1 the plugin has errors (the card is still
-printed when it can be) or its tree cannot be hashed (a symlink), 2 bad usage.
-`
-
 func cmdReview(args []string, stdout, stderr io.Writer) int {
-	o, err := parseCheckArgs(args, "text", "json")
+	spec := cmdSpec("review")
+	o, err := parseCheckArgs(spec, args)
 	if err == errHelp {
-		fmt.Fprint(stdout, reviewUsage)
+		fmt.Fprint(stdout, spec.usage())
 		return 0
 	}
 	if err == nil && len(o.dirs) != 1 {
 		err = fmt.Errorf("want exactly one plugin directory, got %d", len(o.dirs))
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "plugin-lsp review: %v\n\n%s", err, reviewUsage)
+		fmt.Fprintf(stderr, "plugin-lsp review: %v\n\n%s", err, spec.usage())
 		return 2
 	}
 	outputFormat(stdout, o.format)

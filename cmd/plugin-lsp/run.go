@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -17,34 +18,6 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/runner"
 	"github.com/plugin-lsp/plugin-lsp/runner/broker"
 )
-
-const runUsage = `usage: plugin-lsp run [--fixtures F] [--input JSON] [--timeout D] [--providers fake|real [--record]] DIR TOOL
-
-Runs the function tool TOOL of the plugin in DIR in the real sandbox
-(QuickJS-WASM, zero ambient authority, the fetch broker) and prints the run
-record as one JSON object: {claim, ok, result, error, logs, fetches,
-durationMs, usage, secrets}; "secrets" says where each credential's dev
-secret came from (fixtures, env PLUGIN_SECRET_<PLUGIN>__<name> bound to
-this plugin, or refused and how to bind it), never its value. Exit status: 0 the tool returned, 1 it threw or was
-stopped, 2 bad usage (unknown flag or tool, input not JSON, no plugin).
-TOOL may be a page path instead (code/helper.ts): a page no tool binds
-runs with the minimal grant (no host method, no network).
-
-  --fixtures F     fixtures file (default DIR/fixtures.json)
-  --input JSON     the tool's argument; @FILE reads a file, - reads stdin
-                   (default: inputJsonSchema.examples[0], else fixtures.json
-                   "inputs"[TOOL], else the required properties, empty).
-                   It is validated against inputJsonSchema before the
-                   sandbox starts: a mismatch is a record with ok false and
-                   error.name "InputError", one violation per JSON pointer
-  --timeout D      wall deadline, a Go duration (default 30s)
-  --providers P    fake (default: fixtures; an unmatched fetch throws) or
-                   real (the network, through the same broker)
-  --record         with --providers real: append each answered response to
-                   the fixtures file as a fixture (secrets replaced, the
-                   request's credential headers never written; see
-                   docs/fixtures.md)
-`
 
 type runOptions struct {
 	fixtures, input, providers string
@@ -56,7 +29,8 @@ type runOptions struct {
 func parseRunArgs(args []string) (runOptions, error) {
 	o := runOptions{providers: "fake", timeout: runner.DefaultTimeout}
 	var err error
-	o.pos, err = scanArgs(args, []string{"record"}, []string{"fixtures", "input", "timeout", "providers"}, func(name, val string) error {
+	spec := cmdSpec("run")
+	o.pos, err = spec.parse(args, func(name, val string) error {
 		switch name {
 		case "record":
 			o.record = true
@@ -65,8 +39,8 @@ func parseRunArgs(args []string) (runOptions, error) {
 		case "input":
 			o.input = val
 		case "providers":
-			if val != "fake" && val != "real" {
-				return fmt.Errorf("--providers must be fake or real, not %q", val)
+			if !slices.Contains(strings.Split(flagOf(spec, "providers").value, "|"), val) {
+				return fmt.Errorf("--providers must be %s, not %q", strings.ReplaceAll(flagOf(spec, "providers").value, "|", " or "), val)
 			}
 			o.providers = val
 		case "timeout":
@@ -75,6 +49,8 @@ func parseRunArgs(args []string) (runOptions, error) {
 				return fmt.Errorf("--timeout %q is not a positive duration (e.g. 5s, 500ms)", val)
 			}
 			o.timeout = d
+		default:
+			return noHandler(spec.name, name)
 		}
 		return nil
 	})
@@ -115,11 +91,11 @@ const maxInputBytes = 16 << 20
 func runCommandIO(args []string, stdin io.Reader, stdout, stderr io.Writer, newRunner runnerFactory) int {
 	o, err := parseRunArgs(args)
 	if err == errHelp {
-		fmt.Fprint(stdout, runUsage)
+		fmt.Fprint(stdout, cmdSpec("run").usage())
 		return 0
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "plugin-lsp run: %v\n\n%s", err, runUsage)
+		fmt.Fprintf(stderr, "plugin-lsp run: %v\n\n%s", err, cmdSpec("run").usage())
 		return 2
 	}
 	outputFormat(stdout, "json") // the run record
@@ -200,7 +176,7 @@ func runCommandIO(args []string, stdin io.Reader, stdout, stderr io.Writer, newR
 			fmt.Fprintf(stderr, "plugin-lsp run: --record: %s\n", line(err))
 			return 1
 		}
-		fmt.Fprintf(stderr, "recorded %d fixture(s) into %s", added, path)
+		fmt.Fprintf(stderr, "recorded %d fixture(s) into %s", added, line(path))
 		if skipped > 0 {
 			fmt.Fprintf(stderr, " (%d fetch(es) already had one)", skipped)
 		}

@@ -2,9 +2,10 @@ package main
 
 import (
 	"context"
-	"flag"
+	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/plugin-lsp/plugin-lsp/lsp"
 )
@@ -15,18 +16,39 @@ const serveMemoryLimit = 100 << 20
 
 // cmdServe runs the language server over stdin/stdout.
 func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	docsURL := fs.String("docs-url", "", "base URL of the rule docs (default: docs/rules.md of this checkout as a file:// URL, when found)")
-	debounce := fs.Duration("debounce", lsp.DefaultDebounce, "delay between an edit and its check")
-	_ = fs.Bool("stdio", true, "serve over stdin/stdout (the only transport; accepted for clients that pass it)")
-	if err := fs.Parse(args); err != nil {
+	spec := cmdSpec("serve")
+	docsURL, debounce := "", lsp.DefaultDebounce
+	pos, err := spec.parse(args, func(name, val string) error {
+		switch name {
+		case "docs-url":
+			docsURL = val
+		case "debounce":
+			d, err := time.ParseDuration(val)
+			if err != nil || d < 0 {
+				return fmt.Errorf("--debounce %q is not a duration (e.g. 100ms, 0)", val)
+			}
+			debounce = d
+		case "stdio":
+		default:
+			return noHandler(spec.name, name)
+		}
+		return nil
+	})
+	if err == nil && len(pos) > 0 {
+		err = fmt.Errorf("unexpected argument %q", pos[0])
+	}
+	if err == errHelp {
+		fmt.Fprint(stderr, spec.usage()) // stdout is the LSP stream
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "plugin-lsp serve: %v\n\n%s", err, spec.usage())
 		return 2
 	}
-	if *docsURL == "" {
+	if docsURL == "" {
 		exe, _ := os.Executable()
 		wd, _ := os.Getwd()
-		*docsURL = lsp.FindRulesDoc(exe, wd)
+		docsURL = lsp.FindRulesDoc(exe, wd)
 	}
 	if dir := os.Getenv("PLUGIN_LSP_MEMTRACE"); dir != "" {
 		memTrace(dir)
@@ -35,13 +57,13 @@ func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		memLimit = serveMemoryLimit
 	}
-	if *debounce == 0 {
-		*debounce = -1 // no delay
+	if debounce == 0 {
+		debounce = -1 // no delay
 	}
 	srv := lsp.New(lsp.Options{
 		Runner:   newToolRunner(),
-		DocsURL:  *docsURL,
-		Debounce: *debounce,
+		DocsURL:  docsURL,
+		Debounce: debounce,
 		Log:      stderr,
 		Version:  version,
 		Review:   reviewCard,

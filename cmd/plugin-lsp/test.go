@@ -9,29 +9,15 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/runner"
 	"github.com/plugin-lsp/plugin-lsp/runner/tooltest"
 )
-
-const testUsage = `usage: plugin-lsp test [--update] [--format text|json|tap|junit] [--run PATTERN] [--timeout D] [--parallel N] DIR...
-
-Runs the tool tests (tests/*.json, see docs/testing.md) of every plugin at
-or below each DIR, each case in a fresh sandbox with fake providers
-(fixtures.json plus the case's own fixtures), in parallel. Exit status: 0
-every case passed, 1 a case failed or a test file is broken, 2 bad usage.
-
-  --update         write the snapshots of "snapshot": true cases (new or
-                   changed) and drop stored snapshots no case uses
-  --format F       text (default), json, tap (TAP 14) or junit (XML)
-  --run PATTERN    run only the cases whose "<tool>/<name>" matches the
-                   regular expression
-  --timeout D      deadline of a case without timeoutMs (default 10s)
-  --parallel N     cases run at once (default: the number of CPUs)
-`
 
 type testOptions struct {
 	update   bool
@@ -45,17 +31,17 @@ type testOptions struct {
 func parseTestArgs(args []string) (testOptions, error) {
 	o := testOptions{format: "text", timeout: tooltest.DefaultTimeout, parallel: runtime.GOMAXPROCS(0)}
 	var err error
-	o.dirs, err = scanArgs(args, []string{"update", "u"}, []string{"format", "run", "timeout", "parallel"}, func(name, val string) error {
+	spec := cmdSpec("test")
+	o.dirs, err = spec.parse(args, func(name, val string) error {
 		switch name {
-		case "update", "u":
+		case "update":
 			o.update = true
 		case "format":
-			switch val {
-			case "text", "json", "tap", "junit":
-				o.format = val
-			default:
-				return fmt.Errorf("unknown format %q (want text, json, tap or junit)", val)
+			formats := strings.Split(flagOf(spec, "format").value, "|")
+			if !slices.Contains(formats, val) {
+				return fmt.Errorf("unknown format %q (want %s)", val, strings.Join(formats, ", "))
 			}
+			o.format = val
 		case "run":
 			re, err := regexp.Compile(val)
 			if err != nil {
@@ -74,6 +60,8 @@ func parseTestArgs(args []string) (testOptions, error) {
 				return fmt.Errorf("--parallel %q is not a positive number", val)
 			}
 			o.parallel = n
+		default:
+			return noHandler(spec.name, name)
 		}
 		return nil
 	})
@@ -99,11 +87,11 @@ func cmdTest(args []string, stdout, stderr io.Writer) int {
 func testCommand(args []string, stdout, stderr io.Writer, newRunner func(parallel int) (runner.ToolRunner, func(), error)) int {
 	o, err := parseTestArgs(args)
 	if err == errHelp {
-		fmt.Fprint(stdout, testUsage)
+		fmt.Fprint(stdout, cmdSpec("test").usage())
 		return 0
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "plugin-lsp test: %v\n\n%s", err, testUsage)
+		fmt.Fprintf(stderr, "plugin-lsp test: %v\n\n%s", err, cmdSpec("test").usage())
 		return 2
 	}
 	outputFormat(stdout, o.format)
@@ -162,10 +150,8 @@ func testCommand(args []string, stdout, stderr io.Writer, newRunner func(paralle
 		fmt.Fprintf(stderr, "plugin-lsp test: %v\n", err)
 		return 1
 	}
-	if o.format != "text" {
-		fmt.Fprintf(stderr, "%d passed, %d failed, %d errors in %.2f s\n", sum.Passed, sum.Failed, sum.Broken, sum.DurationMs/1000)
-	} else {
-		fmt.Fprintf(stderr, "%.2f s\n", sum.DurationMs/1000)
+	if o.format != "text" { // the text output ends with it
+		fmt.Fprintln(stderr, sum)
 	}
 	if len(results) == 0 {
 		fmt.Fprintln(stderr, "plugin-lsp test: no test cases found (write tests/*.json; see docs/testing.md)")

@@ -5,42 +5,31 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/analysis/tstypes"
 )
 
-const typesUsage = `usage: plugin-lsp types [--check] DIR...
-
-Writes DIR/.plugin/types.d.ts for every plugin at or below each DIR: the
-host API the plugin is granted (http.fetch, collections.*), console, the
-timers and web globals of the sandbox, and Input<"toolName"> from each
-tool's inputJsonSchema. Writes DIR/tsconfig.json too when there is none,
-so that editors and tsc --noEmit type-check the pages against it.
-
-  --check   write nothing; exit 1 when a types.d.ts is missing or stale
-`
-
 func cmdTypes(args []string, stdout, stderr io.Writer) int {
+	spec := cmdSpec("types")
 	check := false
-	var dirs []string
-	for _, a := range args {
-		switch {
-		case a == "--check" || a == "-check":
-			check = true
-		case a == "-h" || a == "--help" || a == "-help":
-			fmt.Fprint(stdout, typesUsage)
-			return 0
-		case strings.HasPrefix(a, "-"):
-			fmt.Fprintf(stderr, "plugin-lsp types: unknown flag %s\n\n%s", a, typesUsage)
-			return 2
-		default:
-			dirs = append(dirs, a)
+	dirs, err := spec.parse(args, func(name, _ string) error {
+		if name != "check" {
+			return noHandler(spec.name, name)
 		}
+		check = true
+		return nil
+	})
+	if err == errHelp {
+		fmt.Fprint(stdout, spec.usage())
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "plugin-lsp types: %v\n\n%s", err, spec.usage())
+		return 2
 	}
 	if len(dirs) == 0 {
-		fmt.Fprintf(stderr, "plugin-lsp types: no plugin directory given\n\n%s", typesUsage)
+		fmt.Fprintf(stderr, "plugin-lsp types: no plugin directory given\n\n%s", spec.usage())
 		return 2
 	}
 	exit := 0
@@ -78,7 +67,7 @@ func cmdTypes(args []string, stdout, stderr io.Writer) int {
 				return 1
 			}
 			if len(wrote) == 0 {
-				fmt.Fprintf(stdout, "%s is up to date\n", filepath.Join(dir, filepath.FromSlash(tstypes.TypesPath)))
+				fmt.Fprintf(stdout, "%s is up to date\n", line(filepath.Join(dir, filepath.FromSlash(tstypes.TypesPath))))
 			}
 		}
 	}

@@ -33,6 +33,12 @@ func Summarize(rs []Result) Summary {
 	return s
 }
 
+// String is the summary line: "12 passed, 0 failed, 0 errors in 0.35 s"
+// (text output ends with it; the other formats print it on stderr).
+func (s Summary) String() string {
+	return fmt.Sprintf("%d passed, %d failed, %d errors in %.2f s", s.Passed, s.Failed, s.Broken, s.DurationMs/1000)
+}
+
 // OK is true when every case passed.
 func (s Summary) OK() bool { return s.Failed == 0 && s.Broken == 0 }
 
@@ -110,7 +116,7 @@ func writeText(w io.Writer, rs []Result, sum Summary, cwd string) error {
 	if !sum.OK() {
 		verdict = "FAIL"
 	}
-	_, err := fmt.Fprintf(w, "%s: %d passed, %d failed, %d errors\n", verdict, sum.Passed, sum.Failed, sum.Broken)
+	_, err := fmt.Fprintf(w, "%s: %s\n", verdict, sum)
 	return err
 }
 

@@ -438,7 +438,7 @@ func TestFormats(t *testing.T) {
 	}
 	var txt bytes.Buffer
 	Write(&txt, "text", rs, sum, dir)
-	if !strings.Contains(txt.String(), "FAIL  echo/fails # with <xml> & \"quotes\"") || !strings.HasSuffix(txt.String(), "FAIL: 1 passed, 1 failed, 1 errors\n") {
+	if !strings.Contains(txt.String(), "FAIL  echo/fails # with <xml> & \"quotes\"") || !strings.HasSuffix(txt.String(), "FAIL: 1 passed, 1 failed, 1 errors in 0.00 s\n") {
 		t.Errorf("text:\n%s", txt.String())
 	}
 }
