@@ -27,5 +27,7 @@ func TestEmacsEglotClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	script := filepath.Join(repoRoot(t), "lsp", "e2e", "emacs", "test.el")
-	runClientScript(t, "Emacs with the emacs snippet", []string{"PLUGIN_LSP_INIT=" + init}, emacs, "--batch", "-Q", "-l", script)
+	// Not -Q: the site start file (Debian's lists the elpa directory) is
+	// part of what a user's Emacs loads; HOME is empty, so no user file is.
+	runClientScript(t, "Emacs with the emacs snippet", []string{"PLUGIN_LSP_INIT=" + init, "HOME=" + t.TempDir()}, emacs, "--batch", "-l", script)
 }
