@@ -257,6 +257,8 @@ step("the snippet starts one client for the first buffer, rooted at the plugin",
   local cs = clients_of(mbuf)
   assert(#cs == 1, "clients: " .. #cs)
   client_id = cs[1].id
+  -- 0.7 lists initialized clients only; 0.11 lists them once attached
+  wait("initialize", function() return client().initialized end)
   local c = client()
   assert(c.config.cmd[1] == "plugin-lsp" and c.config.cmd[2] == "serve", vim.inspect(c.config.cmd))
   -- 0.11 resolves the snippet's root_dir function into client.root_dir
