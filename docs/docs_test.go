@@ -224,24 +224,6 @@ func parseLua(t *testing.T, where, text string) {
 	}
 }
 
-// NeovimSnippet is the first Lua block of docs/editors.md: the Neovim 0.7
-// configuration the Neovim end-to-end test (lsp/e2e) loads.
-func TestNeovimSnippetIsTheFirstLuaBlock(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(repoRoot(t), "docs", "editors.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range snippets("docs/editors.md", string(data)) {
-		if s.lang == "lua" {
-			if !strings.Contains(s.text, "vim.lsp.start_client") || !strings.Contains(s.text, `"plugin-lsp", "serve"`) {
-				t.Errorf("the first Lua block of docs/editors.md is not the Neovim 0.7 snippet:\n%s", s.text)
-			}
-			return
-		}
-	}
-	t.Error("docs/editors.md has no Lua block")
-}
-
 // schemaFields lists every field path of the manifest schema the way
 // manifest.md writes them: "tools[].name", "capabilities.fetch[].domain".
 func schemaFields(t *testing.T) map[string]bool {

@@ -1,13 +1,20 @@
--- Headless Neovim 0.7 driving `plugin-lsp serve` as an author would: open
--- the example plugin, read diagnostics, edit, apply a quick fix, run a tool
--- before and after a fix, code lenses, hover, completion, and a manifest
--- typed character by character. Run by lsp/e2e (go test):
---   nvim --headless --clean -c "luafile lsp/e2e/nvim/test.lua"
--- with PLUGIN_LSP_BIN, PLUGIN_DIR, REPO_DIR and RESULTS in the environment.
+-- Headless Neovim driving `plugin-lsp serve` as an author would, with the
+-- client configured by a snippet of docs/editors.md pasted as init.lua:
+-- open the example plugin, read diagnostics, see the code lenses of the
+-- first buffer, open a page, run a tool with the documented command, edit,
+-- apply quick fixes, hover, completion, and a manifest typed character by
+-- character. Run by lsp/e2e (go test):
+--   nvim --headless --clean -u init.lua -c "luafile lsp/e2e/nvim/test.lua"
+-- in the plugin's directory, with PLUGIN_DIR, RESULTS and PLUGIN_LSP_RUN_CMD
+-- (the run command of the docs) in the environment and plugin-lsp on PATH.
 -- Each step writes "ok <step>" or "FAIL <step>: <why>" to RESULTS; the
 -- last line is DONE when the script got to the end.
+--
+-- The script never starts or attaches the client itself: the snippet does,
+-- from its FileType autocommand. It only observes (the diagnostics handlers,
+-- the review card's question, the exit code) and, on Neovim 0.11+, calls
+-- client methods with ":" (0.7 has "." functions).
 
-local BIN = os.getenv("PLUGIN_LSP_BIN")
 local DIR = os.getenv("PLUGIN_DIR")
 local REPO = os.getenv("REPO_DIR")
 local out = assert(io.open(assert(os.getenv("RESULTS"), "RESULTS not set"), "w"))
@@ -44,49 +51,76 @@ local manifest_path = DIR .. "/plugin.json"
 local page_path = DIR .. "/code/lookup-book.ts"
 local manifest_uri = vim.uri_from_fname(manifest_path)
 local page_uri = vim.uri_from_fname(page_path)
+local RUN_CMD = assert(os.getenv("PLUGIN_LSP_RUN_CMD"), "PLUGIN_LSP_RUN_CMD not set")
+local modern = vim.fn.has("nvim-0.11") == 1
 
--- diagnostics as published, by URI
-local published = {}
--- messages of window/showMessageRequest (plugin.pin's confirmation)
-pin_questions = {}
-local exit_code = nil
-
--- The client comes from the Neovim 0.7 snippet of docs/editors.md
--- (PLUGIN_LSP_SNIPPET): the test only adds its observers to the config the
--- snippet passes to vim.lsp.start_client, then opens plugin.json so that the
--- snippet's FileType autocommand starts the server.
-local client_id
-local start_client = vim.lsp.start_client
-vim.lsp.start_client = function(config)
-  assert(config.cmd[1] == "plugin-lsp" and config.root_dir == vim.fn.fnamemodify(DIR, ":p:h"), vim.inspect(config))
-  -- the server runs in the plugin folder, as an editor opened there starts it
-  -- (VS Code does; a cwd-dependent bug hid while this was the repository)
-  config.cmd_cwd = DIR
-  config.settings = vim.tbl_deep_extend("force", config.settings or {}, { pluginLsp = { debounceMs = 30 } })
-  config.handlers = {
-    -- plugin.pin shows the review card and asks: the author picks "Pin".
-    ["window/showMessageRequest"] = function(err, result)
-      pin_questions = pin_questions or {}
-      table.insert(pin_questions, result.message)
-      return { title = "Pin" }
-    end,
-    ["textDocument/publishDiagnostics"] = function(err, result, ctx, cfg)
-      published[result.uri] = result
-      return vim.lsp.handlers["textDocument/publishDiagnostics"](err, result, ctx, cfg)
-    end,
-  }
-  config.on_exit = function(code, signal)
-    exit_code = code
+-- c:name(...) on 0.11, c.name(...) on 0.7
+local function call(c, name, ...)
+  if modern then
+    return c[name](c, ...)
   end
-  client_id = start_client(config)
-  return client_id
+  return c[name](...)
 end
-dofile(assert(os.getenv("PLUGIN_LSP_SNIPPET"), "PLUGIN_LSP_SNIPPET not set"))
-vim.cmd("edit " .. vim.fn.fnameescape(manifest_path))
-assert(client_id, "the docs/editors.md snippet did not start a client for plugin.json")
 
-local function client()
-  return vim.lsp.get_client_by_id(client_id)
+-- How many diagnostic reports arrived per URI, pushed (0.7) or pulled (0.10+);
+-- what they hold is read back from vim.diagnostic, as the user sees it.
+local reports = {}
+local function observe(method, uri_of)
+  local orig = vim.lsp.handlers[method]
+  if not orig then
+    return
+  end
+  vim.lsp.handlers[method] = function(err, result, ctx, config)
+    local r = orig(err, result, ctx, config)
+    local uri = uri_of(result, ctx)
+    if uri then
+      reports[uri] = (reports[uri] or 0) + 1
+    end
+    return r
+  end
+end
+observe("textDocument/publishDiagnostics", function(result)
+  return result and result.uri
+end)
+observe("textDocument/diagnostic", function(_, ctx)
+  return ctx and ctx.params and ctx.params.textDocument and ctx.params.textDocument.uri
+end)
+
+-- plugin.pin shows the review card and asks: the author picks "Pin".
+pin_questions = {}
+vim.lsp.handlers["window/showMessageRequest"] = function(err, result)
+  table.insert(pin_questions, result.message)
+  return { title = "Pin" }
+end
+
+-- The exit code, from the snippet's own config with on_exit added.
+local exit_code = nil
+local function on_exit(code)
+  exit_code = code
+end
+local configs = {}
+if modern then
+  vim.lsp.config("plugin_lsp", { on_exit = on_exit })
+else
+  local start_client = vim.lsp.start_client
+  vim.lsp.start_client = function(config)
+    table.insert(configs, config)
+    local theirs = config.on_exit
+    config.on_exit = function(code, signal, id)
+      on_exit(code)
+      if theirs then
+        theirs(code, signal, id)
+      end
+    end
+    return start_client(config)
+  end
+end
+
+local function clients_of(buf)
+  if vim.lsp.get_clients then
+    return vim.lsp.get_clients({ bufnr = buf })
+  end
+  return vim.tbl_values(vim.lsp.buf_get_clients(buf))
 end
 
 local function wait(what, cond, ms)
@@ -95,20 +129,92 @@ local function wait(what, cond, ms)
   end
 end
 
+-- UTF-16 length of the first col bytes of line
+local function utf16(line, col)
+  local n, i = 0, 1
+  while i <= col and i <= #line do
+    local b = line:byte(i)
+    if b >= 0xF0 then
+      n, i = n + 2, i + 4
+    elseif b >= 0xE0 then
+      n, i = n + 1, i + 3
+    elseif b >= 0xC0 then
+      n, i = n + 1, i + 2
+    else
+      n, i = n + 1, i + 1
+    end
+  end
+  return n
+end
+
+-- The opening, as the reader does it: the first buffer is plugin.json.
+vim.cmd("edit " .. vim.fn.fnameescape(manifest_path))
+local mbuf = vim.api.nvim_get_current_buf()
+local pbuf
+local client_id
+
+local function client()
+  return vim.lsp.get_client_by_id(client_id)
+end
+
+local function buf_of(uri)
+  if uri == manifest_uri then
+    return mbuf
+  end
+  return pbuf
+end
+
+-- the diagnostics of uri shown in its buffer, by code, in LSP coordinates
 local function codes(uri)
-  local p = published[uri]
+  local buf = buf_of(uri)
+  local lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+  local function pos(l, c)
+    return { line = l, character = utf16(lines[l + 1] or "", c) }
+  end
   local out = {}
-  for _, d in ipairs(p and p.diagnostics or {}) do
-    out[d.code] = d
+  for _, d in ipairs(vim.diagnostic.get(buf)) do
+    out[d.code] = {
+      code = d.code,
+      message = d.message,
+      severity = d.severity,
+      range = { start = pos(d.lnum, d.col), ["end"] = pos(d.end_lnum or d.lnum, d.end_col or d.col) },
+    }
   end
   return out
 end
 
+local function diagnostic_count(uri)
+  return #vim.diagnostic.get(buf_of(uri))
+end
+
+-- The code lens texts shown in buf, by 0-based line (virtual text of the
+-- codelens namespaces, whatever their name in this version).
+local function lens_texts(buf)
+  local out = {}
+  for name, ns in pairs(vim.api.nvim_get_namespaces()) do
+    if name:find("codelens", 1, true) then
+      for _, m in ipairs(vim.api.nvim_buf_get_extmarks(buf, ns, 0, -1, { details = true })) do
+        local row, details = m[2], m[4] or {}
+        local chunks = {}
+        for _, c in ipairs(details.virt_text or {}) do
+          table.insert(chunks, c[1])
+        end
+        for _, l in ipairs(details.virt_lines or {}) do
+          for _, c in ipairs(l) do
+            table.insert(chunks, c[1])
+          end
+        end
+        out[row] = (out[row] and out[row] .. " " or "") .. table.concat(chunks)
+      end
+    end
+  end
+  return out
+end
+
+-- opens path the way the reader does (:edit); the snippet attaches it
 local function open(path)
   vim.cmd("edit " .. vim.fn.fnameescape(path))
-  local buf = vim.api.nvim_get_current_buf()
-  vim.lsp.buf_attach_client(buf, client_id)
-  return buf
+  return vim.api.nvim_get_current_buf()
 end
 
 local function lines_of(buf)
@@ -120,15 +226,18 @@ local function find(buf, needle, delta)
   for i, line in ipairs(lines_of(buf)) do
     local s = line:find(needle, 1, true)
     if s then
-      local col = s - 1 + (delta or 0)
-      return { line = i - 1, character = vim.str_utfindex(line, col) }
+      return { line = i - 1, character = utf16(line, s - 1 + (delta or 0)) }
     end
   end
   error("not found: " .. needle, 2)
 end
 
+local function request_sync(buf, method, params, ms)
+  return call(client(), "request_sync", method, params, ms or 15000, buf)
+end
+
 local function request(buf, method, params)
-  local res, err = client().request_sync(method, params, 15000, buf)
+  local res, err = request_sync(buf, method, params)
   if err then
     error(method .. ": " .. tostring(err), 2)
   end
@@ -139,24 +248,70 @@ local function request(buf, method, params)
 end
 
 local function set_text(buf, text)
-  vim.api.nvim_buf_set_lines(buf, 0, -1, false, vim.split(text, "\n", true))
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, vim.split(text, "\n", { plain = true }))
 end
 
-local mbuf, pbuf
 
-step("initialize", function()
-  wait("initialize", function() return client() and client().initialized end)
-  local caps = client().server_capabilities
+step("the snippet starts one client for the first buffer, rooted at the plugin", function()
+  wait("a client attached to plugin.json", function() return #clients_of(mbuf) > 0 end)
+  local cs = clients_of(mbuf)
+  assert(#cs == 1, "clients: " .. #cs)
+  client_id = cs[1].id
+  -- 0.7 lists initialized clients only; 0.11 lists them once attached
+  wait("initialize", function() return client().initialized end)
+  local c = client()
+  assert(c.config.cmd[1] == "plugin-lsp" and c.config.cmd[2] == "serve", vim.inspect(c.config.cmd))
+  -- 0.11 resolves the snippet's root_dir function into client.root_dir
+  local root = modern and c.root_dir or c.config.root_dir
+  assert(root == vim.fn.fnamemodify(DIR, ":p:h"), "root " .. tostring(root))
+  if not modern then
+    assert(#configs == 1, "start_client calls: " .. #configs)
+  end
+  local caps = c.server_capabilities
   assert(caps.codeLensProvider and caps.hoverProvider and caps.completionProvider, vim.inspect(caps))
 end)
 
-step("diagnostics on open: the example is clean", function()
-  mbuf = open(manifest_path)
-  wait("diagnostics of plugin.json", function() return published[manifest_uri] ~= nil end)
-  assert(#published[manifest_uri].diagnostics == 0, vim.inspect(published[manifest_uri]))
+step("diagnostics on open: plugin.json is clean", function()
+  wait("diagnostics of plugin.json", function() return (reports[manifest_uri] or 0) > 0 end)
+  assert(diagnostic_count(manifest_uri) == 0, vim.inspect(vim.diagnostic.get(mbuf)))
+end)
+
+step("code lenses on the first buffer, with no refresh but the snippet's", function()
+  local l = find(mbuf, '"lookupBook"').line
+  wait("the lens of lookupBook on plugin.json", function()
+    local t = lens_texts(mbuf)[l]
+    return t ~= nil and t:find("▶ Run lookupBook", 1, true) ~= nil
+  end)
+end)
+
+step("a page (.ts) opened: attached to the same client, its diagnostics clean", function()
   pbuf = open(page_path)
-  wait("diagnostics of the page", function() return published[page_uri] ~= nil end)
-  assert(#published[page_uri].diagnostics == 0, vim.inspect(published[page_uri]))
+  assert(vim.bo[pbuf].filetype == "typescript", vim.bo[pbuf].filetype)
+  wait("the page attached", function() return #clients_of(pbuf) > 0 end)
+  local cs = clients_of(pbuf)
+  assert(#cs == 1 and cs[1].id == client_id, "the page got another client")
+  wait("diagnostics of the page", function() return (reports[page_uri] or 0) > 0 end)
+  assert(diagnostic_count(page_uri) == 0, vim.inspect(vim.diagnostic.get(pbuf)))
+  wait("the page's lens", function()
+    for _, t in pairs(lens_texts(pbuf)) do
+      if t:find("▶ Run lookupBook", 1, true) then return true end
+    end
+    return false
+  end)
+end)
+
+step("the documented run command on the ▶ Run line: the lens shows the result", function()
+  vim.api.nvim_set_current_buf(mbuf)
+  local l = find(mbuf, '"lookupBook"').line
+  vim.api.nvim_win_set_cursor(0, { l + 1, 0 })
+  vim.cmd(RUN_CMD)
+  wait("the lens to show the run", function()
+    local t = lens_texts(mbuf)[l]
+    return t ~= nil and t:find("✓", 1, true) ~= nil
+  end, 60000)
+  local t = lens_texts(mbuf)[l]
+  assert(t:find("Run again", 1, true), t)
+  emit("# lens after the run: " .. t)
 end)
 
 local page_diag
@@ -169,20 +324,30 @@ step("an edit in the page, and the updated diagnostics", function()
   assert(page_diag.range.start.line == find(pbuf, "http.fetch").line, "the diagnostic sits on the call")
 end)
 
-step("the quick fix edits plugin.json and the diagnostic goes away", function()
-  local actions = request(pbuf, "textDocument/codeAction", {
-    textDocument = { uri = page_uri },
-    range = page_diag.range,
-    context = { diagnostics = { page_diag } },
-  })
-  local fix
-  for _, a in ipairs(actions or {}) do
-    if a.title:find("books.example.org", 1, true) then fix = a end
+step(":lua vim.lsp.buf.code_action() on the call: the quick fix edits plugin.json and the diagnostic goes away", function()
+  vim.api.nvim_set_current_buf(pbuf)
+  -- the cursor on the diagnostic (the call; its line is ASCII, so the
+  -- UTF-16 column is the byte column)
+  vim.api.nvim_win_set_cursor(0, { page_diag.range.start.line + 1, page_diag.range.start.character })
+  local offered = {}
+  local select = vim.ui.select
+  -- the reader picks the add-domain fix from the menu
+  vim.ui.select = function(items, opts, on_choice)
+    local pick
+    for _, it in ipairs(items) do
+      local title = opts.format_item(it)
+      table.insert(offered, title)
+      if title:find("books.example.org", 1, true) then pick = it end
+    end
+    on_choice(pick)
   end
-  assert(fix, "no add-domain fix in " .. vim.inspect(actions))
-  vim.lsp.util.apply_workspace_edit(fix.edit, "utf-16")
-  local text = table.concat(lines_of(mbuf), "\n")
-  assert(text:find('"books.example.org"', 1, true), text)
+  local ok, err = pcall(vim.cmd, "lua vim.lsp.buf.code_action()")
+  local applied = ok and vim.wait(15000, function()
+    return table.concat(lines_of(mbuf), "\n"):find('"books.example.org"', 1, true) ~= nil
+  end, 20)
+  vim.ui.select = select
+  assert(ok, err)
+  assert(applied, "the fix was not applied to plugin.json; the menu offered: " .. vim.inspect(offered))
   wait("the diagnostic to go", function() return codes(page_uri)["fetch-undeclared-domain"] == nil end)
   -- back to the real API for the runs below
   local l = find(pbuf, 'const API = "https://books.example.org";').line
@@ -214,9 +379,9 @@ step("a typo in capabilities.fetch: the preferred fix renames it and every relat
   assert(preferred[1].title:sub(1, #want) == want, preferred[1].title)
   vim.lsp.util.apply_workspace_edit(preferred[1].edit, "utf-16")
   assert(table.concat(lines_of(mbuf), "\n") == before, "the rename restores the manifest")
-  wait("the page clean", function() return #published[page_uri].diagnostics == 0 end)
+  wait("the page clean", function() return diagnostic_count(page_uri) == 0 end)
   wait("the typo's diagnostics cleared", function()
-    for _, x in ipairs(published[manifest_uri].diagnostics) do
+    for _, x in ipairs(vim.diagnostic.get(mbuf)) do
       if x.code == "fetch-undeclared-domain" or x.code == "credential-unscoped" or x.message:find("openlibary", 1, true) then
         return false
       end
@@ -228,14 +393,16 @@ end)
 step("code lenses above each tool", function()
   local lenses = request(mbuf, "textDocument/codeLens", { textDocument = { uri = manifest_uri } })
   assert(#lenses == 3, vim.inspect(lenses))
-  assert(lenses[1].command.title == "▶ Run lookupBook", lenses[1].command.title)
+  -- lookupBook ran above: its lens offers to run it again
+  assert(lenses[1].command.title:find("▶ Run again", 1, true), lenses[1].command.title)
+  assert(lenses[2].command.title:find("^▶ Run "), lenses[2].command.title)
   assert(lenses[1].command.command == "plugin.runTool")
   assert(lenses[1].range.start.line == find(mbuf, '"lookupBook"').line)
 end)
 
 step("plugin.runTool before and after a fix", function()
   local function run()
-    return client().request_sync("workspace/executeCommand", {
+    return request_sync(mbuf, "workspace/executeCommand", {
       command = "plugin.runTool",
       arguments = { { uri = manifest_uri, tool = "lookupBook", input = { isbn = "9780261103344" } } },
     }, 60000, mbuf)
@@ -264,7 +431,7 @@ step("plugin.runTool before and after a fix", function()
 end)
 
 step("plugin.runTool with a bad input: InputError, no sandbox", function()
-  local res = client().request_sync("workspace/executeCommand", {
+  local res = request_sync(mbuf, "workspace/executeCommand", {
     command = "plugin.runTool",
     arguments = { { uri = manifest_uri, tool = "lookupBook", input = { isbn = 9780261103344 } } },
   }, 60000, mbuf)
@@ -312,7 +479,7 @@ step("a malformed manifest typed character by character", function()
   -- republished), so ask for the final state (pull diagnostics).
   local report = request(mbuf, "textDocument/diagnostic", { textDocument = { uri = manifest_uri } })
   assert(report.kind == "full" and #report.items == 0, vim.inspect(report))
-  assert(not client().is_stopped(), "the server died")
+  assert(not call(client(), "is_stopped"), "the server died")
 end)
 
 step("pin, widen a domain: snapshot-widened; the quick fix plugin.pin clears it", function()
@@ -339,7 +506,7 @@ step("pin, widen a domain: snapshot-widened; the quick fix plugin.pin clears it"
 end)
 
 step("shutdown and exit", function()
-  client().stop()
+  call(client(), "stop")
   wait("the server to exit", function() return exit_code ~= nil end)
   assert(exit_code == 0, "exit code " .. tostring(exit_code))
 end)
