@@ -122,6 +122,9 @@ func hoverTool(sn *Snapshot, t *analysis.Tool) Doc {
 	doc = append(doc, Para(Text("Reach: host "), Quote(listOrNone(reach.Host)), Text("; fetch "), Quote(listOrNone(reach.Domains()))))
 	if run := sn.Runs[name]; run != nil {
 		doc = append(doc, Rule())
+		if changed := sn.Stale(name); len(changed) > 0 {
+			doc = append(doc, Para(Strong("Changed since this run: "), Code(strings.Join(changed, ", ")), Text(" (run it again for a current result)")))
+		}
 		doc = append(doc, RenderRun(name, run)...)
 		doc = append(doc, Rule())
 	}

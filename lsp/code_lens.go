@@ -31,7 +31,8 @@ func (sn *snapshot) anchors(rel string) []toolAnchor {
 }
 
 // CodeLens puts "▶ Run <tool>" above each tool in the manifest and above
-// the page's default export; after a run the lens shows the outcome.
+// the page's default export; after a run the lens shows the outcome, or,
+// when the manifest, the page or the fixtures changed since, says so.
 func (s *Server) CodeLens(ctx context.Context, params *protocol.CodeLensParams) ([]protocol.CodeLens, error) {
 	out := []protocol.CodeLens{}
 	sn, rel := s.snapshotOf(params.TextDocument.URI)
@@ -39,11 +40,12 @@ func (s *Server) CodeLens(ctx context.Context, params *protocol.CodeLensParams) 
 		return out, nil
 	}
 	f := sn.file(rel)
+	isn := sn.ide()
 	for _, a := range sn.anchors(rel) {
 		arg, _ := json.Marshal(runToolArgs{URI: string(uriFor(sn.docs, sn.plugin.Abs(rel))), Tool: a.tool})
 		title := "▶ Run " + a.tool
-		if run := sn.runs[a.tool]; run != nil {
-			title = summary(run) + " · ▶ Run again"
+		if run := isn.Runs[a.tool]; run != nil {
+			title = ide.RunLens(run, isn.Stale(a.tool))
 		}
 		out = append(out, protocol.CodeLens{
 			Range:   sn.enc.toRange(f, a.span),

@@ -14,6 +14,7 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/analysis/fixtures"
+	"github.com/plugin-lsp/plugin-lsp/ide"
 	"github.com/plugin-lsp/plugin-lsp/runner"
 	"github.com/plugin-lsp/plugin-lsp/runner/broker"
 )
@@ -108,6 +109,7 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 	// The snapshot's plugin, as checked: it is immutable and safe for
 	// concurrent use, so the run reads the same text the diagnostics came from.
 	p := sn.plugin
+	basis := ide.BasisOf(p, args.Tool)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s.mu.Lock()
@@ -171,7 +173,7 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 		}
 	}
 	s.mu.Lock()
-	ps.runs[args.Tool] = &toolRun{record: rec, input: input, at: time.Now()}
+	ps.runs[args.Tool] = &toolRun{record: rec, input: input, at: time.Now(), basis: basis}
 	s.schedule(ps) // learnt diagnostics, lenses and hints change
 	lens, hints := s.caps.codeLensRefresh, s.caps.inlayHintRefresh
 	s.mu.Unlock()

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/ide"
 	"github.com/plugin-lsp/plugin-lsp/runner"
 	"github.com/plugin-lsp/plugin-lsp/runner/tooltest"
 )
@@ -50,6 +51,7 @@ type toolRun struct {
 	err    string // the run could not start (no sandbox, bad input)
 	input  []byte
 	at     time.Time
+	basis  ide.Basis // what it ran against, for lenses that say it is stale
 }
 
 // snapshot is the result of one check of a plugin: the files as they were
