@@ -36,7 +36,8 @@ func TestToolHoverReachAndRunBeforeSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := &Run{Record: &runner.Record{OK: true, Result: json.RawMessage(`{"type":"stat","label":"High","value":"21 °C"}`), DurationMs: 3}}
+	run := &Run{Record: &runner.Record{OK: true, Result: json.RawMessage(`{"type":"stat","label":"High","value":"21 °C"}`), DurationMs: 3,
+		Fetches: []runner.FetchEntry{{Method: "GET", URL: "https://evil.example/x", Refused: "not-allowed", Error: "fetch refused: host evil.example is not in capabilities.fetch"}}}}
 	off := strings.Index(string(p.ManifestFile.Text), `"name":"forecast"`) + 9
 	h := (&Snapshot{Plugin: p, Runs: map[string]*Run{"forecast": run}}).Hover(analysis.ManifestName, off)
 	if h == nil {
@@ -57,6 +58,10 @@ func TestToolHoverReachAndRunBeforeSchema(t *testing.T) {
 	}
 	if lines := strings.Count(md[:strings.Index(md, "21 °C")], "\n"); lines > 12 {
 		t.Errorf("the last run starts on line %d of the hover:\n%s", lines+1, md)
+	}
+	// A refused fetch consulted no source; the table says so rather than leave the cell empty.
+	if !strings.Contains(md, "| refused: not-allowed | not asked |") {
+		t.Errorf("the refused fetch's source:\n%s", md)
 	}
 	if strings.Contains(md, "<name>") || strings.Contains(md, "<PLUGIN>") {
 		t.Errorf("a description's <name> is left for Markdown to read as HTML:\n%s", md)
