@@ -3,6 +3,8 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"slices"
+	"strings"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -75,4 +77,47 @@ func (s *Server) snapshotOf(u uri.URI) (*snapshot, string) {
 		return nil, ""
 	}
 	return sn, rel
+}
+
+// refreshWhenStale asks the client for lenses and inlay hints again when a
+// check changed which runs are stale (or what changed since them): an edit
+// of plugin.json marks the lens of the page, which a client asks for again
+// only when the page itself changes.
+func (s *Server) refreshWhenStale(ctx context.Context, ps *pluginState, sn *snapshot) {
+	key := staleKey(sn)
+	s.mu.Lock()
+	changed := key != ps.stale
+	ps.stale = key
+	lens, hints := s.caps.codeLensRefresh, s.caps.inlayHintRefresh
+	s.mu.Unlock()
+	if !changed {
+		return
+	}
+	if lens {
+		_ = s.client.CodeLensRefresh(ctx)
+	}
+	if hints {
+		_ = s.client.InlayHintRefresh(ctx)
+	}
+}
+
+// staleKey names the stale runs of sn and what changed since each, e.g.
+// "lookupBook:plugin.json;".
+func staleKey(sn *snapshot) string {
+	if sn.plugin == nil || len(sn.runs) == 0 {
+		return ""
+	}
+	isn := sn.ide()
+	tools := make([]string, 0, len(sn.runs))
+	for t := range sn.runs {
+		tools = append(tools, t)
+	}
+	slices.Sort(tools)
+	var b strings.Builder
+	for _, t := range tools {
+		if ch := isn.Stale(t); len(ch) > 0 {
+			b.WriteString(t + ":" + strings.Join(ch, ",") + ";")
+		}
+	}
+	return b.String()
 }

@@ -721,10 +721,32 @@ func TestLensStaleAfterChange(t *testing.T) {
 		return rec, nil
 	}}
 	h := newHarness(t, Options{Runner: fr})
-	h.initialize(dir, richCaps())
+	caps := richCaps()
+	caps.Workspace = &protocol.WorkspaceClientCapabilities{CodeLens: &protocol.CodeLensWorkspaceClientCapabilities{RefreshSupport: new(true)}}
+	h.initialize(dir, caps)
 	manifest := filepath.Join(dir, "plugin.json")
 	page := filepath.Join(dir, "code", "lookup-book.ts")
 	fixtures := filepath.Join(dir, "fixtures.json")
+	// The client is asked for lenses again when a check changes which runs
+	// are stale (the page's lens after an edit of plugin.json).
+	waitLensRefreshes := func(n int, why string) {
+		t.Helper()
+		deadline := time.After(10 * time.Second)
+		for {
+			h.client.mu.Lock()
+			got := h.client.lensRefreshes
+			h.client.mu.Unlock()
+			if got >= n {
+				return
+			}
+			select {
+			case <-h.client.changed:
+			case <-time.After(50 * time.Millisecond):
+			case <-deadline:
+				t.Fatalf("%s: %d codeLens refreshes, want %d", why, got, n)
+			}
+		}
+	}
 	h.open(manifest)
 	h.open(page)
 	h.open(fixtures)
@@ -749,6 +771,7 @@ func TestLensStaleAfterChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-fr.got
+	waitLensRefreshes(1, "after the run")
 	fresh := "✗ Error: fetch refused: host evil.example is not in capabilit… · 12 ms · 2 fetches (1 refused)"
 	if got := lens(); got != fresh+" · ▶ Run again" {
 		t.Fatalf("lens after the run: %q", got)
@@ -758,7 +781,7 @@ func TestLensStaleAfterChange(t *testing.T) {
 	}
 
 	texts := map[string]string{manifest: mustRead(t, manifest), page: mustRead(t, page), fixtures: mustRead(t, fixtures)}
-	version := int32(1)
+	version, refreshes := int32(1), 1
 	for _, c := range []struct {
 		path, rel, edit string
 	}{
@@ -771,6 +794,8 @@ func TestLensStaleAfterChange(t *testing.T) {
 		}
 		version++
 		h.change(c.path, version, c.edit)
+		refreshes++
+		waitLensRefreshes(refreshes, c.rel+" changed")
 		if got, want := lens(), "⟳ Run again ("+c.rel+" changed since: "+fresh+")"; got != want {
 			t.Errorf("%s changed: lens %q, want %q", c.rel, got, want)
 		}
@@ -779,6 +804,8 @@ func TestLensStaleAfterChange(t *testing.T) {
 		}
 		version++
 		h.change(c.path, version, texts[c.path])
+		refreshes++
+		waitLensRefreshes(refreshes, c.rel+" put back")
 		if got := lens(); got != fresh+" · ▶ Run again" {
 			t.Errorf("%s put back: lens %q, want the run's outcome again", c.rel, got)
 		}

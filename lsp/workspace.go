@@ -27,6 +27,7 @@ type pluginState struct {
 	snap   *snapshot                   // (s.mu) last check
 	runs   map[string]*toolRun         // (s.mu) last run of each tool
 	tests  map[string]*tooltest.Result // (s.mu) last result of each test case (testKey)
+	stale  string                      // (s.mu) which runs the last check found stale (staleKey)
 	// cache memoizes the plugin's per-file analyses; check sweeps it, so
 	// it holds what the latest check used and nothing else.
 	cache *analysis.Cache
