@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -149,6 +150,10 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 	if err == nil && req.Recorder != nil {
 		if _, _, rerr := fixtures.Append(p.Abs(analysis.FixturesName), req.Recorder.Fixtures()); rerr != nil {
 			return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "record %s: %v", args.Tool, rerr)
+		}
+		// The fixtures this run wrote are no change since it.
+		if text, rerr := os.ReadFile(p.Abs(analysis.FixturesName)); rerr == nil {
+			basis = basis.With(analysis.FixturesName, text)
 		}
 	}
 	if err != nil {
