@@ -115,6 +115,19 @@ func hoverTool(sn *Snapshot, t *analysis.Tool) Doc {
 		head = append(head, Text(" — "), Quote(d))
 	}
 	doc := Doc{Para(head...)}
+	// What a reader asks first sits above the fold: what the tool may
+	// reach and how its last run went. The page and the input schema
+	// (often thirty lines of JSON) come last.
+	reach := capability.FromManifest(p.Manifest)
+	doc = append(doc, Para(Text("Reach: host "), Quote(listOrNone(reach.Host)), Text("; fetch "), Quote(listOrNone(reach.Domains()))))
+	if run := sn.Runs[name]; run != nil {
+		doc = append(doc, Rule())
+		if changed := sn.Stale(name); len(changed) > 0 {
+			doc = append(doc, Para(Strong("Changed since this run: "), Code(strings.Join(changed, ", ")), Text(" (run it again for a current result)")))
+		}
+		doc = append(doc, RenderRun(name, run)...)
+		doc = append(doc, Rule())
+	}
 	if pg, ok := analysis.Str(t.Page); ok {
 		if rel, found := p.ResolvePage(pg); found {
 			doc = append(doc, Para(Text("Page: "), Code(rel)))
@@ -124,12 +137,6 @@ func hoverTool(sn *Snapshot, t *analysis.Tool) Doc {
 	}
 	if t.InputSchema != nil {
 		doc = append(doc, Para(Text("Input schema:")), CodeBlock("json", pretty(p.ManifestFile.Text[t.InputSchema.Span.Start:t.InputSchema.Span.End])))
-	}
-	reach := capability.FromManifest(p.Manifest)
-	doc = append(doc, Para(Text("Reach: host "), Quote(listOrNone(reach.Host)), Text("; fetch "), Quote(listOrNone(reach.Domains()))))
-	if run := sn.Runs[name]; run != nil {
-		doc = append(doc, Rule())
-		doc = append(doc, RenderRun(name, run)...)
 	}
 	return doc
 }

@@ -28,6 +28,7 @@ type Run struct {
 	Record *runner.Record // nil when the run could not start
 	Err    string         // why it could not start (no sandbox, bad input)
 	Input  []byte         // the input it ran with
+	Basis  Basis          // what it ran against (BasisOf when it started)
 }
 
 // Anchor is where a tool is shown in a file: its name in plugin.json, the

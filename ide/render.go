@@ -143,7 +143,11 @@ func renderFetches(fs []runner.FetchEntry) []Block {
 		} else if f.Error != "" {
 			status = "error"
 		}
-		rows = append(rows, []string{f.Method, f.URL, status, f.Source, fmt.Sprintf("%.0f", f.Ms), strings.Join(f.Credentials, ", ")})
+		source := f.Source
+		if source == "" && f.Refused != "" {
+			source = "not asked" // refused before any fixture or the network was consulted
+		}
+		rows = append(rows, []string{f.Method, f.URL, status, source, fmt.Sprintf("%.0f", f.Ms), strings.Join(f.Credentials, ", ")})
 	}
 	return []Block{Para(Strong("Fetches")), Table(rows...)}
 }

@@ -3,6 +3,8 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"slices"
+	"strings"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -31,7 +33,8 @@ func (sn *snapshot) anchors(rel string) []toolAnchor {
 }
 
 // CodeLens puts "▶ Run <tool>" above each tool in the manifest and above
-// the page's default export; after a run the lens shows the outcome.
+// the page's default export; after a run the lens shows the outcome, or,
+// when the manifest, the page or the fixtures changed since, says so.
 func (s *Server) CodeLens(ctx context.Context, params *protocol.CodeLensParams) ([]protocol.CodeLens, error) {
 	out := []protocol.CodeLens{}
 	sn, rel := s.snapshotOf(params.TextDocument.URI)
@@ -39,11 +42,12 @@ func (s *Server) CodeLens(ctx context.Context, params *protocol.CodeLensParams) 
 		return out, nil
 	}
 	f := sn.file(rel)
+	isn := sn.ide()
 	for _, a := range sn.anchors(rel) {
 		arg, _ := json.Marshal(runToolArgs{URI: string(uriFor(sn.docs, sn.plugin.Abs(rel))), Tool: a.tool})
 		title := "▶ Run " + a.tool
-		if run := sn.runs[a.tool]; run != nil {
-			title = summary(run) + " · ▶ Run again"
+		if run := isn.Runs[a.tool]; run != nil {
+			title = ide.RunLens(run, isn.Stale(a.tool))
 		}
 		out = append(out, protocol.CodeLens{
 			Range:   sn.enc.toRange(f, a.span),
@@ -73,4 +77,47 @@ func (s *Server) snapshotOf(u uri.URI) (*snapshot, string) {
 		return nil, ""
 	}
 	return sn, rel
+}
+
+// refreshWhenStale asks the client for lenses and inlay hints again when a
+// check changed which runs are stale (or what changed since them): an edit
+// of plugin.json marks the lens of the page, which a client asks for again
+// only when the page itself changes.
+func (s *Server) refreshWhenStale(ctx context.Context, ps *pluginState, sn *snapshot) {
+	key := staleKey(sn)
+	s.mu.Lock()
+	changed := key != ps.stale
+	ps.stale = key
+	lens, hints := s.caps.codeLensRefresh, s.caps.inlayHintRefresh
+	s.mu.Unlock()
+	if !changed {
+		return
+	}
+	if lens {
+		_ = s.client.CodeLensRefresh(ctx)
+	}
+	if hints {
+		_ = s.client.InlayHintRefresh(ctx)
+	}
+}
+
+// staleKey names the stale runs of sn and what changed since each, e.g.
+// "lookupBook:plugin.json;".
+func staleKey(sn *snapshot) string {
+	if sn.plugin == nil || len(sn.runs) == 0 {
+		return ""
+	}
+	isn := sn.ide()
+	tools := make([]string, 0, len(sn.runs))
+	for t := range sn.runs {
+		tools = append(tools, t)
+	}
+	slices.Sort(tools)
+	var b strings.Builder
+	for _, t := range tools {
+		if ch := isn.Stale(t); len(ch) > 0 {
+			b.WriteString(t + ":" + strings.Join(ch, ",") + ";")
+		}
+	}
+	return b.String()
 }

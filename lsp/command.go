@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -15,6 +16,7 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/analysis/fixtures"
 	"github.com/plugin-lsp/plugin-lsp/analysis/text"
+	"github.com/plugin-lsp/plugin-lsp/ide"
 	"github.com/plugin-lsp/plugin-lsp/runner"
 	"github.com/plugin-lsp/plugin-lsp/runner/broker"
 )
@@ -109,6 +111,7 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 	// The snapshot's plugin, as checked: it is immutable and safe for
 	// concurrent use, so the run reads the same text the diagnostics came from.
 	p := sn.plugin
+	basis := ide.BasisOf(p, args.Tool)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s.mu.Lock()
@@ -149,6 +152,10 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 		if _, _, rerr := fixtures.Append(p.Abs(analysis.FixturesName), req.Recorder.Fixtures()); rerr != nil {
 			return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "record %s: %v", args.Tool, rerr)
 		}
+		// The fixtures this run wrote are no change since it.
+		if text, rerr := os.ReadFile(p.Abs(analysis.FixturesName)); rerr == nil {
+			basis = basis.With(analysis.FixturesName, text)
+		}
 	}
 	if err != nil {
 		if ctx.Err() != nil {
@@ -172,7 +179,7 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 		}
 	}
 	s.mu.Lock()
-	ps.runs[args.Tool] = &toolRun{record: rec, input: input, at: time.Now()}
+	ps.runs[args.Tool] = &toolRun{record: rec, input: input, at: time.Now(), basis: basis}
 	s.schedule(ps) // learnt diagnostics, lenses and hints change
 	lens, hints := s.caps.codeLensRefresh, s.caps.inlayHintRefresh
 	s.mu.Unlock()

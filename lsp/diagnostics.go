@@ -81,6 +81,7 @@ func (s *Server) checkAndPublish(ctx context.Context, ps *pluginState, gen uint6
 	if pull && refresh {
 		_ = s.client.DiagnosticRefresh(ctx)
 	}
+	s.refreshWhenStale(ctx, ps, sn)
 	if s.onChecked != nil {
 		s.onChecked(ps.dir, gen)
 	}

@@ -36,6 +36,8 @@ type testClient struct {
 	settings json.RawMessage
 	// refreshes counts workspace/diagnostic/refresh requests.
 	refreshes int
+	// lensRefreshes counts workspace/codeLens/refresh requests.
+	lensRefreshes int
 	// registrations counts client/registerCapability requests.
 	registrations int
 	changed       chan struct{}
@@ -120,7 +122,13 @@ func (c *testClient) DiagnosticRefresh(ctx context.Context) error {
 	return nil
 }
 
-func (c *testClient) CodeLensRefresh(ctx context.Context) error  { return nil }
+func (c *testClient) CodeLensRefresh(ctx context.Context) error {
+	c.mu.Lock()
+	c.lensRefreshes++
+	c.mu.Unlock()
+	c.poke()
+	return nil
+}
 func (c *testClient) InlayHintRefresh(ctx context.Context) error { return nil }
 
 // harness is a server on one end of a pipe and a client on the other.

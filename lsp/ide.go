@@ -29,11 +29,8 @@ func ideRun(r *toolRun) *ide.Run {
 	if r == nil {
 		return nil
 	}
-	return &ide.Run{Record: r.record, Err: r.err, Input: r.input}
+	return &ide.Run{Record: r.record, Err: r.err, Input: r.input, Basis: r.basis}
 }
-
-// summary is the one-line outcome of a run (lenses, inlay hints).
-func summary(run *toolRun) string { return ide.Summary(ideRun(run)) }
 
 // renderRun is the whole result of a run.
 func renderRun(tool string, run *toolRun) ide.Doc { return ide.RenderRun(tool, ideRun(run)) }

@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/plugin-lsp/plugin-lsp/ide"
 )
 
 // InlayHint shows the outcome of each tool's last run at the end of the
@@ -19,6 +21,7 @@ func (s *Server) InlayHint(ctx context.Context, params *protocol.InlayHintParams
 	if f == nil {
 		return out, nil
 	}
+	isn := sn.ide()
 	for _, a := range sn.anchors(rel) {
 		run := sn.runs[a.tool]
 		if run == nil {
@@ -35,7 +38,7 @@ func (s *Server) InlayHint(ctx context.Context, params *protocol.InlayHintParams
 		}
 		out = append(out, protocol.InlayHint{
 			Position:    pos,
-			Label:       protocol.String(summary(run)),
+			Label:       protocol.String(ide.RunHint(isn.Runs[a.tool], isn.Stale(a.tool))),
 			PaddingLeft: new(true),
 			Tooltip:     markup(renderRun(a.tool, run), sn.caps.hoverMarkdown),
 		})

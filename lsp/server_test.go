@@ -706,3 +706,108 @@ func TestSettings(t *testing.T) {
 }
 
 func dump2(v any) string { b, _ := json.Marshal(v); return string(b) }
+
+// A run's lens and inlay hint stand for the text the run read: after the
+// manifest, the tool's page or the fixtures change, they say the result is
+// from before ("⟳ Run again (plugin.json changed since: ✗ …)"); the text
+// put back as it was, they are current again.
+func TestLensStaleAfterChange(t *testing.T) {
+	dir := copyExample(t)
+	fr := &fakeRunner{got: make(chan runner.Request, 10), run: func(ctx context.Context, req runner.Request) (*runner.Record, error) {
+		rec := hobbitRecord(req)
+		rec.OK, rec.Result = false, nil
+		rec.Error = &runner.RunError{Name: "Error", Message: "fetch refused: host evil.example is not in capabilities.fetch"}
+		rec.Fetches = append(rec.Fetches, runner.FetchEntry{Method: "GET", URL: "https://evil.example/x", Host: "evil.example", Refused: "not-allowed"})
+		return rec, nil
+	}}
+	h := newHarness(t, Options{Runner: fr})
+	caps := richCaps()
+	caps.Workspace = &protocol.WorkspaceClientCapabilities{CodeLens: &protocol.CodeLensWorkspaceClientCapabilities{RefreshSupport: new(true)}}
+	h.initialize(dir, caps)
+	manifest := filepath.Join(dir, "plugin.json")
+	page := filepath.Join(dir, "code", "lookup-book.ts")
+	fixtures := filepath.Join(dir, "fixtures.json")
+	// The client is asked for lenses again when a check changes which runs
+	// are stale (the page's lens after an edit of plugin.json).
+	waitLensRefreshes := func(n int, why string) {
+		t.Helper()
+		deadline := time.After(10 * time.Second)
+		for {
+			h.client.mu.Lock()
+			got := h.client.lensRefreshes
+			h.client.mu.Unlock()
+			if got >= n {
+				return
+			}
+			select {
+			case <-h.client.changed:
+			case <-time.After(50 * time.Millisecond):
+			case <-deadline:
+				t.Fatalf("%s: %d codeLens refreshes, want %d", why, got, n)
+			}
+		}
+	}
+	h.open(manifest)
+	h.open(page)
+	h.open(fixtures)
+	h.waitChecked(dir)
+	lens := func() string {
+		t.Helper()
+		ls, err := h.server.CodeLens(h.ctx, &protocol.CodeLensParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(page)}})
+		if err != nil || len(ls) != 1 {
+			t.Fatalf("page lenses: %v %s", err, dump(ls))
+		}
+		return ls[0].Command.Title
+	}
+	hint := func() string {
+		t.Helper()
+		hs, err := h.server.InlayHint(h.ctx, &protocol.InlayHintParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(page)}, Range: protocol.Range{End: protocol.Position{Line: 100}}})
+		if err != nil || len(hs) != 1 {
+			t.Fatalf("inlay hints: %v %s", err, dump(hs))
+		}
+		return string(hs[0].Label.(protocol.String))
+	}
+	if _, err := h.server.ExecuteCommand(h.ctx, runToolParams(t, runToolArgs{URI: string(uri.File(page)), Tool: "lookupBook"})); err != nil {
+		t.Fatal(err)
+	}
+	<-fr.got
+	waitLensRefreshes(1, "after the run")
+	fresh := "✗ Error: fetch refused: host evil.example is not in capabilit… · 12 ms · 2 fetches (1 refused)"
+	if got := lens(); got != fresh+" · ▶ Run again" {
+		t.Fatalf("lens after the run: %q", got)
+	}
+	if got := hint(); got != fresh {
+		t.Fatalf("hint after the run: %q", got)
+	}
+
+	texts := map[string]string{manifest: mustRead(t, manifest), page: mustRead(t, page), fixtures: mustRead(t, fixtures)}
+	version, refreshes := int32(1), 1
+	for _, c := range []struct {
+		path, rel, edit string
+	}{
+		{manifest, "plugin.json", strings.Replace(texts[manifest], `"api.openlibrary.org"`, `"api.openlibrary.org", "evil.example"`, 1)},
+		{page, "code/lookup-book.ts", texts[page] + "\n// edited\n"},
+		{fixtures, "fixtures.json", strings.Replace(texts[fixtures], "{", "{ ", 1)},
+	} {
+		if c.edit == texts[c.path] {
+			t.Fatalf("%s: the edit changes nothing", c.rel)
+		}
+		version++
+		h.change(c.path, version, c.edit)
+		refreshes++
+		waitLensRefreshes(refreshes, c.rel+" changed")
+		if got, want := lens(), "⟳ Run again ("+c.rel+" changed since: "+fresh+")"; got != want {
+			t.Errorf("%s changed: lens %q, want %q", c.rel, got, want)
+		}
+		if got, want := hint(), "⟳ "+c.rel+" changed since: "+fresh; got != want {
+			t.Errorf("%s changed: hint %q, want %q", c.rel, got, want)
+		}
+		version++
+		h.change(c.path, version, texts[c.path])
+		refreshes++
+		waitLensRefreshes(refreshes, c.rel+" put back")
+		if got := lens(); got != fresh+" · ▶ Run again" {
+			t.Errorf("%s put back: lens %q, want the run's outcome again", c.rel, got)
+		}
+	}
+}

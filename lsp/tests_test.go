@@ -233,4 +233,9 @@ func TestRunToolRecord(t *testing.T) {
 		!strings.Contains(fx, `"key": "••••(openlibrary_key)"`) || strings.Contains(fx, `"key": "dev-ol-4f9c2e7a1b"`) {
 		t.Errorf("fixtures.json after recording:\n%s", fx)
 	}
+	// The fixtures the run wrote are no change since it: its lens is current.
+	lenses, err := h.server.CodeLens(h.ctx, &protocol.CodeLensParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(filepath.Join(dir, "plugin.json"))}})
+	if err != nil || len(lenses) == 0 || !strings.HasPrefix(lenses[0].Command.Title, "✓ ") || strings.Contains(lenses[0].Command.Title, "changed since") {
+		t.Errorf("lens after the recording run: %v %s", err, dump(lenses))
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
+	"github.com/plugin-lsp/plugin-lsp/ide"
 	"github.com/plugin-lsp/plugin-lsp/runner"
 	"github.com/plugin-lsp/plugin-lsp/runner/tooltest"
 )
@@ -26,6 +27,7 @@ type pluginState struct {
 	snap   *snapshot                   // (s.mu) last check
 	runs   map[string]*toolRun         // (s.mu) last run of each tool
 	tests  map[string]*tooltest.Result // (s.mu) last result of each test case (testKey)
+	stale  string                      // (s.mu) which runs the last check found stale (staleKey)
 	// cache memoizes the plugin's per-file analyses; check sweeps it, so
 	// it holds what the latest check used and nothing else.
 	cache *analysis.Cache
@@ -50,6 +52,7 @@ type toolRun struct {
 	err    string // the run could not start (no sandbox, bad input)
 	input  []byte
 	at     time.Time
+	basis  ide.Basis // what it ran against, for lenses that say it is stale
 }
 
 // snapshot is the result of one check of a plugin: the files as they were

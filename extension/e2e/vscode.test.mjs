@@ -568,6 +568,8 @@ describe("the extension in real VS Code (code-server)", { timeout: 20 * 60_000 }
 
   step("9. after the fix, the run panel shows the result", async () => {
     await openFile("code/lookup-book.ts");
+    // The refused run's lens says it is from before the fix: "⟳ Run again (plugin.json changed since: ✗ …)".
+    await page.locator(".codelens-decoration", { hasText: "plugin.json changed since" }).first().waitFor({ timeout: STEP });
     await page.locator(".codelens-decoration a", { hasText: "Run again" }).first().click(); // the lens now shows the last run
     const record = lookupValue(ws.broken);
     assert.equal(record.ok, true, `the fixed plugin runs: ${JSON.stringify(record)}`);

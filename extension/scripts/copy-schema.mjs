@@ -6,7 +6,8 @@
 // problem (with its codes, did-you-mean and quick fixes, the same as
 // `plugin-lsp check` and every other editor); VS Code's JSON service keeps
 // what only it does well: syntax errors, and completion and hover from the
-// schema's descriptions. So the schema VS Code sees is the manifest schema
+// schema's descriptions (each also as `markdownDescription`, escaped so
+// that VS Code's Markdown hover loses none of its words). So the schema VS Code sees is the manifest schema
 // with its validation keywords taken out: property names, descriptions,
 // defaults and allowed values (as `examples`, which complete but never
 // fail) stay; `type` becomes a default snippet, so a completed key still
@@ -29,12 +30,26 @@ const SUBMAP = new Set(["properties", "$defs", "definitions", "patternProperties
 const SUBLIST = new Set(["anyOf", "oneOf", "allOf"]);
 const SNIPPET = { object: {}, array: [], string: "", integer: 0, number: 0, boolean: false };
 
+/**
+ * A plain-text description as Markdown that reads back as the same words.
+ * VS Code's JSON hover shows `markdownDescription` when there is one, and
+ * otherwise escapes only some of `description`'s marks: "fn.<name>" then
+ * loses "<name>", read as an HTML tag and dropped. Every ASCII punctuation
+ * mark is backslash-escaped (CommonMark allows it of any of them), so none
+ * starts a tag, an entity, emphasis or a link.
+ */
+export function markdownOf(text) {
+  return text.replace(/[!-\/:-@[-`{-~]/g, (c) => "\\" + c).replace(/\n/g, "  \n");
+}
+
 export function hints(schema) {
   if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return {};
   const out = {};
   for (const [k, v] of Object.entries(schema)) {
-    if (KEEP.has(k)) out[k] = v;
-    else if (SUB.has(k)) {
+    if (KEEP.has(k)) {
+      out[k] = v;
+      if (k === "description" && typeof v === "string" && typeof schema.markdownDescription !== "string") out.markdownDescription = markdownOf(v);
+    } else if (SUB.has(k)) {
       if (typeof v === "object" && v !== null) out[k] = hints(v);
     } else if (SUBMAP.has(k)) {
       out[k] = Object.fromEntries(Object.entries(v).map(([name, s]) => [name, hints(s)]));

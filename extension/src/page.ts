@@ -100,7 +100,8 @@ const STYLE = `
 }
 * { box-sizing: border-box; }
 body { margin: 0; padding: 16px 20px 32px; color: var(--fg); background: var(--bg);
-  font-family: var(--vscode-font-family, "DejaVu Sans", system-ui, sans-serif); font-size: var(--vscode-font-size, 13px); line-height: 1.45; }
+  font-family: var(--vscode-font-family, "DejaVu Sans", system-ui, sans-serif); font-size: var(--vscode-font-size, 13px); line-height: 1.45;
+  overflow-wrap: anywhere; }
 h1 { font-size: 1.35em; margin: 0 0 2px; font-weight: 600; }
 h1 .plugin { color: var(--muted); font-weight: 400; }
 h1 .sep { color: var(--muted); }
@@ -114,13 +115,13 @@ textarea { width: 100%; font-family: var(--mono); font-size: 12.5px; color: var(
   border: 1px solid var(--border); border-radius: 3px; padding: 8px; resize: vertical; }
 textarea:focus { outline: 1px solid var(--accent); }
 textarea.invalid { outline: 1px solid var(--bad); }
-.actions { display: flex; gap: 8px; align-items: center; margin-top: 8px; }
+.actions { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin-top: 8px; }
 button { font: inherit; border: none; border-radius: 2px; padding: 5px 14px; cursor: pointer; background: var(--button-bg); color: var(--button-fg); }
 button.secondary { background: var(--button2-bg); color: var(--button2-fg); }
 button:disabled { opacity: 0.6; cursor: default; }
 .state { color: var(--muted); }
 .state.error { color: var(--bad); }
-.status { display: flex; gap: 12px; align-items: center; margin-top: 18px; }
+.status { display: flex; flex-wrap: wrap; gap: 4px 12px; align-items: center; margin-top: 18px; }
 .badge { white-space: nowrap; display: inline-block; padding: 1px 8px; border-radius: 9px; font-size: 0.85em; font-weight: 600; border: 1px solid currentColor; }
 .badge.ok { color: var(--ok); }
 .badge.failed { color: var(--bad); }
@@ -128,7 +129,7 @@ button:disabled { opacity: 0.6; cursor: default; }
 .claim { font-family: var(--mono); color: var(--muted); }
 .duration { color: var(--muted); margin-left: auto; }
 .empty { color: var(--muted); font-style: italic; margin: 4px 0; }
-.subui.stat { display: inline-block; min-width: 220px; padding: 12px 18px; border: 1px solid var(--border); border-radius: 6px; }
+.subui.stat { display: inline-block; min-width: min(220px, 100%); max-width: 100%; padding: 12px 18px; border: 1px solid var(--border); border-radius: 6px; }
 .stat-label { color: var(--muted); font-size: 0.9em; }
 .stat-value { font-size: 2em; font-weight: 600; line-height: 1.2; }
 table { border-collapse: collapse; width: 100%; }
@@ -136,15 +137,35 @@ th, td { text-align: left; padding: 4px 10px 4px 0; border-bottom: 1px solid var
 th { color: var(--muted); font-weight: 600; }
 td.num { font-variant-numeric: tabular-nums; white-space: nowrap; }
 td.method { font-family: var(--mono); font-weight: 600; }
-td.url { font-family: var(--mono); word-break: break-all; }
+/* The fetch log. Wide: a table whose URL column has the room (at least
+   28 characters; a URL wraps after / ? & = , at its <wbr>s). Narrower
+   than 900 px (a side
+   panel): one block per fetch, the URL on a line of its own across the
+   width, the other cells below it, each under its column's name. */
+table.fetches th, table.fetches td.method, table.fetches td.status-cell, table.fetches td.source { white-space: nowrap; overflow-wrap: normal; }
+table.fetches td.url { font-family: var(--mono); min-width: 28ch; width: 45%; }
+table.fetches td.creds { min-width: 14ch; }
 tr.refused td.url .url-text { text-decoration: line-through; color: var(--muted); }
-.fetch-error { color: var(--bad); font-family: var(--vscode-font-family, "DejaVu Sans", system-ui, sans-serif); word-break: normal; }
-.cred { white-space: nowrap; font-family: var(--mono); background: var(--code-bg); padding: 0 5px; border-radius: 3px; }
+.fetch-error { color: var(--bad); font-family: var(--vscode-font-family, "DejaVu Sans", system-ui, sans-serif); }
+.fetch-note { color: var(--muted); font-style: italic; font-family: var(--vscode-font-family, "DejaVu Sans", system-ui, sans-serif); }
+.cred { display: inline-block; max-width: 100%; font-family: var(--mono); background: var(--code-bg); padding: 0 5px; border-radius: 3px; }
 .none { color: var(--muted); }
-table.usage { width: auto; }
-.usage th { width: 140px; }
-.usage td.num { min-width: 150px; padding-right: 16px; }
-meter { width: 160px; }
+@media (max-width: 900px) {
+  table.fetches, table.fetches tbody, table.fetches tr, table.fetches td { display: block; width: auto; min-width: 0; }
+  table.fetches thead { display: none; }
+  table.fetches tr { display: flex; flex-wrap: wrap; gap: 2px 16px; padding: 6px 0; border-bottom: 1px solid var(--border); }
+  table.fetches td { border: none; padding: 0; }
+  table.fetches td.method { order: 0; }
+  table.fetches td.status-cell { order: 1; }
+  table.fetches td.url { order: 2; flex: 1 1 100%; }
+  table.fetches td.num, table.fetches td.source, table.fetches td.creds { order: 3; }
+  table.fetches td.num::before, table.fetches td.source::before, table.fetches td.creds::before {
+    content: attr(data-label) " "; color: var(--muted); font-size: 0.85em; }
+}
+table.usage { width: auto; max-width: 100%; }
+.usage th { white-space: nowrap; padding-right: 16px; }
+.usage td.num { padding-right: 16px; }
+meter { width: min(160px, 25vw); }
 ul, ol { margin: 4px 0; padding-left: 22px; }
 .item-sub { color: var(--muted); }
 ol.logs { list-style: none; padding: 0; font-family: var(--mono); font-size: 12.5px; }

@@ -37,6 +37,7 @@ export interface FetchEntry {
   status?: number;
   bytes?: number;
   ms?: number;
+  /** "fixture" or "network"; absent when the broker refused the call before asking either. */
   source?: string;
   credentials?: string[] | null;
   refused?: string;

@@ -136,7 +136,10 @@ function renderRecordParts(record: unknown): string {
     parts.push(section("error", "Error", renderError(r.error as RunError)));
   }
   const fetches = Array.isArray(r.fetches) ? r.fetches : [];
-  parts.push(section("fetches", `Fetches (${fetches.length})`, renderFetches(fetches)));
+  // A fetch whose error is the run's error (the refusal the tool did not
+  // catch) says so instead of repeating the text the Error section shows.
+  const runError = isObject(r.error) && typeof (r.error as RunError).message === "string" ? (r.error as RunError).message : undefined;
+  parts.push(section("fetches", `Fetches (${fetches.length})`, renderFetches(fetches, runError)));
   const logs = Array.isArray(r.logs) ? r.logs : [];
   parts.push(section("logs", `Logs (${logs.length})`, renderLogs(logs)));
   if (isObject(r.usage)) {
@@ -332,7 +335,25 @@ function renderViolations(violations: unknown): string {
   return `<ul class="violations">\n${items}\n</ul>`;
 }
 
-function renderFetches(fetches: FetchEntry[]): string {
+/**
+ * A URL as HTML that may wrap after each `/`, `?`, `&`, `=` and `,` (a `<wbr>`
+ * there), so a narrow panel breaks it between its parts rather than
+ * anywhere; a part longer than the line still breaks (CSS overflow-wrap).
+ */
+export function wrappableUrl(url: string): string {
+  return showHtml(url).replace(/(\/|\?|&amp;|=|,)/g, "$1<wbr>");
+}
+
+/** What the Source cell says: where the response came from, or that nothing was asked. */
+function sourceCell(f: FetchEntry): string {
+  if (typeof f.source === "string" && f.source !== "") return showHtml(f.source);
+  if (typeof f.refused === "string" && f.refused !== "") {
+    return `<span class="none" title="refused before any fixture or the network was asked">not asked</span>`;
+  }
+  return `<span class="none">–</span>`;
+}
+
+function renderFetches(fetches: FetchEntry[], runError?: string): string {
   if (fetches.length === 0) {
     return `<p class="empty">No http.fetch calls.</p>`;
   }
@@ -352,15 +373,23 @@ function renderFetches(fetches: FetchEntry[]): string {
       const bytesCap = typeof f.maxBytes === "number" && f.maxBytes > 0 ? ` / ${formatBytes(f.maxBytes)}` : "";
       const ms = typeof f.ms === "number" ? formatMs(f.ms) : "–";
       const msCap = typeof f.timeoutMs === "number" && f.timeoutMs > 0 ? ` / ${formatMs(f.timeoutMs)}` : "";
-      const err = typeof f.error === "string" && f.error !== "" ? `<div class="fetch-error">${showHtml(f.error)}</div>` : "";
+      const hasError = typeof f.error === "string" && f.error !== "";
+      const err = !hasError
+        ? ""
+        : f.error === runError
+          ? `<div class="fetch-note">the run's error, shown above</div>`
+          : `<div class="fetch-error">${showHtml(f.error)}</div>`;
+      const url = safeString(f.url ?? "");
+      // Each cell carries its column's name (data-label) for the stacked
+      // layout of a narrow panel, where the header row is hidden.
       return `<tr class="${refused ? "refused" : ""}">` +
-        `<td class="method">${showHtml(f.method ?? "GET")}</td>` +
-        `<td class="url"><span class="url-text">${showHtml(f.url ?? "")}</span>${err}</td>` +
-        `<td>${status}</td>` +
-        `<td class="num" title="response bytes / fetchMaxBytes cap">${escapeHtml(bytes + bytesCap)}</td>` +
-        `<td class="num" title="time / fetchTimeoutMs cap">${escapeHtml(ms + msCap)}</td>` +
-        `<td>${showHtml(f.source ?? "")}</td>` +
-        `<td>${creds}</td>` +
+        `<td class="method" data-label="Method">${showHtml(f.method ?? "GET")}</td>` +
+        `<td class="url" data-label="URL"><span class="url-text" title="${showHtml(url)}">${wrappableUrl(url)}</span>${err}</td>` +
+        `<td class="status-cell" data-label="Status">${status}</td>` +
+        `<td class="num" data-label="Bytes / cap" title="response bytes / fetchMaxBytes cap">${escapeHtml(bytes + bytesCap)}</td>` +
+        `<td class="num" data-label="Time / cap" title="time / fetchTimeoutMs cap">${escapeHtml(ms + msCap)}</td>` +
+        `<td class="source" data-label="Source">${sourceCell(f)}</td>` +
+        `<td class="creds" data-label="Credentials">${creds}</td>` +
         `</tr>`;
     })
     .join("\n");

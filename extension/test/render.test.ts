@@ -4,8 +4,8 @@ import { escapeHtml, formatBytes, formatMs, linkLocations, renderFailure, render
 import { attributeNames, fixture, tagNames, visibleText } from "./util";
 
 // The only tags and attributes the renderer may ever produce.
-const ALLOWED_TAGS = ["a", "code", "div", "em", "h2", "h3", "h4", "h5", "h6", "li", "meter", "ol", "p", "pre", "section", "span", "strong", "table", "tbody", "td", "th", "thead", "tr", "ul"];
-const ALLOWED_ATTRS = ["class", "data-column", "data-file", "data-line", "high", "href", "id", "low", "max", "min", "optimum", "role", "title", "value"];
+const ALLOWED_TAGS = ["a", "code", "div", "em", "h2", "h3", "h4", "h5", "h6", "li", "meter", "ol", "p", "pre", "section", "span", "strong", "table", "tbody", "td", "th", "thead", "tr", "ul", "wbr"];
+const ALLOWED_ATTRS = ["class", "data-column", "data-file", "data-label", "data-line", "high", "href", "id", "low", "max", "min", "optimum", "role", "title", "value"];
 
 function assertSafe(html: string): void {
   const badTags = tagNames(html).filter((t) => !ALLOWED_TAGS.includes(t));
@@ -171,6 +171,29 @@ describe("renderRecord", () => {
     assert.deepEqual(links, ["code/lookup-book.ts:18:11", "code/lookup-book.ts:18:11", "code/lookup-book.ts:13:1"]);
     const text = visibleText(html);
     assert.ok(text.startsWith("failed fn.lookupBook:0b1c2d3e 12.5 ms Error Error: Open Library answered 404 for ISBN 0000000000 at code/lookup-book.ts:18:11 at lookupBook (code/lookup-book.ts:18:11)"), text);
+  });
+
+  it("shows a refusal that is the run's error once, and a refused fetch as not asked of any source", () => {
+    const message = "fetch refused: host evil.example.com is not in capabilities.fetch";
+    const html = renderRecord({
+      ok: false,
+      error: { name: "Error", message, file: "code/x.ts", line: 4, column: 21 },
+      fetches: [
+        { method: "GET", url: "https://evil.example.com/steal?d=1&e=2", ms: 0, credentials: [], refused: "not-allowed", error: message },
+        { method: "GET", url: "http://api.example.com/", ms: 0, credentials: [], refused: "not-https", error: "fetch refused: only https" },
+        { method: "GET", url: "https://api.example.com/a", status: 200, source: "fixture", credentials: [] },
+      ],
+      logs: [],
+    });
+    assertSafe(html);
+    const text = visibleText(html);
+    assert.equal(text.split(message).length - 1, 1, text);
+    assert.ok(text.includes("the run's error, shown above"), text);
+    assert.ok(text.includes("fetch refused: only https"), "a refusal that is not the run's error is shown in its row");
+    const sources = [...html.matchAll(/<td class="source"[^>]*>(.*?)<\/td>/g)].map((m) => visibleText(m[1]));
+    assert.deepEqual(sources, ["not asked", "not asked", "fixture"]);
+    // The URL may wrap after / ? & =, and its full text is its title.
+    assert.ok(html.includes(`title="https://evil.example.com/steal?d=1&amp;e=2">https:/<wbr>/<wbr>evil.example.com/<wbr>steal?<wbr>d=<wbr>1&amp;<wbr>e=<wbr>2</span>`), html);
   });
 
   it("escapes hostile text in every field", () => {

@@ -12,8 +12,8 @@ import { REPO_ROOT, attributeNames, tagNames } from "./util";
 // terminal, and no value, however shaped, makes the renderer throw (a
 // throw hid the whole record, refused fetches included).
 
-const ALLOWED_TAGS = ["a", "blockquote", "br", "code", "div", "em", "h2", "h3", "h4", "h5", "h6", "hr", "li", "meter", "ol", "p", "pre", "s", "section", "span", "strong", "table", "tbody", "td", "th", "thead", "tr", "ul"];
-const ALLOWED_ATTRS = ["class", "data-column", "data-file", "data-line", "high", "href", "id", "low", "max", "min", "optimum", "role", "start", "style", "title", "value"];
+const ALLOWED_TAGS = ["a", "blockquote", "br", "code", "div", "em", "h2", "h3", "h4", "h5", "h6", "hr", "li", "meter", "ol", "p", "pre", "s", "section", "span", "strong", "table", "tbody", "td", "th", "thead", "tr", "ul", "wbr"];
+const ALLOWED_ATTRS = ["class", "data-column", "data-file", "data-label", "data-line", "high", "href", "id", "low", "max", "min", "optimum", "role", "start", "style", "title", "value"];
 
 // What the sanitiser must never let through raw (newline and tab are
 // layout in HTML).

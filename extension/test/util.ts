@@ -30,7 +30,7 @@ export function attributeNames(html: string): string[] {
 /** The text a reader sees: tags dropped, entities decoded, whitespace collapsed. */
 export function visibleText(html: string): string {
   return html
-    .replace(/<\/?(?:span|a|code|strong|em|kbd)\b[^>]*>/g, "")
+    .replace(/<\/?(?:span|a|code|strong|em|kbd|wbr)\b[^>]*>/g, "")
     .replace(/<[^>]*>/g, " ")
     .replace(/&lt;/g, "<")
     .replace(/&gt;/g, ">")

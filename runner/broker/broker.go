@@ -134,8 +134,6 @@ const (
 // with credentials. limits holds the effective caps (never zero): a
 // provider must not read more than MaxBytes+1 body bytes. The context
 // carries the per-capability timeout.
-// A provider that also has a method Source() Source lets the audit log
-// name the source of refused calls too.
 type Provider interface {
 	RoundTrip(ctx context.Context, req *Request, limits Capability) (*Response, Source, error)
 }
@@ -163,7 +161,7 @@ type Entry struct {
 	Status      int      `json:"status,omitempty"`
 	Bytes       int64    `json:"bytes,omitempty"`
 	Ms          float64  `json:"ms"`
-	Source      string   `json:"source"` // "fixture" | "network"
+	Source      string   `json:"source,omitempty"` // "fixture" | "network"; absent when no provider was asked
 	Credentials []string `json:"credentials"`
 	// Refused is the fetchurl.Reason (or one of the broker's own reasons:
 	// "limit", "no-fixture", "bad-method", …) when the broker refused the
@@ -376,10 +374,8 @@ func (b *Broker) Fetch(ctx context.Context, req Request) (*Response, error) {
 		rawURL = rawURL[:MaxURLBytes] + "…"
 	}
 	e := Entry{Method: analysis.Clip(method, 16), URL: b.Redact(rawURL), Credentials: []string{}}
-	if k, ok := b.provider.(interface{ Source() Source }); ok {
-		// Refused calls name the source they would have used.
-		e.Source = string(k.Source())
-	}
+	// Source stays empty until a provider is asked: a call the broker
+	// refused before that consulted neither a fixture nor the network.
 
 	// Reserve the audit slot first so the log stays in call order even
 	// when calls finish out of order.

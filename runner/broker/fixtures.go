@@ -175,9 +175,6 @@ func canned(x *Fixture) *cannedResponse {
 	return c
 }
 
-// Source says that this provider answers from fixtures.
-func (p *fixtureProvider) Source() Source { return SourceFixture }
-
 // SimulatedError is a fixture's "error": "network" (a failed connection).
 type SimulatedError struct{ Fixture string }
 

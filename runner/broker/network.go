@@ -63,9 +63,6 @@ func NewNetworkProvider(opts NetworkOptions) Provider {
 
 type networkProvider struct{ client *http.Client }
 
-// Source says that this provider answers from the network.
-func (p *networkProvider) Source() Source { return SourceNetwork }
-
 func (p *networkProvider) RoundTrip(ctx context.Context, req *Request, limits Capability) (*Response, Source, error) {
 	var body io.Reader
 	if req.Body != nil {

@@ -51,14 +51,6 @@ func (r *Recorder) Wrap(inner Provider) Provider {
 	return r
 }
 
-// Source is the wrapped provider's.
-func (r *Recorder) Source() Source {
-	if s, ok := r.inner.(interface{ Source() Source }); ok {
-		return s.Source()
-	}
-	return SourceNetwork
-}
-
 func (r *Recorder) RoundTrip(ctx context.Context, req *Request, limits Capability) (*Response, Source, error) {
 	resp, src, err := r.inner.RoundTrip(ctx, req, limits)
 	if err == nil && resp != nil {

@@ -2,6 +2,7 @@ package broker_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
@@ -190,17 +191,26 @@ func TestBadCapabilityIgnored(t *testing.T) {
 	}
 }
 
-// Refused calls name the source the run uses, so every entry of a record
-// has "fixture" or "network".
-func TestRefusedEntryNamesSource(t *testing.T) {
-	for want, p := range map[string]broker.Provider{
+// A call refused before any provider was asked has no source: the record
+// must not say a fixture (or the network) answered, or was even consulted.
+// A call the fixture provider could not answer did consult the fixtures.
+func TestRefusedEntryHasNoSource(t *testing.T) {
+	for name, p := range map[string]broker.Provider{
 		"fixture": broker.NewFixtureProvider(&broker.Fixtures{}),
 		"network": broker.NewNetworkProvider(broker.NetworkOptions{}),
 	} {
 		b := broker.New(refusalConfig(p))
 		b.Fetch(context.Background(), broker.Request{URL: "http://api.x.org/"})
-		if e := b.Audit()[0]; e.Source != want || e.Refused != "not-https" {
-			t.Errorf("%s: %+v", want, e)
+		e := b.Audit()[0]
+		if e.Source != "" || e.Refused != "not-https" {
+			t.Errorf("%s: %+v, want no source", name, e)
+		}
+		j, err := json.Marshal(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(j), `"source"`) {
+			t.Errorf("%s: the JSON names a source: %s", name, j)
 		}
 	}
 }
