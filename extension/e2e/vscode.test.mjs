@@ -17,7 +17,9 @@
 //  7. its run panel before the fix: the fetch is refused;
 //  8. the quick fix on the page declares the domain; Problems drop to what
 //     `check` reports for the fixed plugin;
-//  9. the run panel after the fix: the tool returns, and its lens says so.
+//  9. the run panel after the fix: the tool returns, and its lens says so;
+// 10. the run panel at 500 px: the long URL wraps, nothing off the edge;
+// 11. the hover of a manifest tool: reach and last run above the schema.
 //
 // Needs: Node 20, Debian chromium, the .vsix (npm run package), code-server
 // (e2e/install-code-server.sh, cached outside the repository).
@@ -583,5 +585,63 @@ describe("the extension in real VS Code (code-server)", { timeout: 20 * 60_000 }
     // The README's screenshot is this screen.
     mkdirSync(dirname(README_SHOT), { recursive: true });
     await page.screenshot({ path: README_SHOT });
+  });
+
+  step("10. the run panel at 500 px: the long URL wraps, nothing runs off the edge", async () => {
+    // The panel shows lookupBook's fixed run; make its webview 500 px wide
+    // by narrowing the window (the panel is the right half of the editors).
+    const frame = page.locator("iframe.webview.ready").last();
+    for (let i = 0; i < 3; i++) {
+      const box = await frame.boundingBox();
+      assert.ok(box, "the run panel's webview");
+      if (Math.abs(box.width - 500) <= 8) break;
+      const vp = page.viewportSize();
+      await page.setViewportSize({ width: Math.round(vp.width - (box.width - 500) * 2), height: vp.height });
+      await sleep(500);
+    }
+    const width = (await frame.boundingBox()).width;
+    assert.ok(Math.abs(width - 500) <= 8, `the run panel is ${width} px wide`);
+    // Inside the panel's own document: no sideways scroll, every element within the width.
+    let measured;
+    await until("the run panel laid out at 500 px", async () => {
+      for (const f of page.frames()) {
+        const m = await f
+          .evaluate(() => {
+            if (!document.querySelector(".fetch, table, [data-label]")) return null;
+            const w = document.documentElement.clientWidth;
+            const over = [...document.querySelectorAll("body *")].filter((e) => e.getBoundingClientRect().right > w + 1).map((e) => e.tagName + "." + e.className);
+            return { w, scroll: document.documentElement.scrollWidth, over, url: [...document.querySelectorAll("*")].some((e) => e.textContent.includes("api.openlibrary.org")) };
+          })
+          .catch(() => null);
+        if (m && m.url) {
+          measured = m;
+          return true;
+        }
+      }
+      return false;
+    });
+    assert.ok(measured.scroll <= measured.w + 1, `the panel scrolls sideways: ${JSON.stringify(measured)}`);
+    assert.deepEqual(measured.over, [], `elements past the panel's edge: ${JSON.stringify(measured)}`);
+    await shot("10-run-panel-500px");
+    await page.setViewportSize({ width: 1500, height: 950 });
+  });
+
+  step("11. the hover of a manifest tool: reach and last run first, the schema last", async () => {
+    await openFile("plugin.json");
+    const editor = page.locator(".editor-group-container.active .monaco-editor .view-lines");
+    const name = editor.locator("span", { hasText: /^"lookupBook"$/ }).first();
+    await name.waitFor();
+    let text = "";
+    await until("the tool's hover", async () => {
+      await name.hover();
+      const hovers = page.locator(".monaco-hover:visible .hover-contents, .monaco-hover:visible .rendered-markdown");
+      text = (await hovers.allInnerTexts()).join("\n");
+      return text.includes("fn.lookupBook") && text.includes("Input schema");
+    });
+    const at = (w) => text.indexOf(w);
+    assert.ok(at("api.openlibrary.org") >= 0 && at("api.openlibrary.org") < at("Input schema"), `reach before the schema:\n${text}`);
+    assert.ok(/The Hobbit|Last run|✓/.test(text.slice(0, at("Input schema"))), `the last run before the schema:\n${text}`);
+    await shot("11-manifest-hover");
+    await page.keyboard.press("Escape");
   });
 });

@@ -393,8 +393,9 @@ end)
 step("code lenses above each tool", function()
   local lenses = request(mbuf, "textDocument/codeLens", { textDocument = { uri = manifest_uri } })
   assert(#lenses == 3, vim.inspect(lenses))
-  -- lookupBook ran above: its lens offers to run it again
-  assert(lenses[1].command.title:find("▶ Run again", 1, true), lenses[1].command.title)
+  -- lookupBook ran above: its lens offers to run it again; plugin.json was
+  -- edited since (the fixes above), so the lens says that run is stale
+  assert(lenses[1].command.title:find("⟳ Run again (plugin.json changed since: ", 1, true), lenses[1].command.title)
   assert(lenses[2].command.title:find("^▶ Run "), lenses[2].command.title)
   assert(lenses[1].command.command == "plugin.runTool")
   assert(lenses[1].range.start.line == find(mbuf, '"lookupBook"').line)
