@@ -18,7 +18,7 @@
 //  8. the quick fix on the page declares the domain; Problems drop to what
 //     `check` reports for the fixed plugin;
 //  9. the run panel after the fix: the tool returns, and its lens says so;
-// 10. the run panel at 500 px: the long URL wraps, nothing off the edge;
+// 10. the run panel at 500 px: a long URL wraps, nothing off the edge;
 // 11. the hover of a manifest tool: reach and last run above the schema.
 //
 // Needs: Node 20, Debian chromium, the .vsix (npm run package), code-server
@@ -587,11 +587,25 @@ describe("the extension in real VS Code (code-server)", { timeout: 20 * 60_000 }
     await page.screenshot({ path: README_SHOT });
   });
 
-  step("10. the run panel at 500 px: the long URL wraps, nothing runs off the edge", async () => {
-    // The panel shows lookupBook's fixed run; make its webview 500 px wide
-    // by narrowing the window (the panel is the right half of the editors).
+  step("10. the run panel at 500 px: a long URL wraps, nothing runs off the edge", async () => {
+    // searchBooks with a long title: its fetch URL (no fixture answers it)
+    // is the longest line the panel shows.
+    await openFile("plugin.json");
+    await page.locator(".codelens-decoration a", { hasText: "Run searchBooks" }).first().click();
+    const q = "the lord of the rings the fellowship of the ring fiftieth anniversary illustrated edition with maps";
+    const panel = await until("the searchBooks panel", async () => {
+      for (const f of page.frames()) {
+        if ((await f.locator("textarea#input").count().catch(() => 0)) && (await f.locator("body").innerText().catch(() => "")).includes("fn.searchBooks")) return f;
+      }
+      return false;
+    });
+    await panel.locator("textarea#input").fill(JSON.stringify({ q, limit: 3 }, null, 2));
+    await panel.locator("button#run").click();
+    await until("the long URL in the panel", async () => (await panel.locator("body").innerText()).includes("search.json?q=the%20lord"));
+    // Make the panel's webview 500 px wide by narrowing the window (the
+    // panel is the right half of the editors).
     const frame = page.locator("iframe.webview.ready").last();
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 4; i++) {
       const box = await frame.boundingBox();
       assert.ok(box, "the run panel's webview");
       if (Math.abs(box.width - 500) <= 8) break;
@@ -602,24 +616,14 @@ describe("the extension in real VS Code (code-server)", { timeout: 20 * 60_000 }
     const width = (await frame.boundingBox()).width;
     assert.ok(Math.abs(width - 500) <= 8, `the run panel is ${width} px wide`);
     // Inside the panel's own document: no sideways scroll, every element within the width.
-    let measured;
-    await until("the run panel laid out at 500 px", async () => {
-      for (const f of page.frames()) {
-        const m = await f
-          .evaluate(() => {
-            if (!document.querySelector(".fetch, table, [data-label]")) return null;
-            const w = document.documentElement.clientWidth;
-            const over = [...document.querySelectorAll("body *")].filter((e) => e.getBoundingClientRect().right > w + 1).map((e) => e.tagName + "." + e.className);
-            return { w, scroll: document.documentElement.scrollWidth, over, url: [...document.querySelectorAll("*")].some((e) => e.textContent.includes("api.openlibrary.org")) };
-          })
-          .catch(() => null);
-        if (m && m.url) {
-          measured = m;
-          return true;
-        }
-      }
-      return false;
-    });
+    const measured = await until("the run panel laid out at 500 px", () =>
+      panel.evaluate(() => {
+        const w = document.documentElement.clientWidth;
+        if (w > 520) return null;
+        const over = [...document.querySelectorAll("body *")].filter((e) => e.getBoundingClientRect().right > w + 1).map((e) => `${e.tagName}.${e.className}`);
+        return { w, scroll: document.documentElement.scrollWidth, over };
+      }),
+    );
     assert.ok(measured.scroll <= measured.w + 1, `the panel scrolls sideways: ${JSON.stringify(measured)}`);
     assert.deepEqual(measured.over, [], `elements past the panel's edge: ${JSON.stringify(measured)}`);
     await shot("10-run-panel-500px");
@@ -641,6 +645,8 @@ describe("the extension in real VS Code (code-server)", { timeout: 20 * 60_000 }
     const at = (w) => text.indexOf(w);
     assert.ok(at("api.openlibrary.org") >= 0 && at("api.openlibrary.org") < at("Input schema"), `reach before the schema:\n${text}`);
     assert.ok(/The Hobbit|Last run|✓/.test(text.slice(0, at("Input schema"))), `the last run before the schema:\n${text}`);
+    // Shot once the hover has faded in.
+    await until("the hover opaque", () => page.locator(".monaco-hover:visible").first().evaluate((e) => getComputedStyle(e).opacity === "1"));
     await shot("11-manifest-hover");
     await page.keyboard.press("Escape");
   });
