@@ -193,11 +193,7 @@ func inlineText(in []Inline) string {
 // could start a heading, a list or a fence), controls shown, every mark
 // that could start emphasis, code, a link, an image, HTML or an entity
 // escaped.
-func mdEscape(s string) string {
-	return mdEscaper.Replace(text.Visible(strings.ReplaceAll(s, "\n", " ")))
-}
-
-var mdEscaper = strings.NewReplacer("\\", "\\\\", "*", "\\*", "_", "\\_", "`", "\\`", "<", "&lt;", "&", "&amp;", "[", "\\[", "]", "\\]", "~", "\\~", "|", "\\|")
+func mdEscape(s string) string { return text.Markdown(s) }
 
 func cell(s string) string { return mdEscape(s) }
 
