@@ -164,7 +164,7 @@ func (c *Card) layout() []section {
 		s := section{name: SectionSincePinned}
 		switch {
 		case sp.Missing:
-			s.lines = append(s.lines, ln(lineTitle, 0, ours("No pinned snapshot (plugin.lock.json): everything above is new. Pin it with plugin-lsp pin.")))
+			s.lines = append(s.lines, ln(lineTitle, 0, ours("No pinned snapshot (plugin.lock.json): everything on this card is new. Pin it with plugin-lsp pin.")))
 		case sp.Problem != "":
 			s.lines = append(s.lines, ln(lineTitle, 0, ours("The pinned snapshot cannot be read: "), theirs(sp.Problem)))
 		default:

@@ -79,7 +79,7 @@ func TestMarkdownCardShowsEverySection(t *testing.T) {
 	}{
 		"example": {copyDir(t, "../../testdata/example/books"), []string{
 			"## Native tools (full trust, 2)\n", "  - requires: secrets.read, network.socket\n", "  - needsApproval: always\n",
-			"  - module hash: `sha256:", "## No pinned snapshot (plugin.lock.json): everything above is new. Pin it with plugin-lsp pin.\n",
+			"  - module hash: `sha256:", "## No pinned snapshot (plugin.lock.json): everything on this card is new. Pin it with plugin-lsp pin.\n",
 			"- fn.lookupBook  (code/lookup-book.ts): Find a book by ISBN\n"}},
 		"drift":     {drifted(t), []string{"## Since the pinned snapshot (`sha256:", "- \\+ evil.example.com (fetch, tools lookupBook, searchBooks, saveFavourite)\n", "- files: \\~ plugin.json"}},
 		"unbound":   {unbound(t), []string{"## Pages no tool binds (1): run alone, each keeps the minimal grant (no host method, no network)\n", "- code/helper.ts\n"}},
