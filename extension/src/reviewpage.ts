@@ -138,7 +138,7 @@ const SCRIPT = `(function () {
 const STYLE = `
 :root { color-scheme: light dark; }
 body { font-family: var(--vscode-font-family, system-ui, sans-serif); font-size: var(--vscode-font-size, 13px);
-  color: var(--vscode-foreground, #1f1f1f); background: var(--vscode-editor-background, #fff); margin: 0; padding: 0 20px 72px; line-height: 1.45; }
+  color: var(--vscode-foreground, #1f1f1f); background: var(--vscode-editor-background, #fff); margin: 0; padding: 0 20px; line-height: 1.45; }
 header h1 { font-size: 1.35em; margin: 18px 0 4px; font-weight: 600; overflow-wrap: anywhere; }
 .hint { margin: 0 0 14px; opacity: 0.8; }
 code { font-family: var(--vscode-editor-font-family, monospace); font-size: 0.95em; overflow-wrap: anywhere; }
@@ -157,7 +157,7 @@ ul { margin: 2px 0 6px; padding-left: 22px; }
 .changes li.removed { color: var(--vscode-gitDecoration-deletedResourceForeground, #b35900); }
 .changes .sign { display: inline-block; width: 1.1em; font-family: var(--vscode-editor-font-family, monospace); }
 #card .card-section + .card-section { border-top: 1px solid rgba(128,128,128,0.25); }
-#actions { position: fixed; left: 0; right: 0; bottom: 0; padding: 10px 20px; display: flex; gap: 10px; align-items: center;
+#actions { position: sticky; bottom: 0; margin: 12px -20px 0; padding: 10px 20px; display: flex; gap: 10px; align-items: center;
   background: var(--vscode-editor-background, #fff); border-top: 1px solid rgba(128,128,128,0.35); }
 button { font: inherit; padding: 5px 16px; border: 1px solid transparent; border-radius: 2px; cursor: pointer;
   color: var(--vscode-button-foreground, #fff); background: var(--vscode-button-background, #0078d4); }
