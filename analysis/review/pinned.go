@@ -1,6 +1,9 @@
 package review
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/analysis/capability"
 )
@@ -32,4 +35,29 @@ func unboundPages(p *analysis.Plugin) []UnboundPage {
 		out = append(out, UnboundPage{Page: pg, Grant: "minimal"})
 	}
 	return out
+}
+
+// AddErrors lists the checker's errors among the card's problems
+// ("code/a.ts:3:5: message [code]"): the approver should know the plugin
+// has them. A manifest syntax error is left out (FromPlugin lists it).
+// It reports whether there was an error.
+func (c *Card) AddErrors(p *analysis.Plugin, diags []analysis.Diagnostic) bool {
+	found := false
+	for _, d := range diags {
+		if d.Severity != analysis.Error {
+			continue
+		}
+		found = true
+		if d.Code == "manifest-syntax" && d.File == analysis.ManifestName {
+			continue
+		}
+		line, col := 0, 0
+		if f := p.File(d.File); f != nil {
+			pos := f.Position(d.Span.Start)
+			line, col = pos.Line, pos.Col
+		}
+		msg, _, _ := strings.Cut(d.Message, "\n")
+		c.Problems = append(c.Problems, fmt.Sprintf("%s:%d:%d: %s [%s]", d.File, line+1, col+1, msg, d.Code))
+	}
+	return found
 }
