@@ -108,6 +108,13 @@ class PinReview {
     this.approval = typeof card.approval === "string" ? card.approval : "";
     if (typeof card.plugin === "string" && card.plugin !== "") this.plugin = card.plugin;
     this.panel.title = `Pin ${this.plugin}`;
+    // The card and the pin are of the files on disk: say so when an editor holds unsaved text of the plugin.
+    const inside = this.dir.toString().replace(/\/?$/, "/");
+    const unsaved = vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.toString().startsWith(inside)).map((d) => vscode.workspace.asRelativePath(d.uri));
+    if (unsaved.length > 0) {
+      const files = `${unsaved.join(", ")} ${unsaved.length === 1 ? "has" : "have"} unsaved changes: this card, and the pin, are of the files on disk.`;
+      notice = notice ? `${notice} ${files}` : files;
+    }
     this.panel.webview.html = buildReviewPage({
       cspSource: this.panel.webview.cspSource,
       nonce: makeNonce((n) => new Uint8Array(crypto.randomBytes(n))),

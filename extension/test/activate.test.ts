@@ -225,6 +225,24 @@ describe("the bundled client activated in a fake VS Code", { timeout: 240_000 },
     writeFileSync(manifestPath, original);
   });
 
+  it("Pin after the files changed since the card was shown pins nothing and shows the card as it is now", async () => {
+    const before = readFileSync(lockPath(), "utf8");
+    const outcome = fake.vscode.commands.executeCommand(CLIENT_COMMANDS.pinSnapshot) as Promise<{ pinned: boolean }>;
+    const view = await reviewPanel(4);
+    const shown = view.htmls.length;
+    const extra = join(plugin, "code", "late.ts");
+    writeFileSync(extra, "export default () => 1;\n");
+    view.receive({ type: "pin" });
+    await until("the card rendered again", () => view.htmls.length > shown);
+    const html = view.htmls[view.htmls.length - 1];
+    assert.match(visibleText(html), /Not pinned: .*the plugin changed on disk since its review card was shown/);
+    assert.ok(visibleText(html).includes("+ code/late.ts"), "the new card shows the new file");
+    assert.equal(readFileSync(lockPath(), "utf8"), before, "nothing written");
+    view.receive({ type: "cancel" });
+    assert.equal((await outcome).pinned, false);
+    rmSync(extra);
+  });
+
   it("shows the review card", async () => {
     await fake.vscode.commands.executeCommand(CLIENT_COMMANDS.showReviewCard);
     const preview = await until("the preview", () => fake.executed.find((e) => e.command === "markdown.showPreview"));
