@@ -126,9 +126,13 @@ func (d Doc) Markdown() string {
 
 func inlineMD(in []Inline) string {
 	var b strings.Builder
-	for _, x := range in {
+	for i, x := range in {
 		switch x.style {
 		case plain, quoted:
+			if i == 0 { // it starts the block: "# x" must not become a heading
+				b.WriteString(text.MarkdownBlock(x.text))
+				continue
+			}
 			b.WriteString(mdEscape(x.text))
 		case strong, strongQuoted:
 			b.WriteString("**" + mdEscape(x.text) + "**")
