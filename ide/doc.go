@@ -126,9 +126,13 @@ func (d Doc) Markdown() string {
 
 func inlineMD(in []Inline) string {
 	var b strings.Builder
-	for _, x := range in {
+	for i, x := range in {
 		switch x.style {
 		case plain, quoted:
+			if i == 0 { // it starts the block: "# x" must not become a heading
+				b.WriteString(text.MarkdownBlock(x.text))
+				continue
+			}
 			b.WriteString(mdEscape(x.text))
 		case strong, strongQuoted:
 			b.WriteString("**" + mdEscape(x.text) + "**")
@@ -193,11 +197,7 @@ func inlineText(in []Inline) string {
 // could start a heading, a list or a fence), controls shown, every mark
 // that could start emphasis, code, a link, an image, HTML or an entity
 // escaped.
-func mdEscape(s string) string {
-	return mdEscaper.Replace(text.Visible(strings.ReplaceAll(s, "\n", " ")))
-}
-
-var mdEscaper = strings.NewReplacer("\\", "\\\\", "*", "\\*", "_", "\\_", "`", "\\`", "<", "&lt;", "&", "&amp;", "[", "\\[", "]", "\\]", "~", "\\~", "|", "\\|")
+func mdEscape(s string) string { return text.Markdown(s) }
 
 func cell(s string) string { return mdEscape(s) }
 

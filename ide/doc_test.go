@@ -1,6 +1,10 @@
 package ide
 
-import "testing"
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
 
 // TestPlainText: Markdown written elsewhere loses its marks.
 func TestPlainText(t *testing.T) {
@@ -39,5 +43,19 @@ func TestDocRenderings(t *testing.T) {
 		"Error_x: <b>"
 	if got := d.PlainText(); got != plain {
 		t.Errorf("plain text:\n%q\nwant:\n%q", got, plain)
+	}
+}
+
+// Plugin text that starts a paragraph or a list item cannot open a
+// heading, a list, a quote or a code block there: its first mark is
+// escaped (or its leading spaces written as entities).
+func TestDocMarkdownBlockStart(t *testing.T) {
+	escaped := regexp.MustCompile(`^(\\[#+\->=]|&#32;|[0-9]+\\[.)])`)
+	for _, s := range []string{"# forged", "+ item", "- item", "12. item", "3) item", "> quote", "     code", "==="} {
+		md := Doc{Para(Quote(s)), List([]Inline{Quote(s)})}.Markdown()
+		para, item, _ := strings.Cut(md, "\n\n")
+		if !escaped.MatchString(para) || !strings.HasPrefix(item, "- ") || !escaped.MatchString(item[2:]) {
+			t.Errorf("%q: %q", s, md)
+		}
 	}
 }

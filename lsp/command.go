@@ -57,23 +57,7 @@ func (s *Server) ExecuteCommand(ctx context.Context, params *protocol.ExecuteCom
 		if s.opts.Review == nil {
 			break
 		}
-		var args runToolArgs
-		if len(params.Arguments) == 1 {
-			_ = json.Unmarshal(params.Arguments[0], &args)
-		}
-		ps, err := s.pluginOf(args)
-		if err != nil {
-			return nil, err
-		}
-		sn := s.check(ps)
-		if sn.plugin == nil {
-			return nil, invalidParams("%s has no plugin.json", ps.dir)
-		}
-		card, err := s.opts.Review(sn.plugin)
-		if err != nil {
-			return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "review card: %v", err)
-		}
-		return json.Marshal(card)
+		return s.reviewCard(params.Arguments)
 	}
 	return nil, invalidParams("unknown command %q", params.Command)
 }

@@ -2,7 +2,11 @@ package lsp
 
 import (
 	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -23,11 +27,37 @@ const CommandPin = "plugin.pin"
 // pinArgs is the argument of plugin.pin: which plugin, and whether the
 // author already saw the review card (confirm). Without confirm the card
 // is shown first (window/showMessageRequest, "Pin" or "Cancel").
+//
+// Approval is the other way to confirm, for a client that shows the card
+// itself (the VS Code extension's review view): the one-time token that
+// plugin.reviewCard with "approve": true returned with the card. It pins
+// only the files that card was built from (the plugin changed since:
+// nothing is written), and only once.
 type pinArgs struct {
+	Dir      string `json:"dir,omitempty"`
+	URI      string `json:"uri,omitempty"`
+	Confirm  bool   `json:"confirm,omitempty"`
+	Approval string `json:"approval,omitempty"`
+}
+
+// reviewCardArgs is the argument of plugin.reviewCard. Approve asks for
+// the card of the plugin on disk (what plugin.pin would pin, not the
+// editor's unsaved text) and a one-time approval token for plugin.pin.
+type reviewCardArgs struct {
 	Dir     string `json:"dir,omitempty"`
 	URI     string `json:"uri,omitempty"`
-	Confirm bool   `json:"confirm,omitempty"`
+	Approve bool   `json:"approve,omitempty"`
 }
+
+// approval is an issued, unused approval token: the newest card shown for
+// approval of one plugin directory, and the snapshot hash of the files it
+// was built from.
+type approval struct {
+	token, reviewed string
+}
+
+// maxApprovals bounds the tokens kept (one per plugin directory).
+const maxApprovals = 64
 
 // pinResult is what plugin.pin returns.
 type pinResult struct {
@@ -69,6 +99,13 @@ func (s *Server) pin(ctx context.Context, raw []protocol.LSPAny) (protocol.LSPAn
 			return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "review card: %v", err)
 		}
 	}
+	if args.Approval != "" {
+		reviewed, ok := s.takeApproval(ps.dir, args.Approval)
+		if !ok {
+			return nil, invalidParams("%s: the approval is not that of the last review card shown for %s (used already, replaced by a newer card, or never issued): nothing was pinned; open the review again", CommandPin, text.Visible(ps.dir))
+		}
+		return s.writePin(ps, p, res, reviewed)
+	}
 	if !args.Confirm {
 		pick, err := s.client.ShowMessageRequest(ctx, &protocol.ShowMessageRequestParams{
 			Type:    protocol.MessageTypeWarning,
@@ -79,7 +116,16 @@ func (s *Server) pin(ctx context.Context, raw []protocol.LSPAny) (protocol.LSPAn
 			return json.Marshal(res) // not confirmed: nothing written
 		}
 	}
-	out, err := lock.Pin(p, "plugin-lsp "+s.version())
+	return s.writePin(ps, p, res, "")
+}
+
+// writePin writes the snapshot of p (reviewed: the approved files' hash,
+// "" for any) and re-checks the plugin.
+func (s *Server) writePin(ps *pluginState, p *analysis.Plugin, res pinResult, reviewed string) (protocol.LSPAny, error) {
+	out, err := lock.PinReviewed(p, "plugin-lsp "+s.version(), reviewed)
+	if errors.Is(err, lock.ErrChangedSinceReview) {
+		return nil, invalidParams("%s: %v", CommandPin, err)
+	}
 	if err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "%s: %v", CommandPin, err)
 	}
@@ -100,7 +146,17 @@ func pinQuestion(p *analysis.Plugin, card any) string {
 	name, _ := analysis.Str(p.Manifest.Name)
 	fmt.Fprintf(&b, "%s of %s? Review what you approve:\n\n", pinLabel, text.Visible(name))
 	if c, ok := card.(*review.Card); ok {
-		b.WriteString(c.Text())
+		// What changed since the pin first: it is what is approved, and a
+		// client that cuts a long message keeps its start.
+		var rest []string
+		for _, sec := range c.Sections() {
+			if sec.Name == review.SectionSincePinned {
+				b.WriteString(sec.Text + "\n")
+			} else {
+				rest = append(rest, sec.Text)
+			}
+		}
+		b.WriteString(strings.Join(rest, "\n"))
 	} else if card != nil {
 		j, _ := json.MarshalIndent(card, "", "  ")
 		b.Write(j)
@@ -117,4 +173,94 @@ func pinAction(manifestURI uri.URI, d protocol.Diagnostic) *protocol.CodeAction 
 		Title: pinLabel, Kind: &kind, Diagnostics: []protocol.Diagnostic{d},
 		Command: protocol.Command{Title: pinLabel, Command: CommandPin, Arguments: []protocol.LSPAny{protocol.LSPAny(arg)}},
 	}
+}
+
+// reviewCard answers plugin.reviewCard: the card model (as review --format
+// json writes it), with its Markdown rendering (the whole card, and each
+// section by name) and, with approve, an approval token for plugin.pin.
+func (s *Server) reviewCard(raw []protocol.LSPAny) (protocol.LSPAny, error) {
+	var args reviewCardArgs
+	if len(raw) == 1 {
+		_ = json.Unmarshal([]byte(raw[0]), &args)
+	}
+	ps, err := s.pluginOf(runToolArgs{Dir: args.Dir, URI: args.URI})
+	if err != nil {
+		return nil, err
+	}
+	var p *analysis.Plugin
+	if args.Approve {
+		// What plugin.pin writes: the files on disk.
+		if p, err = analysis.Load(nil, ps.dir); err != nil {
+			return nil, invalidParams("%s: %v", CommandReviewCard, err)
+		}
+	} else if p = s.check(ps).plugin; p == nil {
+		return nil, invalidParams("%s has no plugin.json", ps.dir)
+	}
+	card, err := s.opts.Review(p)
+	if err != nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "review card: %v", err)
+	}
+	token := ""
+	if args.Approve {
+		_, reviewed, err := lock.Files(p)
+		if err != nil {
+			return nil, invalidParams("%s: %s: cannot hash the source tree: %v", CommandReviewCard, text.Visible(ps.dir), err)
+		}
+		token = s.issueApproval(ps.dir, reviewed)
+	}
+	return cardResult(card, token)
+}
+
+// cardResult is the JSON of a card with its Markdown and sections (a
+// *review.Card; another value, from a test's Review, as it marshals).
+func cardResult(card any, token string) (protocol.LSPAny, error) {
+	raw, err := json.Marshal(card)
+	c, ok := card.(*review.Card)
+	if err != nil || !ok {
+		return raw, err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "review card: %v", err)
+	}
+	m["markdown"], _ = json.Marshal(c.Markdown())
+	m["sections"], _ = json.Marshal(c.Sections())
+	if token != "" {
+		m["approval"], _ = json.Marshal(token)
+	}
+	return json.Marshal(m)
+}
+
+// issueApproval makes the approval token of the card just built for dir,
+// replacing any earlier one of dir: only the newest card can be approved.
+func (s *Server) issueApproval(dir, reviewed string) string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	token := hex.EncodeToString(b[:])
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.approvals == nil {
+		s.approvals = map[string]approval{}
+	}
+	if _, ok := s.approvals[dir]; !ok && len(s.approvals) >= maxApprovals {
+		for k := range s.approvals {
+			delete(s.approvals, k) // the oldest is not known; any one goes
+			break
+		}
+	}
+	s.approvals[dir] = approval{token: token, reviewed: reviewed}
+	return token
+}
+
+// takeApproval uses up dir's approval token: the reviewed hash, and
+// whether token was it. A wrong token uses it up too.
+func (s *Server) takeApproval(dir, token string) (string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a, ok := s.approvals[dir]
+	delete(s.approvals, dir)
+	if !ok || subtle.ConstantTimeCompare([]byte(a.token), []byte(token)) != 1 {
+		return "", false
+	}
+	return a.reviewed, true
 }

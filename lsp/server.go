@@ -92,6 +92,7 @@ type Server struct {
 	progressCancel map[string]func()             // (mu) run cancel by progress token
 	runCancels     map[uint64]context.CancelFunc // (mu) runs in flight
 	runSeq         uint64                        // (mu) numbers the runs
+	approvals      map[string]approval           // (mu) plugin.pin approval tokens by plugin directory
 
 	trimTimer *time.Timer // (mu) returns memory to the OS once checks pause
 	memLimit  int64       // (mu) the soft memory limit set, 0: none

@@ -1,7 +1,6 @@
 package review
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 
@@ -38,54 +37,27 @@ func unboundPages(p *analysis.Plugin) []UnboundPage {
 	return out
 }
 
-func writeNativeDetails(b *bytes.Buffer, n NativeTool) {
-	if len(n.Untrusted) > 0 {
-		b.WriteString("    DECLARED TOOLS CANNOT BE TRUSTED: the module may change this definition after its literal, so what it says below is not what runs:\n")
-		for _, u := range n.Untrusted {
-			fmt.Fprintf(b, "      %s\n", u)
+// AddErrors lists the checker's errors among the card's problems
+// ("code/a.ts:3:5: message [code]"): the approver should know the plugin
+// has them. A manifest syntax error is left out (FromPlugin lists it).
+// It reports whether there was an error.
+func (c *Card) AddErrors(p *analysis.Plugin, diags []analysis.Diagnostic) bool {
+	found := false
+	for _, d := range diags {
+		if d.Severity != analysis.Error {
+			continue
 		}
-	}
-	if n.Description != "" {
-		fmt.Fprintf(b, "    description: %s\n", n.Description)
-	}
-	if len(n.Requires) == 0 {
-		b.WriteString("    requires: nothing\n")
-	} else {
-		fmt.Fprintf(b, "    requires: %s\n", strings.Join(n.Requires, ", "))
-	}
-	fmt.Fprintf(b, "    needsApproval: %s\n", n.NeedsApproval)
-	if n.ModuleHash != "" {
-		fmt.Fprintf(b, "    module hash: %s\n", n.ModuleHash)
-	}
-}
-
-func writeUnboundAndPinned(b *bytes.Buffer, c *Card) {
-	if len(c.UnboundPages) > 0 {
-		fmt.Fprintf(b, "\nPages no tool binds (%d): run alone, each keeps the minimal grant (no host method, no network):\n", len(c.UnboundPages))
-		for _, pg := range c.UnboundPages {
-			fmt.Fprintf(b, "  %s\n", pg.Page)
+		found = true
+		if d.Code == "manifest-syntax" && d.File == analysis.ManifestName {
+			continue
 		}
+		line, col := 0, 0
+		if f := p.File(d.File); f != nil {
+			pos := f.Position(d.Span.Start)
+			line, col = pos.Line, pos.Col
+		}
+		msg, _, _ := strings.Cut(d.Message, "\n")
+		c.Problems = append(c.Problems, fmt.Sprintf("%s:%d:%d: %s [%s]", d.File, line+1, col+1, msg, d.Code))
 	}
-	sp := c.SincePinned
-	if sp == nil {
-		return
-	}
-	switch {
-	case sp.Missing:
-		b.WriteString("\nNo pinned snapshot (plugin.lock.json): everything above is new. Pin it with plugin-lsp pin.\n")
-		return
-	case sp.Problem != "":
-		fmt.Fprintf(b, "\nThe pinned snapshot cannot be read: %s\n", sp.Problem)
-		return
-	}
-	fmt.Fprintf(b, "\nSince the pinned snapshot (%s):\n", sp.Snapshot)
-	if len(sp.Changes) == 0 {
-		b.WriteString("  the reach is unchanged\n")
-	}
-	for _, l := range sp.Changes {
-		fmt.Fprintf(b, "  %s\n", l)
-	}
-	if len(sp.Files) > 0 {
-		fmt.Fprintf(b, "  files: %s\n", strings.Join(sp.Files, ", "))
-	}
+	return found
 }

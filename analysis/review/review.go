@@ -17,7 +17,6 @@
 package review
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -288,69 +287,4 @@ func FromPlugin(p *analysis.Plugin) *Card {
 	}
 	c.UnboundPages = unboundPages(p)
 	return c
-}
-
-// Text renders the card for a terminal (its Safe copy: no plugin text can
-// add a line, move the cursor or hide what follows).
-func (c *Card) Text() string {
-	c = c.Safe()
-	var b bytes.Buffer
-	name := c.Plugin
-	if name == "" {
-		name = "(unnamed plugin)"
-	}
-	fmt.Fprintf(&b, "Plugin %s %s\n", name, c.Version)
-	if c.Description != "" {
-		fmt.Fprintf(&b, "  %s\n", c.Description)
-	}
-	fmt.Fprintf(&b, "Source-tree hash: %s\n", c.Hash)
-	for _, p := range c.Problems {
-		fmt.Fprintf(&b, "WARNING: %s\n", p)
-	}
-	fmt.Fprintf(&b, "\nFunction tools (sandboxed, %d):\n", len(c.FunctionTools))
-	if len(c.FunctionTools) == 0 {
-		b.WriteString("  (none)\n")
-	}
-	for _, t := range c.FunctionTools {
-		fmt.Fprintf(&b, "  %s  (%s)", t.Registered, t.Page)
-		if t.Description != "" {
-			fmt.Fprintf(&b, ": %s", t.Description)
-		}
-		b.WriteString("\n")
-		if len(t.Host) == 0 {
-			b.WriteString("    host methods: none (minimal grant)\n")
-		} else {
-			fmt.Fprintf(&b, "    host methods: %s\n", strings.Join(t.Host, ", "))
-		}
-		if len(t.Fetch) == 0 {
-			b.WriteString("    fetch: no network\n")
-		}
-		for _, f := range t.Fetch {
-			fmt.Fprintf(&b, "    fetch: https://%s (max %d bytes, %d ms)\n", f.Domain, f.MaxBytes, f.TimeoutMs)
-		}
-		for _, cr := range t.Credentials {
-			if cr.Broken != "" {
-				fmt.Fprintf(&b, "    credential: %s is NEVER INJECTED (malformed): %s\n", cr.Name, cr.Broken)
-				continue
-			}
-			scope := strings.Join(cr.Domains, ", ")
-			if len(cr.Domains) == 0 {
-				scope = "no domain"
-			}
-			if cr.Unscoped {
-				scope = "every fetch domain: " + scope
-			}
-			fmt.Fprintf(&b, "    credential: %s into header %s, sent to %s\n", cr.Name, cr.Header, scope)
-		}
-	}
-	fmt.Fprintf(&b, "\nNative tools (full trust, %d):\n", len(c.NativeTools))
-	if len(c.NativeTools) == 0 {
-		b.WriteString("  (none)\n")
-	}
-	for _, n := range c.NativeTools {
-		fmt.Fprintf(&b, "  %s\n", n.Line)
-		writeNativeDetails(&b, n)
-	}
-	writeUnboundAndPinned(&b, c)
-	return b.String()
 }

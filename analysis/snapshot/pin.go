@@ -1,6 +1,7 @@
 package snapshot
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -27,6 +28,18 @@ type PinResult struct {
 // file renamed over the old one; a symlinked or hard-linked lock file is
 // refused).
 func Pin(p *analysis.Plugin, writtenBy string) (*PinResult, error) {
+	return PinReviewed(p, writtenBy, "")
+}
+
+// ErrChangedSinceReview is PinReviewed's error when the plugin's files are
+// no longer those of the review card the author approved.
+var ErrChangedSinceReview = errors.New("the plugin changed on disk since its review card was shown: nothing was pinned; review it again")
+
+// PinReviewed is Pin of what was reviewed: when reviewed is not "" (the
+// snapshot's source-tree hash when the card was shown, from Files), the
+// snapshot is written only if the files hash the same now, so an approval
+// pins the bytes it was given for.
+func PinReviewed(p *analysis.Plugin, writtenBy, reviewed string) (*PinResult, error) {
 	if e := p.SyntaxError; e != nil {
 		pos := p.ManifestFile.Position(e.Offset)
 		return nil, fmt.Errorf("%s:%d:%d: %s: a manifest that does not parse cannot be pinned", analysis.ManifestName, pos.Line+1, pos.Col+1, e.Message)
@@ -38,6 +51,9 @@ func Pin(p *analysis.Plugin, writtenBy string) (*PinResult, error) {
 	l, err := Build(p, writtenBy)
 	if err != nil {
 		return nil, fmt.Errorf("%s: cannot hash the source tree: %w", p.Dir, err)
+	}
+	if reviewed != "" && l.SourceTreeHash != reviewed {
+		return nil, ErrChangedSinceReview
 	}
 	res := &PinResult{Lock: l, Problems: len(capability.FromManifest(p.Manifest).Problems)}
 	if old, err := analysis.ReadPluginFile(analysis.OSFS{}, p.Dir, FileName); err == nil {

@@ -48,15 +48,12 @@ func cmdReview(args []string, stdout, stderr io.Writer) int {
 	// on the card's problems.
 	exit := 0
 	res := report.CheckOne(dir, cfg, analysis.NewCache(), rules.All())
-	for _, d := range res.Diags {
-		if d.Severity != analysis.Error {
-			continue
-		}
+	diags := make([]analysis.Diagnostic, len(res.Diags))
+	for i, d := range res.Diags {
+		diags[i] = d.Diagnostic
+	}
+	if card.AddErrors(p, diags) {
 		exit = 1
-		if d.Code == "manifest-syntax" && d.File == analysis.ManifestName {
-			continue // FromPlugin lists it already
-		}
-		card.Problems = append(card.Problems, fmt.Sprintf("%s:%d:%d: %s [%s]", d.File, d.Start.Line+1, d.Start.Col+1, report.FirstLine(d.Message), d.Code))
 	}
 	if o.format == "json" {
 		enc := json.NewEncoder(stdout)

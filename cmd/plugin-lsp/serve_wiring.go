@@ -6,6 +6,7 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/analysis/review"
+	"github.com/plugin-lsp/plugin-lsp/analysis/rules"
 	"github.com/plugin-lsp/plugin-lsp/analysis/snapshot"
 	"github.com/plugin-lsp/plugin-lsp/runner"
 )
@@ -38,5 +39,10 @@ func reviewCard(p *analysis.Plugin) (any, error) {
 	if err != nil {
 		c.Problems = append(c.Problems, "source-tree hash: "+err.Error())
 	}
+	// The checker's errors, as plugin-lsp review lists them: the same card.
+	func() {
+		defer func() { _ = recover() }() // a rule's bug costs the card its error list, not the session
+		c.AddErrors(p, analysis.Run(p, rules.All(), nil, nil))
+	}()
 	return c, nil
 }

@@ -1,6 +1,7 @@
 // The VS Code client: starts `plugin-lsp serve` over stdio when a plugin is
 // around, forwards the pluginLsp.* settings, and adds the palette commands
-// (Run Tool…, Show Review Card, Restart Server) and the run preview panel.
+// (Run Tool…, Show Review Card, Pin Capability Snapshot, Restart Server),
+// the run preview panel and the pin review view (review.ts).
 
 import * as fs from "fs";
 import * as os from "os";
@@ -12,7 +13,7 @@ import {
   type LanguageClientOptions,
   type ServerOptions,
 } from "vscode-languageclient/node";
-import { CLIENT_COMMANDS, DOCUMENT_SELECTOR, SERVER_COMMANDS, WATCH_GLOB, reviewCardMarkdown } from "./commands";
+import { CLIENT_COMMANDS, DOCUMENT_SELECTOR, SERVER_COMMANDS, WATCH_GLOB } from "./commands";
 import { readSettings, resolveServer, serverCommand, serverConfiguration } from "./launch";
 import { isJsonPath, withoutJsonServiceDuplicates } from "./owners";
 import { RunPanels, type ToolTarget } from "./panel";
@@ -20,6 +21,7 @@ import { listTools } from "./prefill";
 import { PluginTests, type RunTestsArgs, type TestResult } from "./testing";
 import type { RunRecord, RunToolArgs } from "./record";
 import { noticeText } from "./render";
+import { PinReviews, type PinOutcome } from "./review";
 
 const MANIFEST = "plugin.json";
 
@@ -42,10 +44,12 @@ class ExtensionState implements vscode.Disposable {
   private starting: Promise<LanguageClient | undefined> | undefined;
   private readonly output = vscode.window.createOutputChannel("Plugin LSP");
   private readonly panels: RunPanels;
+  private readonly reviews: PinReviews;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly context: vscode.ExtensionContext) {
     this.panels = new RunPanels(context, (target, input, token) => this.runTool(target, input, token));
+    this.reviews = new PinReviews((command, args) => this.sendCommand(command, args), (line) => this.output.appendLine(line));
   }
 
   async activate(): Promise<void> {
@@ -53,6 +57,7 @@ class ExtensionState implements vscode.Disposable {
       this.output,
       vscode.commands.registerCommand(CLIENT_COMMANDS.runTool, (arg?: unknown) => this.cmdRunTool(arg)),
       vscode.commands.registerCommand(CLIENT_COMMANDS.showReviewCard, (arg?: unknown) => this.cmdReviewCard(arg)),
+      vscode.commands.registerCommand(CLIENT_COMMANDS.pinSnapshot, (arg?: unknown) => this.cmdPin(arg)),
       vscode.commands.registerCommand(CLIENT_COMMANDS.restartServer, () => this.restart()),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration("pluginLsp.serverPath") && this.client) void this.restart();
@@ -148,10 +153,12 @@ class ExtensionState implements vscode.Disposable {
         // directly; show their result in the preview panel as well.
         executeCommand: async (command, args, next) => {
           // Server commands are editor commands too, so a command: link can
-          // call them: plugin.pin always shows the review card first, and
-          // a caller cannot say it was already seen.
+          // call them: plugin.pin is never forwarded (whatever its confirm
+          // or approval says); it opens the review view, and only the view's
+          // Pin button pins (review.ts).
           if (command === SERVER_COMMANDS.pin) {
-            args = args.map((a) => (a && typeof a === "object" ? { ...(a as object), confirm: undefined } : a));
+            const a = (args[0] && typeof args[0] === "object" ? args[0] : {}) as { dir?: unknown; uri?: unknown };
+            return this.reviewPin(typeof a.dir === "string" ? a.dir : typeof a.uri === "string" ? a.uri : undefined);
           }
           if (command === SERVER_COMMANDS.runTool && args.length > 0) {
             const a = args[0] as RunToolArgs;
@@ -162,6 +169,8 @@ class ExtensionState implements vscode.Disposable {
             }
           }
           if (command === SERVER_COMMANDS.reviewCard) {
+            // The card to read; an approval token is for the view alone.
+            args = args.map((a) => (a && typeof a === "object" ? { ...(a as object), approve: undefined } : a));
             const result = await next(command, args);
             await showReviewCard(result);
             return result;
@@ -211,6 +220,31 @@ class ExtensionState implements vscode.Disposable {
       token,
     );
     return result as RunRecord;
+  }
+
+  /** One workspace/executeCommand sent to the server directly (not through the command registry). */
+  private async sendCommand(command: string, args: unknown): Promise<unknown> {
+    const client = await this.ensureClient();
+    if (!client) throw new Error("The plugin-lsp server is not running (see the Plugin LSP output).");
+    return client.sendRequest(ExecuteCommandRequest.type, { command, arguments: [args] });
+  }
+
+  /** Pin Capability Snapshot: the review view of the active editor's plugin (or the one picked). */
+  private async cmdPin(arg?: unknown): Promise<PinOutcome> {
+    let dir: vscode.Uri | undefined;
+    if (arg instanceof vscode.Uri) dir = (await findPluginDir(arg)) ?? undefined;
+    dir ??= await pickPluginDir();
+    if (!dir) return { pinned: false, changes: [] };
+    return this.reviews.open(dir);
+  }
+
+  /** plugin.pin from the command registry (the quick fix, a link): the review view, never a pin. */
+  private async reviewPin(from: string | undefined): Promise<PinOutcome> {
+    let dir: vscode.Uri | undefined;
+    if (from) dir = (await findPluginDir(vscode.Uri.parse(from))) ?? undefined;
+    dir ??= await pickPluginDir();
+    if (!dir) return { pinned: false, changes: [] };
+    return this.reviews.open(dir);
   }
 
   /** The Testing view's runs: plugin.runTests on the server. */
@@ -285,6 +319,7 @@ class ExtensionState implements vscode.Disposable {
   dispose(): void {
     reviewProvider?.dispose();
     reviewProvider = undefined;
+    this.reviews.dispose();
     this.panels.dispose();
     this.watcher?.dispose();
     while (this.disposables.length > 0) this.disposables.pop()?.dispose();
@@ -384,7 +419,17 @@ async function showReviewCard(result: unknown): Promise<void> {
   const c = result && typeof result === "object" ? (result as { plugin?: unknown }) : {};
   const name = typeof c.plugin === "string" && /^[A-Za-z0-9._-]+$/.test(c.plugin) ? c.plugin : "plugin";
   const uri = vscode.Uri.from({ scheme: REVIEW_SCHEME, path: `/${name} review card.md` });
-  reviewCards.set(uri.path, reviewCardMarkdown(result));
+  reviewCards.set(uri.path, cardMarkdown(result));
   reviewChanged.fire(uri);
   await vscode.commands.executeCommand("markdown.showPreview", uri);
+}
+
+/** The server's Markdown of the card (analysis/review renders it; the client renders no card of its own). */
+function cardMarkdown(result: unknown): string {
+  const md = result && typeof result === "object" ? (result as { markdown?: unknown }).markdown : undefined;
+  if (typeof md === "string") return md;
+  // A server without it: the model as JSON, in a fence nothing in it can close.
+  const json = JSON.stringify(result, null, 2) ?? "null";
+  const fence = "`".repeat(Math.max(3, ...Array.from(json.matchAll(/`+/g), (m) => m[0].length + 1)));
+  return `${fence}json\n${json}\n${fence}\n`;
 }

@@ -5,7 +5,7 @@
 // remembered input, opens .ts locations, shows the review card and restarts.
 
 import assert from "node:assert/strict";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import Module from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -165,16 +165,82 @@ describe("the bundled client activated in a fake VS Code", { timeout: 240_000 },
     assert.deepEqual(panel.preserveFocus, [false, true]);
   });
 
-  it("pins only after the review card was shown: a caller's confirm is dropped", async () => {
-    // A command: link reaches server commands as editor commands; one that
-    // says confirm: true must still get the card (here the fake answers no
-    // button, as a user who closes the question does).
-    const before = fake.messages.length;
-    const result = (await fake.vscode.commands.executeCommand(SERVER_COMMANDS.pin, { dir: dirUri(), confirm: true })) as { pinned: boolean };
-    assert.equal(result.pinned, false, JSON.stringify(result));
-    assert.ok(!existsSync(join(plugin, "plugin.lock.json")), "no snapshot written");
-    const asked = fake.messages.slice(before).find((m) => m.kind === "warning");
-    assert.ok(asked && asked.text.includes("Review what you approve") && asked.text.includes("Plugin books 1.2.0"), JSON.stringify(fake.messages.slice(before)));
+  const reviewPanel = (n: number) => until(`review view ${n}`, () => fake.panels.filter((p) => p.viewType === "pluginLsp.pinReview" && p.htmls.length > 0)[n]);
+  const lockPath = () => join(plugin, "plugin.lock.json");
+
+  it("plugin.pin from a command: link, confirm and approval included, opens the review view and pins nothing", async () => {
+    // A command: link reaches server commands as editor commands; what it
+    // says (confirm: true, an approval) is not forwarded: the view opens.
+    const outcome = fake.vscode.commands.executeCommand(SERVER_COMMANDS.pin, { dir: dirUri(), confirm: true, approval: "0".repeat(32) }) as Promise<{ pinned: boolean }>;
+    const view = await reviewPanel(0);
+    const html = view.htmls[view.htmls.length - 1];
+    assert.equal(view.title, "Pin books");
+    assert.ok(!existsSync(lockPath()), "no snapshot written before Pin");
+    assert.ok(html.indexOf(`id="changes"`) < html.indexOf(`id="card"`), "the changes come first");
+    assert.match(visibleText(html), /First pin No pinned snapshot \(plugin\.lock\.json\): everything on this card is new/);
+    assert.match(visibleText(html), /Plugin books 1\.2\.0 Source-tree hash: sha256:[0-9a-f]{64}/);
+    assert.ok(visibleText(html).includes("needsApproval: always"), "the native tools' details are on the card");
+    assert.equal(fake.messages.filter((m) => m.text.includes("Review what you approve")).length, 0, "no toast");
+    view.receive({ type: "cancel" });
+    assert.deepEqual(await outcome, { pinned: false, changes: [] });
+    assert.ok(view.disposed, "Cancel closes the view");
+    assert.ok(!existsSync(lockPath()), "Cancel writes nothing");
+  });
+
+  it("Pin Capability Snapshot in the palette pins a first snapshot when Pin is pressed", async () => {
+    const outcome = fake.vscode.commands.executeCommand(CLIENT_COMMANDS.pinSnapshot) as Promise<{ pinned: boolean; file?: string }>;
+    const view = await reviewPanel(1);
+    assert.ok(!existsSync(lockPath()));
+    view.receive({ type: "pin" });
+    const res = await outcome;
+    assert.equal(res.pinned, true, JSON.stringify(res));
+    assert.equal(res.file, lockPath());
+    assert.match(readFileSync(lockPath(), "utf8"), /"sourceTreeHash": "sha256:[0-9a-f]{64}"/);
+    assert.ok(view.disposed);
+  });
+
+  it("re-pin: the quick fix opens the view with the widened reach first and highlighted; Cancel keeps the old pin, Pin writes the new", async () => {
+    const manifestPath = join(plugin, "plugin.json");
+    const original = readFileSync(manifestPath, "utf8");
+    writeFileSync(manifestPath, original.replace(`"api.openlibrary.org",`, `"api.openlibrary.org", "api.evil-cdn.example",`));
+    const pinned = readFileSync(lockPath(), "utf8");
+    // The quick fix's command, as the server offers it: plugin.pin {uri}.
+    const first = fake.vscode.commands.executeCommand(SERVER_COMMANDS.pin, { uri: Uri.file(manifestPath).toString() }) as Promise<{ pinned: boolean }>;
+    const view = await reviewPanel(2);
+    const html = view.htmls[view.htmls.length - 1];
+    const changes = html.slice(html.indexOf(`id="changes"`), html.indexOf(`id="card"`));
+    assert.ok(html.indexOf(`id="changes"`) < html.indexOf(`id="card"`));
+    assert.match(changes, /class="changes widened"/);
+    assert.match(changes, /<li class="added"><span class="sign">\+<\/span> api\.evil-cdn\.example \(fetch, tools lookupBook, searchBooks, saveFavourite\)<\/li>/);
+    assert.match(visibleText(changes), /What changed since the pin Since the pinned snapshot \(sha256:[0-9a-f]{64}\)/);
+    view.receive({ type: "cancel" });
+    assert.equal((await first).pinned, false);
+    assert.equal(readFileSync(lockPath(), "utf8"), pinned, "Cancel leaves the pin as it was");
+    const second = fake.vscode.commands.executeCommand(SERVER_COMMANDS.pin, { uri: Uri.file(manifestPath).toString() }) as Promise<{ pinned: boolean; changes: string[] }>;
+    (await reviewPanel(3)).receive({ type: "pin" });
+    const res = await second;
+    assert.equal(res.pinned, true);
+    assert.deepEqual(res.changes, ["+ api.evil-cdn.example (fetch, tools lookupBook, searchBooks, saveFavourite)"]);
+    assert.ok(readFileSync(lockPath(), "utf8").includes("api.evil-cdn.example"));
+    writeFileSync(manifestPath, original);
+  });
+
+  it("Pin after the files changed since the card was shown pins nothing and shows the card as it is now", async () => {
+    const before = readFileSync(lockPath(), "utf8");
+    const outcome = fake.vscode.commands.executeCommand(CLIENT_COMMANDS.pinSnapshot) as Promise<{ pinned: boolean }>;
+    const view = await reviewPanel(4);
+    const shown = view.htmls.length;
+    const extra = join(plugin, "code", "late.ts");
+    writeFileSync(extra, "export default () => 1;\n");
+    view.receive({ type: "pin" });
+    await until("the card rendered again", () => view.htmls.length > shown);
+    const html = view.htmls[view.htmls.length - 1];
+    assert.match(visibleText(html), /Not pinned: .*the plugin changed on disk since its review card was shown/);
+    assert.ok(visibleText(html).includes("+ code/late.ts"), "the new card shows the new file");
+    assert.equal(readFileSync(lockPath(), "utf8"), before, "nothing written");
+    view.receive({ type: "cancel" });
+    assert.equal((await outcome).pinned, false);
+    rmSync(extra);
   });
 
   it("shows the review card", async () => {
@@ -183,7 +249,8 @@ describe("the bundled client activated in a fake VS Code", { timeout: 240_000 },
     const uri = preview.args[0] as { scheme: string; path: string };
     assert.equal(uri.scheme, "plugin-review", "a read-only document, not an Untitled buffer left behind");
     const content = fake.contentProviders.get("plugin-review")!.provideTextDocumentContent(uri as never);
-    assert.ok(content.startsWith("# Install review: books 1.2.0\n"), content);
+    assert.ok(content.startsWith("# Plugin books 1.2.0\n"), content);
+    assert.ok(content.includes("## Since the pinned snapshot (`sha256:"), "the server's card, with what changed since the pin");
     assert.deepEqual(fake.opened.filter((o) => o.uri === undefined), [], "no untitled document opened");
   });
 

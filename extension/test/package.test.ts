@@ -17,6 +17,7 @@ describe("package.json", () => {
     assert.deepEqual(contributed, [
       "Plugin: Run Tool… = pluginLsp.runTool",
       "Plugin: Show Review Card = pluginLsp.showReviewCard",
+      "Plugin: Pin Capability Snapshot = pluginLsp.pinSnapshot",
       "Plugin: Restart Server = pluginLsp.restartServer",
     ]);
     assert.deepEqual(Object.values(CLIENT_COMMANDS).sort(), pkg.contributes.commands.map((c: { command: string }) => c.command).sort());

@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { reviewCardMarkdown } from "../src/commands";
 import { noticeText, renderMarkdown, renderRecord, renderResult, safeString, showHtml, visible } from "../src/render";
 import { buildPage } from "../src/page";
+import { buildReviewPage } from "../src/reviewpage";
 import { REPO_ROOT, attributeNames, tagNames } from "./util";
 
 // The run panel shows what a plugin and the network wrote: every control,
@@ -108,15 +108,17 @@ describe("the run panel shows every planted control", () => {
   });
 });
 
-describe("the review card's Markdown", () => {
-  it("shows every planted control and takes fields of any shape", () => {
+describe("the pin review view", () => {
+  it("shows every planted control of a card and takes fields of any shape", () => {
     const evil = JSON.parse(`{"toString":"x"}`);
-    const md = reviewCardMarkdown({ plugin: `p${ALL}`, version: evil, sourceTreeHash: `sha256:${ALL}`, description: `d${ALL}\n# forged`, problems: [`w${ALL}`, evil],
-      functionTools: [{ name: `t${ALL}`, registered: evil, page: `code/t${ALL}`, description: ALL, host: [ALL], fetch: [ALL], credentials: [ALL] }], nativeTools: [evil] });
-    assert.equal(md.replace(/[\n\t]/g, "").match(RAW_HIDDEN), null, md);
-    // Shown, then escaped for Markdown: "\x1b[" is written "\\x1b\[".
-    assert.ok(md.includes("pa\\\\x1b\\[2K"), md.slice(0, 300));
-    assert.ok(md.includes("U+202E") && !md.includes("\n# forged"));
+    const html = buildReviewPage({ cspSource: "c", nonce: "n", card: { plugin: `p${ALL}`, version: evil, markdown: evil, approval: evil, sincePinned: evil,
+      sections: [evil, { name: "plugin", markdown: `# p${ALL}\n\nd${ALL}` }, { name: "sincePinned", markdown: `## Since the pinned snapshot\n\n- \\+ a${ALL}\n- <script>x</script> [l](command:plugin.pin)` }] } });
+    const body = html.slice(html.indexOf("<body>") + "<body>".length, html.indexOf("<script nonce"));
+    // The view's own frame (header, sections, buttons) aside, what is left is the rendered card.
+    assertClean(body.replace(/<\/?(?:header|footer|button|kbd|h1)\b[^>]*>/g, "").replace(/<(section|div)\b[^>]*>/g, "<$1>"), "review view");
+    assert.ok(body.includes("pa\\x1b[2K") && body.includes("&lt;U+202E&gt;"), body.slice(0, 600));
+    assert.equal([...html.matchAll(/<script\b/g)].length, 1, "the page's own script only");
+    assert.ok(!body.includes("href=") && !body.includes("<a "), "no link: a link is inert text");
   });
 });
 

@@ -6,7 +6,7 @@
 // extension sends. No VS Code needed.
 
 import assert from "node:assert/strict";
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,11 +19,11 @@ import {
   StreamMessageReader,
   StreamMessageWriter,
 } from "vscode-languageserver-protocol/node";
-import { DOCUMENT_SELECTOR, SERVER_COMMANDS, reviewCardMarkdown } from "../src/commands";
+import { DOCUMENT_SELECTOR, SERVER_COMMANDS } from "../src/commands";
 import { readSettings, resolveServer, serverCommand, serverConfiguration } from "../src/launch";
 import { listTools, parseInput, prefillInput } from "../src/prefill";
 import type { RunRecord, RunToolArgs } from "../src/record";
-import { renderRecord } from "../src/render";
+import { renderMarkdown, renderRecord } from "../src/render";
 import { REPO_ROOT, buildServer, visibleText } from "./util";
 
 const TIMEOUT = 60_000;
@@ -34,6 +34,7 @@ describe("wiring against the real plugin-lsp serve", { timeout: 180_000 }, () =>
   let proc: ChildProcessWithoutNullStreams;
   let conn: ProtocolConnection;
   let stderr = "";
+  let binary = "";
   let capabilities: Record<string, unknown>;
   const diagnostics = new Map<string, unknown[]>();
   const waiters: Array<() => void> = [];
@@ -42,7 +43,7 @@ describe("wiring against the real plugin-lsp serve", { timeout: 180_000 }, () =>
 
   before(async () => {
     work = mkdtempSync(join(tmpdir(), "plugin-lsp-ext-"));
-    const binary = buildServer(join(work, "bin", "plugin-lsp"));
+    binary = buildServer(join(work, "bin", "plugin-lsp"));
     plugin = join(work, "books");
     cpSync(join(REPO_ROOT, "testdata", "example", "books"), plugin, { recursive: true });
     // An optional draft 2020-12 keyword in lookupBook's schema (prefixItems
@@ -220,12 +221,16 @@ describe("wiring against the real plugin-lsp serve", { timeout: 180_000 }, () =>
     await assert.rejects(run({ dir: dirUri(), tool: "noSuchTool" }), /noSuchTool/);
   });
 
-  it("returns a review card the client can show", { timeout: TIMEOUT }, async () => {
-    const card = await conn.sendRequest(ExecuteCommandRequest.type, { command: SERVER_COMMANDS.reviewCard, arguments: [{ dir: dirUri() }] });
-    const md = reviewCardMarkdown(card);
-    assert.ok(md.startsWith("# Install review: books 1.2.0\n"), md);
+  it("returns the review card in Markdown that reads as the CLI card", { timeout: TIMEOUT }, async () => {
+    const card = (await conn.sendRequest(ExecuteCommandRequest.type, { command: SERVER_COMMANDS.reviewCard, arguments: [{ dir: dirUri() }] })) as { markdown: string; approval?: string };
+    const md = card.markdown;
+    assert.ok(md.startsWith("# Plugin books 1.2.0\n"), md);
     assert.match(md, /Source-tree hash: `sha256:[0-9a-f]{64}`/);
-    assert.ok(md.includes("- native tool tg.sendMessage (native/telegram.js) in the full-trust lane"), md);
-    assert.match(md, /^### `fn\.lookupBook` — `code\/lookup-book(\.ts)?`$/m);
+    assert.equal(card.approval, undefined, "no approval token without approve");
+    // Rendered as the view renders it (markdown-it), the card says what
+    // `plugin-lsp review` prints, word for word.
+    const words = (s: string) => s.replace(/:(?=\s|$)/g, "").replace(/\s+/g, " ").trim();
+    const cli = execFileSync(binary, ["review", plugin], { encoding: "utf8" });
+    assert.equal(words(visibleText(renderMarkdown(md))), words(cli));
   });
 });
