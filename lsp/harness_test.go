@@ -6,6 +6,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -161,7 +163,10 @@ func newHarness(t testing.TB, opts Options) *harness {
 	h := &harness{t: t, srv: New(opts), client: newTestClient(), done: make(chan int, 1), checked: map[string]uint64{}, checkC: make(chan struct{}, 1000)}
 	h.srv.onChecked = func(dir string, gen uint64) {
 		h.checkMu.Lock()
-		h.checked[dir] = gen
+		// The newest generation checked: an older check that finishes
+		// later (its publish and diagnostic refresh took longer) must not
+		// take it back, or waitChecked waits for a check that already ran.
+		h.checked[dir] = max(h.checked[dir], gen)
 		h.checkMu.Unlock()
 		select {
 		case h.checkC <- struct{}{}:
@@ -354,7 +359,9 @@ func (h *harness) waitChecked(dir string) {
 		case <-h.checkC:
 		case <-time.After(50 * time.Millisecond):
 		case <-deadline:
-			h.t.Fatalf("timed out waiting for the check of %s (gen %d, got %d)", dir, gen, got)
+			var stacks strings.Builder
+			_ = pprof.Lookup("goroutine").WriteTo(&stacks, 1)
+			h.t.Fatalf("timed out waiting for the check of %s (gen %d, got %d); goroutines:\n%s", dir, gen, got, stacks.String())
 		}
 	}
 }
