@@ -19,7 +19,8 @@
 //     `check` reports for the fixed plugin;
 //  9. the run panel after the fix: the tool returns, and its lens says so;
 // 10. the run panel at 500 px: a long URL wraps, nothing off the edge;
-// 11. the hover of a manifest tool: reach and last run above the schema.
+// 11. the hover of a manifest tool: reach and last run above the schema;
+// 12. pin and re-pin open the review view (changes first), Cancel and Pin.
 //
 // Needs: Node 20, Debian chromium, the .vsix (npm run package), code-server
 // (e2e/install-code-server.sh, cached outside the repository).
@@ -649,5 +650,59 @@ describe("the extension in real VS Code (code-server)", { timeout: 20 * 60_000 }
     await until("the hover opaque", () => page.locator(".monaco-hover:visible").first().evaluate((e) => getComputedStyle(e).opacity === "1"));
     await shot("11-manifest-hover");
     await page.keyboard.press("Escape");
+  });
+
+  /** The frame of the pin review view once it shows text that ok() accepts. */
+  const reviewView = (what, ok) =>
+    until(what, async () => {
+      for (const f of page.frames()) {
+        if (!(await f.locator("button#pin").count().catch(() => 0))) continue;
+        const text = await f.locator("body").innerText().catch(() => "");
+        if (ok(text)) return f;
+      }
+      return false;
+    });
+
+  step("12. pin and re-pin open the review view: changes first, Pin and Cancel", async () => {
+    const lock = join(ws.broken, "plugin.lock.json");
+    assert.ok(!existsSync(lock), "the broken copy starts unpinned");
+    await openFile("plugin.json");
+    // A first pin from the palette; Cancel writes nothing.
+    await palette("Plugin: Pin Capability Snapshot");
+    let view = await reviewView("the first pin's review view", (t) => t.includes("First pin") && t.includes("Plugin books 1.2.0"));
+    await view.locator("button#cancel").click();
+    const viewOpen = async () => {
+      for (const f of page.frames()) if (await f.locator("button#pin").count().catch(() => 0)) return true;
+      return false;
+    };
+    await until("Cancel to close the review view", async () => !(await viewOpen()));
+    assert.ok(!existsSync(lock), "Cancel wrote plugin.lock.json");
+    // Pin writes it.
+    await palette("Plugin: Pin Capability Snapshot");
+    view = await reviewView("the first pin's review view again", (t) => t.includes("First pin"));
+    await view.locator("button#pin").click();
+    await until("plugin.lock.json written by Pin", () => existsSync(lock));
+    // Widen the reach on disk: the re-pin's view leads with the new domain.
+    const m = JSON.parse(readFileSync(join(ws.broken, "plugin.json"), "utf8"));
+    m.capabilities.fetch.push("api.evil-cdn.example");
+    writeFileSync(join(ws.broken, "plugin.json"), JSON.stringify(m, null, 2) + "\n");
+    await until("snapshot-widened reported by check", () => checkJSON(binary, ws.broken).some((d) => d.code === "snapshot-widened"));
+    await palette("Plugin: Pin Capability Snapshot");
+    view = await reviewView("the re-pin's review view", (t) => t.includes("What changed since the pin") && t.includes("api.evil-cdn.example"));
+    const order = await view.evaluate(() => {
+      const changes = document.querySelector("#changes");
+      const added = [...document.querySelectorAll("#changes li.added")].map((li) => li.textContent);
+      const card = [...document.querySelectorAll(".card-section")][0];
+      return { changesFirst: !!changes && !!card && (changes.compareDocumentPosition(card) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0, added };
+    });
+    assert.ok(order.changesFirst, "the changes come before the card");
+    assert.ok(order.added.some((a) => a.includes("api.evil-cdn.example")), `the new domain highlighted as added: ${JSON.stringify(order.added)}`);
+    await shot("12-pin-review-view");
+    mkdirSync(join(REPO, "docs", "screenshots"), { recursive: true });
+    await page.screenshot({ path: join(REPO, "docs", "screenshots", "vscode-pin-review.png") });
+    const before = readFileSync(lock, "utf8");
+    await view.locator("button#pin").click();
+    await until("the re-pin written", () => readFileSync(lock, "utf8") !== before);
+    await until("snapshot-widened gone", () => !checkJSON(binary, ws.broken).some((d) => d.code === "snapshot-widened"));
   });
 });
