@@ -11,7 +11,7 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/analysis/tstypes"
 )
 
-const typesUsage = `usage: plugin-lsp types [--check] DIR...
+const typesUsage = `usage: plugin-lsp types [--check | --stdout] DIR...
 
 Writes DIR/.plugin/types.d.ts for every plugin at or below each DIR: the
 host API the plugin is granted (http.fetch, collections.*), console, the
@@ -20,15 +20,19 @@ tool's inputJsonSchema. Writes DIR/tsconfig.json too when there is none,
 so that editors and tsc --noEmit type-check the pages against it.
 
   --check   write nothing; exit 1 when a types.d.ts is missing or stale
+  --stdout  write nothing; print the types.d.ts of the one plugin DIR holds
+            (the VS Code extension's TypeScript server plugin reads it)
 `
 
 func cmdTypes(args []string, stdout, stderr io.Writer) int {
-	check := false
+	check, toStdout := false, false
 	var dirs []string
 	for _, a := range args {
 		switch {
 		case a == "--check" || a == "-check":
 			check = true
+		case a == "--stdout" || a == "-stdout":
+			toStdout = true
 		case a == "-h" || a == "--help" || a == "-help":
 			fmt.Fprint(stdout, typesUsage)
 			return 0
@@ -42,6 +46,9 @@ func cmdTypes(args []string, stdout, stderr io.Writer) int {
 	if len(dirs) == 0 {
 		fmt.Fprintf(stderr, "plugin-lsp types: no plugin directory given\n\n%s", typesUsage)
 		return 2
+	}
+	if toStdout {
+		return typesToStdout(check, dirs, stdout, stderr)
 	}
 	exit := 0
 	for _, d := range dirs {
@@ -83,4 +90,30 @@ func cmdTypes(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return exit
+}
+
+// typesToStdout prints the declarations `types` would write for one
+// plugin, and writes nothing.
+func typesToStdout(check bool, dirs []string, stdout, stderr io.Writer) int {
+	if check || len(dirs) != 1 {
+		fmt.Fprintf(stderr, "plugin-lsp types: --stdout takes one plugin directory and no --check\n\n%s", typesUsage)
+		return 2
+	}
+	d := dirs[0]
+	if fi, err := os.Stat(d); err == nil && !fi.IsDir() && filepath.Base(d) == analysis.ManifestName {
+		d = filepath.Dir(d)
+	}
+	if fi, err := os.Stat(filepath.Join(d, analysis.ManifestName)); err != nil || !fi.Mode().IsRegular() {
+		fmt.Fprintf(stderr, "plugin-lsp types: no plugin.json in %s\n", line(d))
+		return 2
+	}
+	p, err := analysis.Load(analysis.OSFS{}, d)
+	if err != nil {
+		fmt.Fprintf(stderr, "plugin-lsp types: %v\n", err)
+		return 2
+	}
+	if _, err := stdout.Write(tstypes.PluginTypes(p)); err != nil {
+		return 1
+	}
+	return 0
 }
