@@ -88,6 +88,9 @@ const COMMON = [
   "extension/THIRD_PARTY_NOTICES.md",
   "extension/icon.png",
   "extension/schemas/plugin.hints.schema.json",
+  // The TypeScript server plugin, where VS Code's typescriptServerPlugins look for it.
+  "extension/node_modules/plugin-lsp-tsserver/package.json",
+  "extension/node_modules/plugin-lsp-tsserver/index.js",
 ];
 
 /** What every archive holds besides the server: the license, notices, changelog and icon as committed, named in the manifest; a README without relative images. */
@@ -98,6 +101,8 @@ function checkCommon(entries: Entry[]) {
   same("extension/THIRD_PARTY_NOTICES.md", "THIRD_PARTY_NOTICES.md");
   same("extension/changelog.md", "CHANGELOG.md");
   same("extension/icon.png", "icon.png");
+  same("extension/node_modules/plugin-lsp-tsserver/index.js", "tsserver-plugin/index.js");
+  same("extension/node_modules/plugin-lsp-tsserver/package.json", "tsserver-plugin/package.json");
   const manifest = get("extension.vsixmanifest").data().toString("utf8");
   assert.match(manifest, /<License>extension\/LICENSE\.txt<\/License>/);
   assert.match(manifest, /<Icon>extension\/icon\.png<\/Icon>/);
