@@ -27,13 +27,27 @@ const TYPES = path.join(".plugin", "types.d.ts");
 const MAX_UP = 32;
 const PAGE = /\.(ts|mts|cts|tsx|js|mjs|cjs|jsx)$/;
 
+// tsserver calls init once per project: what is shared lives here.
+/** Set by the extension (configurePlugin; a project created later gets it as info.config): the binary it runs. */
+let configured = { command: "", args: [], cacheDir: "" };
+/** plugin dir → { key, file }: the generated declarations, by plugin.json's mtime and size. */
+const generated = new Map();
+/** Every project the plugin is enabled in. */
+const projects = new Set();
+
+function configure(config) {
+  const next = {
+    command: typeof config?.command === "string" ? config.command : "",
+    args: Array.isArray(config?.args) ? config.args.filter((a) => typeof a === "string") : [],
+    cacheDir: typeof config?.cacheDir === "string" ? config.cacheDir : "",
+  };
+  const same = JSON.stringify(next) === JSON.stringify(configured);
+  configured = next;
+  return !same;
+}
+
 function init(modules) {
   const ts = modules.typescript;
-  /** Set by the extension (configurePlugin): the plugin-lsp binary it runs. */
-  let configured = { command: "", args: [], cacheDir: "" };
-  /** plugin dir → { key, text, file, error } */
-  const generated = new Map();
-  const projects = new Set();
 
   function log(project, msg) {
     try {
@@ -192,6 +206,7 @@ function init(modules) {
 
   function create(info) {
     const project = info.project;
+    if (info.config && typeof info.config.command === "string" && configure(info.config)) generated.clear();
     projects.add(project);
     const host = info.languageServiceHost;
     const rootNames = host.getScriptFileNames.bind(host);
@@ -228,11 +243,7 @@ function init(modules) {
   }
 
   function onConfigurationChanged(config) {
-    configured = {
-      command: typeof config?.command === "string" ? config.command : "",
-      args: Array.isArray(config?.args) ? config.args.filter((a) => typeof a === "string") : [],
-      cacheDir: typeof config?.cacheDir === "string" ? config.cacheDir : "",
-    };
+    if (!configure(config)) return;
     generated.clear();
     dirOf.clear();
     for (const p of projects) {
