@@ -23,7 +23,7 @@ var TypesStale = &analysis.Rule{
 	Lang:   "ts",
 	Before: "// plugin.json gained the tool \"forecast\"; .plugin/types.d.ts has no Input<\"forecast\"> yet",
 	After:  "// plugin-lsp types . rewrote .plugin/types.d.ts",
-	Fix:    "Rewrite `.plugin/types.d.ts` (what `plugin-lsp types DIR` writes; `check --fix` applies it).",
+	Fix:    "Rewrite `.plugin/types.d.ts` with what `plugin-lsp types DIR` writes (a quick fix in the editor; `check --fix` applies errors' and warnings' fixes only, so run `types`).",
 	Run: func(pass *analysis.Pass) {
 		p := pass.Plugin
 		if p.Manifest == nil || p.Manifest.Root == nil || p.SyntaxError != nil {
@@ -41,7 +41,7 @@ var TypesStale = &analysis.Rule{
 		pass.Report(analysis.Diagnostic{
 			File:    tstypes.TypesPath,
 			Span:    analysis.Span{Start: 0, End: first},
-			Message: tstypes.TypesPath + " no longer matches plugin.json: run plugin-lsp types on the plugin (or check --fix)",
+			Message: tstypes.TypesPath + " no longer matches plugin.json: run plugin-lsp types on the plugin",
 			Fixes: []analysis.Fix{{
 				Title:     "Regenerate " + tstypes.TypesPath + " from plugin.json",
 				Preferred: true,
