@@ -98,7 +98,14 @@ function init(modules) {
     const bundled = path.join(__dirname, "..", "..", "bin", `${process.platform}-${process.arch}`, exe);
     const b = statOrUndefined(bundled);
     if (b && b.isFile()) return { command: bundled, args: [] };
-    return { command: exe, args: [] };
+    // PATH resolved here, absolute entries only: a bare name would let
+    // Windows run a plugin-lsp.exe from the current folder (the workspace).
+    for (const d of (process.env.PATH || "").split(path.delimiter)) {
+      if (!path.isAbsolute(d)) continue;
+      const st = statOrUndefined(path.join(d, exe));
+      if (st && st.isFile()) return { command: path.join(d, exe), args: [] };
+    }
+    return undefined;
   }
 
   /** A private folder for the generated files: created 0700, refused when it is a link or not ours. */
@@ -121,9 +128,13 @@ function init(modules) {
     const m = statOrUndefined(path.join(dir, MANIFEST));
     if (!m) return undefined;
     const bin = binary();
+    if (!bin) {
+      log(project, "no plugin-lsp binary (none configured, bundled or on PATH): no declarations");
+      return undefined;
+    }
     const key = `${m.mtimeMs}:${m.size}:${bin.command}`;
     const have = generated.get(dir);
-    if (have && have.key === key) return have.file;
+    if (have && have.key === key && (!have.file || statOrUndefined(have.file))) return have.file;
     let text;
     try {
       text = childProcess.execFileSync(bin.command, [...bin.args, "types", "--stdout", dir], {
@@ -141,19 +152,25 @@ function init(modules) {
     }
     let file;
     try {
+      // Named by the plugin folder and the content: new declarations are a
+      // new file, which TypeScript reads afresh (a rewritten file it holds
+      // open would be re-read only when its watcher fires).
       const cache = cacheDir();
-      const hash = crypto.createHash("sha256").update(dir).digest("hex").slice(0, 16);
-      file = path.join(cache, `${hash}-${path.basename(dir).replace(/[^\w.-]/g, "_")}.d.ts`);
-      let old;
-      try {
-        old = fs.readFileSync(file, "utf8");
-      } catch {
-        old = undefined;
-      }
-      if (old !== text) {
+      const dirHash = crypto.createHash("sha256").update(dir).digest("hex").slice(0, 16);
+      const textHash = crypto.createHash("sha256").update(text).digest("hex").slice(0, 16);
+      file = path.join(cache, `${dirHash}-${textHash}.d.ts`);
+      if (!statOrUndefined(file)) {
         const tmp = `${file}.${process.pid}.tmp`;
         fs.writeFileSync(tmp, text, { mode: 0o600 });
         fs.renameSync(tmp, file);
+      }
+      // Older versions of this plugin's declarations: kept a day (another
+      // window's TypeScript may still read one), then removed.
+      for (const name of fs.readdirSync(cache)) {
+        const old = path.join(cache, name);
+        if (!name.startsWith(`${dirHash}-`) || old === file) continue;
+        const st = statOrUndefined(old);
+        if (st && st.isFile() && Date.now() - st.mtimeMs > 24 * 3600 * 1000) fs.rmSync(old, { force: true });
       }
     } catch (e) {
       log(project, `types for ${dir}: ${e && e.message}`);
