@@ -164,7 +164,14 @@ func (s *Server) typesOnSave(ps *pluginState) {
 			s.logf("types of %s not refreshed: %v", ps.dir, err)
 			return
 		}
-		s.keepTypesFresh(s.check(ps))
+		if s.keepTypesFresh(s.check(ps)) {
+			// The check before the write reported types-stale: check again,
+			// without waiting for the client's file watcher (not every
+			// client has one).
+			s.mu.Lock()
+			s.schedule(ps)
+			s.mu.Unlock()
+		}
 	})
 }
 
