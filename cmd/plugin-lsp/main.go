@@ -31,7 +31,8 @@ commands:
   test [--update] [--format text|json|tap|junit] [--run PATTERN] DIR...
                              run the tool tests (tests/*.json); exit 1 on a failure
   init DIR [--tool NAME]     create a plugin (or add a tool): manifest, page, fixture, test, types
-  types [--check] DIR...     write .plugin/types.d.ts (and tsconfig.json) for the pages
+  types [--check | --stdout] DIR...
+                             write .plugin/types.d.ts (and tsconfig.json) for the pages
   version, --version         print the version
   help, --help               print this help
 
