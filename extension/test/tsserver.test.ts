@@ -6,7 +6,7 @@
 // check with 0 problems; a bare fetch is one problem (plugin-lsp's), not
 // also TypeScript's TS2304.
 import assert from "node:assert/strict";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -106,6 +106,17 @@ describe("the TypeScript server plugin in tsserver", () => {
     server.open(page, dir);
     assert.deepEqual(show(await server.problems(page)), "");
     assert.equal(readdirSync(cache).length, before);
+  });
+
+  it("a .plugin/ that links out of the plugin is not read: the generated declarations instead", async () => {
+    const dir = plugin(root, "linked");
+    const outside = join(root, "outside");
+    mkdirSync(outside);
+    writeFileSync(join(outside, "types.d.ts"), "export {};\ndeclare global { const http: number; }\n");
+    symlinkSync(outside, join(dir, ".plugin"));
+    const page = join(dir, "code", "current.ts");
+    server.open(page, dir);
+    assert.deepEqual(show(await server.problems(page)), "", "http from the generated declarations, not the linked file's number");
   });
 
   it("a tool added to plugin.json by hand: Input<\"forecast\"> type-checks at the next check of the page", async () => {

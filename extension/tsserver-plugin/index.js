@@ -191,7 +191,7 @@ function init(modules) {
     for (const dir of dirs) {
       watch(project, dir);
       const own = statOrUndefined(path.join(dir, TYPES));
-      if (own && own.isFile()) {
+      if (own && own.isFile() && inside(dir, path.join(dir, TYPES))) {
         out.push(path.join(dir, TYPES));
         continue;
       }
@@ -199,6 +199,15 @@ function init(modules) {
       if (f) out.push(f);
     }
     return { dirs, files: out };
+  }
+
+  /** Whether file is inside dir once symlinks are resolved (a .plugin/ linking elsewhere is not the plugin's). */
+  function inside(dir, file) {
+    try {
+      return fs.realpathSync(file).startsWith(fs.realpathSync(dir) + path.sep);
+    } catch {
+      return false;
+    }
   }
 
   /** Watches plugin.json and .plugin/types.d.ts of dir: a change re-checks the project. */
