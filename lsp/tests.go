@@ -339,22 +339,24 @@ func (s *Server) generateTypes(args testArgs) ([]string, error) {
 // keepTypesFresh rewrites .plugin/types.d.ts after a check when the file
 // exists and no longer matches the manifest (a tool or a grant changed).
 // It never creates the file (that is "Generate types") and never writes
-// from a manifest that does not parse.
-func (s *Server) keepTypesFresh(sn *snapshot) {
+// from a manifest that does not parse. It reports whether it wrote.
+func (s *Server) keepTypesFresh(sn *snapshot) bool {
 	if sn.plugin == nil || sn.plugin.SyntaxError != nil {
-		return
+		return false
 	}
 	old, err := analysis.ReadPluginFile(analysis.OSFS{}, sn.plugin.Dir, tstypes.TypesPath) // no symlink out
 	if err != nil || !strings.HasPrefix(string(old), tstypes.Header) {
-		return // missing, or not ours: leave it
+		return false // missing, or not ours: leave it
 	}
 	want := tstypes.PluginTypes(sn.plugin)
 	if string(old) == string(want) {
-		return
+		return false
 	}
 	if err := analysis.WritePluginFile(sn.plugin.Dir, tstypes.TypesPath, want); err != nil {
 		s.logf("types: %v", err)
+		return false
 	}
+	return true
 }
 
 // executeTestCommand runs the commands of this file; ok false when cmd is

@@ -170,10 +170,18 @@ func TestTypesGeneratedAndKeptFresh(t *testing.T) {
 	if got := mustRead(t, typesPath); got != before {
 		t.Errorf("types rewritten on an edit, before any save:\n%s", got)
 	}
+	// Until then the file is stale, and said so (types-stale, on it).
+	stale := func(p *protocol.PublishDiagnosticsParams) bool {
+		return len(p.Diagnostics) == 1 && p.Diagnostics[0].Code == protocol.String("types-stale")
+	}
+	h.waitDiags(typesPath, stale)
 	h.save(manifest, text)
 	if got := mustRead(t, typesPath); !strings.Contains(got, "edition?: number;") {
 		t.Errorf("types not refreshed on save:\n%s", got)
 	}
+	// The save's write is followed by a check of its own: the note goes
+	// without a file watcher's event (this client sends none).
+	h.waitDiags(typesPath, func(p *protocol.PublishDiagnosticsParams) bool { return len(p.Diagnostics) == 0 })
 	// A manifest that does not parse leaves them alone, saved or not.
 	h.change(manifest, 3, text[:len(text)/2])
 	h.save(manifest, text[:len(text)/2])

@@ -158,7 +158,15 @@ func (s *Server) typesOnSave(ps *pluginState) {
 		if hook != nil {
 			defer hook(ps.dir, true)
 		}
-		s.keepTypesFresh(s.check(ps)) // the one writer refuses a symlinked .plugin/ or types.d.ts
+		// The one writer refuses a symlinked .plugin/ or types.d.ts.
+		if s.keepTypesFresh(s.check(ps)) {
+			// The check before the write reported types-stale: check again,
+			// without waiting for the client's file watcher (not every
+			// client has one).
+			s.mu.Lock()
+			s.schedule(ps)
+			s.mu.Unlock()
+		}
 	})
 }
 

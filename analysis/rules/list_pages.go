@@ -19,5 +19,6 @@ func pageRules() []*analysis.Rule {
 		FixtureUnmatched,
 		FixtureUnused,
 		PageUnknownGlobal,
+		TypesStale,
 	}
 }

@@ -20,7 +20,10 @@ var PageUnknownGlobal = &analysis.Rule{
 		"`crypto.getRandomValues`, …) and the host objects its manifest grants. Globals of Node, Deno or a " +
 		"browser are not there and throw `ReferenceError` when the tool runs: " +
 		absentList() + ". The message says what to use instead (for `fetch`: `http.fetch`, the brokered " +
-		"fetch). A name the page declares or imports itself is not reported, nor a `typeof x` feature test.",
+		"fetch). A name the page declares or imports itself is not reported, nor a `typeof x` feature test. " +
+		"The generated types (`.plugin/types.d.ts`, and the VS Code extension's TypeScript plugin) declare " +
+		"these names `@deprecated` with the same hint, so this is the one problem at the use: TypeScript " +
+		"strikes the name through and adds no \"Cannot find name\" (TS2304) there.",
 	Lang:   "ts",
 	Before: "const res = await fetch(`https://api.example.com/items?q=${q}`);",
 	After:  "const res = await http.fetch(`https://api.example.com/items?q=${q}`);",

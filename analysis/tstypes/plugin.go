@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"sort"
 	"strings"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/analysis/capability"
 	"github.com/plugin-lsp/plugin-lsp/analysis/fixtures"
+	"github.com/plugin-lsp/plugin-lsp/analysis/js"
 	"github.com/plugin-lsp/plugin-lsp/analysis/schema"
 )
 
@@ -41,6 +43,7 @@ func PluginTypes(p *analysis.Plugin) []byte {
 	b.WriteString(Header)
 	b.WriteString("export {};\n\ndeclare global {\n")
 	b.WriteString(indentBlock(sandboxGlobals, "  "))
+	b.WriteString(indentBlock(absentDecls(), "  "))
 	granted := map[string]bool{}
 	if p.Manifest != nil {
 		for _, m := range capability.FromManifest(p.Manifest).Host {
@@ -124,13 +127,16 @@ func Tsconfig() []byte {
 		"compilerOptions": map[string]any{
 			"target":           "ES2022",
 			"lib":              []string{"ES2022"},
-			"module":           "ES2022",
+			"module":           "ESNext",
 			"moduleResolution": "bundler",
-			"types":            []string{},
-			"strict":           true,
-			"noEmit":           true,
-			"skipLibCheck":     false,
-			"isolatedModules":  true,
+			// Pages may import JSON files with import attributes
+			// (with { type: "json" }), as the runner's esbuild bundle does.
+			"resolveJsonModule": true,
+			"types":             []string{},
+			"strict":            true,
+			"noEmit":            true,
+			"skipLibCheck":      false,
+			"isolatedModules":   true,
 		},
 		"include": []string{"**/*.ts", TypesPath},
 		"exclude": []string{"node_modules"},
@@ -164,37 +170,20 @@ var collectionDecls = map[string]string{
 	"query":  "/** Entries sorted by key; where keeps values whose top-level fields equal where's, where.limit caps the count. */\nquery<T = any>(name: string, where?: { limit?: number; [field: string]: unknown }): Promise<Array<{ key: string; value: T }>>;\n",
 }
 
-// httpAPI is http.fetch as the sandbox prelude defines it.
+// httpAPI is http.fetch as the sandbox prelude defines it (docs/host-api.md):
+// the web's Request, Response and AbortSignal of webGlobals.
 const httpAPI = `
 type PluginFetchMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
 /** The second argument of http.fetch. */
-interface PluginFetchInit {
+interface PluginFetchInit extends RequestInit {
   /** Default GET. */
   method?: PluginFetchMethod | Lowercase<PluginFetchMethod>;
-  /** Request headers. A credential's header is set by the host and overrides yours. */
-  headers?: Record<string, string>;
-  /** A string is sent as it is; anything else is sent as JSON. */
-  body?: string | object | number | boolean;
 }
-/** Response headers: a plain object of lower-cased names, plus get and has. */
-interface PluginFetchHeaders {
-  get(name: string): string | null;
-  has(name: string): boolean;
-}
-/** What http.fetch resolves to. Redirects are never followed: a 3xx comes back as it is. */
-interface PluginFetchResponse {
-  readonly status: number;
-  /** status is 200–299. */
-  readonly ok: boolean;
-  readonly statusText: string;
-  readonly url: string;
-  readonly headers: PluginFetchHeaders;
-  text(): Promise<string>;
-  json(): Promise<any>;
-}
+/** What http.fetch resolves to: a Response. */
+type PluginFetchResponse = Response;
 /** The host's HTTP client (declared in capabilities.host). https only, to the domains in capabilities.fetch. */
 const http: {
-  fetch(url: string | URL, init?: PluginFetchInit): Promise<PluginFetchResponse>;
+  fetch(input: string | URL | Request, init?: PluginFetchInit): Promise<Response>;
 };
 `
 
@@ -208,12 +197,41 @@ const console: {
   warn(...data: unknown[]): void;
   error(...data: unknown[]): void;
   debug(...data: unknown[]): void;
+  trace(...data: unknown[]): void;
 };
 function setTimeout(handler: (...args: any[]) => void, timeout?: number, ...args: any[]): number;
 function setInterval(handler: (...args: any[]) => void, timeout?: number, ...args: any[]): number;
 function clearTimeout(id: number | undefined): void;
 function clearInterval(id: number | undefined): void;
 ` + webGlobals
+
+// inES2022 are names of js.AbsentGlobals that TypeScript's ES2022 library
+// declares already (a second declaration would clash with it): the
+// page-unknown-global diagnostic alone reports them, as for any name.
+var inES2022 = map[string]bool{"Intl": true}
+
+// absentDecls declares the globals a page reaches for that the sandbox
+// lacks (js.AbsentGlobals, the list page-unknown-global reports) as
+// deprecated, with what to use instead. So each such use is one problem,
+// page-unknown-global with its quick fix, and not also TypeScript's
+// "Cannot find name" (TS2304) at the same place: editors show the name
+// struck through with the hint, and the Problems view lists it once.
+func absentDecls() string {
+	names := make([]string, 0, len(js.AbsentGlobals))
+	for n := range js.AbsentGlobals {
+		if !inES2022[n] {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	b.WriteString("\n// Not in the sandbox: each use is reported by plugin-lsp (page-unknown-global).\n")
+	for _, n := range names {
+		b.WriteString(doc("@deprecated "+n+" is not defined in the sandbox: "+js.AbsentGlobals[n]+" (plugin-lsp page-unknown-global).", "") + "\n")
+		b.WriteString("var " + n + ": any;\n")
+	}
+	return b.String()
+}
 
 // WriteFiles writes .plugin/types.d.ts and the two schemas when their
 // content changed, and tsconfig.json when the plugin has none. It returns

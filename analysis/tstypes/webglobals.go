@@ -81,4 +81,98 @@ var Headers: {
 };
 function atob(data: string): string;
 function btoa(data: string): string;
+/** A structured clone in the same realm (no transfer list). */
+function structuredClone<T>(value: T): T;
+function queueMicrotask(callback: () => void): void;
+const performance: { now(): number };
+interface DOMException extends Error {
+  readonly name: string;
+  readonly message: string;
+  readonly code: number;
+}
+var DOMException: {
+  prototype: DOMException;
+  new (message?: string, name?: string): DOMException;
+};
+/** An abort signal; http.fetch honours it (the call rejects with signal.reason). */
+interface AbortSignal {
+  readonly aborted: boolean;
+  readonly reason: any;
+  onabort: ((this: AbortSignal, ev: { type: "abort" }) => any) | null;
+  throwIfAborted(): void;
+  addEventListener(type: "abort", listener: (this: AbortSignal, ev: { type: "abort" }) => any, options?: boolean | { once?: boolean }): void;
+  removeEventListener(type: "abort", listener: (this: AbortSignal, ev: { type: "abort" }) => any): void;
+}
+var AbortSignal: {
+  prototype: AbortSignal;
+  abort(reason?: any): AbortSignal;
+  timeout(milliseconds: number): AbortSignal;
+  any(signals: Iterable<AbortSignal>): AbortSignal;
+};
+interface AbortController {
+  readonly signal: AbortSignal;
+  abort(reason?: any): void;
+}
+var AbortController: { prototype: AbortController; new (): AbortController };
+/** A request or response body: a text read once (bodyUsed), no streams. */
+type BodyInit = string | URLSearchParams | ArrayBuffer | ArrayBufferView | object;
+type HeadersInit = Headers | Record<string, string> | [string, string][];
+interface RequestInit {
+  /** GET (default), HEAD, POST, PUT, PATCH, DELETE, OPTIONS. */
+  method?: string;
+  /** A credential's header is set by the host and overrides yours. */
+  headers?: HeadersInit;
+  /** A string as is; URLSearchParams as form data; bytes must be UTF-8 text; anything else as JSON. */
+  body?: BodyInit | null;
+  /** Rejects the call with signal.reason when it aborts. */
+  signal?: AbortSignal | null;
+}
+interface Body {
+  readonly bodyUsed: boolean;
+  text(): Promise<string>;
+  json(): Promise<any>;
+  arrayBuffer(): Promise<ArrayBuffer>;
+  bytes(): Promise<Uint8Array>;
+}
+interface Request extends Body {
+  readonly url: string;
+  readonly method: string;
+  readonly headers: Headers;
+  readonly signal: AbortSignal;
+  readonly redirect: "manual";
+  clone(): Request;
+}
+var Request: {
+  prototype: Request;
+  new (input: string | URL | Request, init?: RequestInit): Request;
+};
+interface ResponseInit {
+  status?: number;
+  statusText?: string;
+  headers?: HeadersInit;
+}
+/** What http.fetch resolves to. Redirects are never followed: a 3xx comes back as it is. */
+interface Response extends Body {
+  readonly status: number;
+  /** status is 200–299. */
+  readonly ok: boolean;
+  readonly statusText: string;
+  readonly url: string;
+  readonly redirected: boolean;
+  readonly type: string;
+  /** Immutable; res.headers["content-type"] works too (lower-case names). */
+  readonly headers: Headers & { readonly [name: string]: any };
+  clone(): Response;
+}
+var Response: {
+  prototype: Response;
+  new (body?: BodyInit | null, init?: ResponseInit): Response;
+  json(data: any, init?: ResponseInit): Response;
+};
+/** Random values from the host (Go's crypto/rand); there is no crypto.subtle. */
+const crypto: {
+  /** At most 65,536 bytes per call. */
+  getRandomValues<T extends Int8Array | Uint8Array | Uint8ClampedArray | Int16Array | Uint16Array | Int32Array | Uint32Array | BigInt64Array | BigUint64Array>(array: T): T;
+  randomUUID(): ` + "`${string}-${string}-${string}-${string}-${string}`" + `;
+};
 `

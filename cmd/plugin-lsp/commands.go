@@ -184,6 +184,7 @@ var commands = []*command{
 			"so that editors and tsc --noEmit type-check the pages against it.",
 		flags: []flagDef{
 			{name: "check", help: "write nothing; exit 1 when a types.d.ts is missing or stale"},
+			{name: "stdout", rel: relOr, help: "write nothing; print the types.d.ts of the one plugin DIR holds (the VS Code extension's TypeScript server plugin reads it)"},
 		},
 	},
 	{

@@ -12,12 +12,16 @@ import (
 
 func cmdTypes(args []string, stdout, stderr io.Writer) int {
 	spec := cmdSpec("types")
-	check := false
+	check, toStdout := false, false
 	dirs, err := spec.parse(args, func(name, _ string) error {
-		if name != "check" {
+		switch name {
+		case "check":
+			check = true
+		case "stdout":
+			toStdout = true
+		default:
 			return noHandler(spec.name, name)
 		}
-		check = true
 		return nil
 	})
 	if err == errHelp {
@@ -31,6 +35,9 @@ func cmdTypes(args []string, stdout, stderr io.Writer) int {
 	if len(dirs) == 0 {
 		fmt.Fprintf(stderr, "plugin-lsp types: no plugin directory given\n\n%s", spec.usage())
 		return 2
+	}
+	if toStdout {
+		return typesToStdout(check, dirs, stdout, stderr)
 	}
 	exit := 0
 	for _, d := range dirs {
@@ -72,4 +79,30 @@ func cmdTypes(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return exit
+}
+
+// typesToStdout prints the declarations `types` would write for one
+// plugin, and writes nothing.
+func typesToStdout(check bool, dirs []string, stdout, stderr io.Writer) int {
+	if check || len(dirs) != 1 {
+		fmt.Fprintf(stderr, "plugin-lsp types: --stdout takes one plugin directory and no --check\n\n%s", cmdSpec("types").usage())
+		return 2
+	}
+	d := dirs[0]
+	if fi, err := os.Stat(d); err == nil && !fi.IsDir() && filepath.Base(d) == analysis.ManifestName {
+		d = filepath.Dir(d)
+	}
+	if fi, err := os.Stat(filepath.Join(d, analysis.ManifestName)); err != nil || !fi.Mode().IsRegular() {
+		fmt.Fprintf(stderr, "plugin-lsp types: no plugin.json in %s\n", line(d))
+		return 2
+	}
+	p, err := analysis.Load(analysis.OSFS{}, d)
+	if err != nil {
+		fmt.Fprintf(stderr, "plugin-lsp types: %v\n", err)
+		return 2
+	}
+	if _, err := stdout.Write(tstypes.PluginTypes(p)); err != nil {
+		return 1
+	}
+	return 0
 }

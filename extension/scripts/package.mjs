@@ -10,7 +10,7 @@
 // The client (dist/) and the schema are built once by `npm run build`
 // before; this script only builds servers and archives.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { TARGETS, buildServer } from "./build-server.mjs";
@@ -24,9 +24,25 @@ const vsce = join(root, "node_modules", "@vscode", "vsce", "vsce");
 const outDir = join(root, "vsix");
 mkdirSync(outDir, { recursive: true });
 
+// The TypeScript server plugin must sit in node_modules/plugin-lsp-tsserver
+// of the installed extension (VS Code's typescriptServerPlugins resolve it
+// there). npm installs it there as a copy (.npmrc install-links), vsce packs
+// it because it is a production dependency (so no --no-dependencies:
+// .vscodeignore still keeps every other package out, the client bundles
+// them), and the copy is refreshed here from tsserver-plugin/ first.
+function syncTsserverPlugin() {
+  const from = join(root, "tsserver-plugin");
+  const to = join(root, "node_modules", "plugin-lsp-tsserver");
+  rmSync(to, { recursive: true, force: true });
+  mkdirSync(to, { recursive: true });
+  for (const f of TSSERVER_PLUGIN_FILES) copyFileSync(join(from, f), join(to, f));
+}
+/** What the .vsix holds of the TypeScript server plugin (test/package.test.ts allows exactly these). */
+const TSSERVER_PLUGIN_FILES = ["package.json", "index.js"];
+
 function pack(target, file) {
   const args = [
-    "package", "--no-dependencies",
+    "package",
     "--baseContentUrl", "https://github.com/plugin-lsp/plugin-lsp/blob/HEAD/extension",
     "--baseImagesUrl", "https://github.com/plugin-lsp/plugin-lsp/raw/HEAD/extension",
     "-o", file,
@@ -37,6 +53,7 @@ function pack(target, file) {
   console.log(`package: ${file} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
 }
 
+syncTsserverPlugin();
 for (const target of targets.filter((t) => t !== "universal")) {
   rmSync(join(root, "bin"), { recursive: true, force: true }); // only this target's server goes in
   buildServer(target);

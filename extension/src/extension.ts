@@ -15,6 +15,7 @@ import {
 } from "vscode-languageclient/node";
 import { CLIENT_COMMANDS, DOCUMENT_SELECTOR, SERVER_COMMANDS, WATCH_GLOB } from "./commands";
 import { readSettings, resolveServer, serverCommand, serverConfiguration } from "./launch";
+import { configureTsserverPlugin } from "./tsplugin";
 import { isJsonPath, withoutJsonServiceDuplicates } from "./owners";
 import { RunPanels, type ToolTarget } from "./panel";
 import { listTools } from "./prefill";
@@ -122,6 +123,11 @@ class ExtensionState implements vscode.Disposable {
       return undefined;
     }
     this.output.appendLine(`Starting ${resolved.command} serve (${resolved.source})`);
+    // The pages' declarations when a plugin has no .plugin/types.d.ts (docs/extension.md): the same binary prints them.
+    const storage = this.context.globalStorageUri?.fsPath;
+    void configureTsserverPlugin(vscode.extensions, { command: resolved.command, args: [], cacheDir: storage ? path.join(storage, "tsserver-types") : "" }).catch((e) =>
+      this.output.appendLine(`TypeScript plugin: ${e instanceof Error ? e.message : String(e)}`),
+    );
     const cmd = serverCommand(resolved.command);
     this.watcher?.dispose();
     const watcher = vscode.workspace.createFileSystemWatcher(WATCH_GLOB);

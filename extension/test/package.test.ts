@@ -1,7 +1,7 @@
 // The package.json contributions agree with the code and the .vsix layout.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { CLIENT_COMMANDS } from "../src/commands";
@@ -52,6 +52,18 @@ describe("package.json", () => {
     assert.deepEqual(got.descriptions, src.descriptions);
     assert.deepEqual(got.values, src.values, "enum/const values are offered as examples");
   });
+  it("contributes the TypeScript server plugin, installed where VS Code resolves it, as in tsserver-plugin/", () => {
+    assert.deepEqual(pkg.contributes.typescriptServerPlugins, [{ name: "plugin-lsp-tsserver", enableForWorkspaceTypeScriptVersions: true }]);
+    assert.equal(pkg.dependencies["plugin-lsp-tsserver"], "file:tsserver-plugin");
+    assert.match(readFileSync(join(EXT_ROOT, ".npmrc"), "utf8"), /^install-links=true$/m, "npm copies it into node_modules (a link would not be packed)");
+    const own = JSON.parse(readFileSync(join(EXT_ROOT, "tsserver-plugin", "package.json"), "utf8"));
+    assert.equal(own.name, "plugin-lsp-tsserver");
+    for (const f of ["package.json", "index.js"]) {
+      const installed = join(EXT_ROOT, "node_modules", "plugin-lsp-tsserver", f);
+      assert.ok(!lstatSync(join(EXT_ROOT, "node_modules", "plugin-lsp-tsserver")).isSymbolicLink(), "a copy, not a link");
+      assert.equal(readFileSync(installed, "utf8"), readFileSync(join(EXT_ROOT, "tsserver-plugin", f), "utf8"), `${installed} is stale: npm install (scripts/package.mjs refreshes it too)`);
+    }
+  });
   it("activates on plugin.json and on workspaces holding one", () => {
     assert.deepEqual(pkg.activationEvents, ["workspaceContains:**/plugin.json", "onLanguage:json"]);
     assert.equal(pkg.main, "./dist/extension.js");
@@ -76,6 +88,8 @@ describe("package.json", () => {
 /** What a .vsix may hold, by path inside the extension: everything else of the tree stays out. */
 const TARGETS = ["linux-x64", "linux-arm64", "darwin-x64", "darwin-arm64", "win32-x64"];
 const SHIPPED_ALWAYS = ["package.json", "README.md", "CHANGELOG.md", "LICENSE", "THIRD_PARTY_NOTICES.md", "icon.png"];
+/** The TypeScript server plugin: a production dependency (tsserver-plugin/, copied into node_modules by npm's install-links), the only package vsce may pack. */
+const SHIPPED_TSSERVER = ["node_modules/plugin-lsp-tsserver/package.json", "node_modules/plugin-lsp-tsserver/index.js"];
 const SHIPPED_BUILT = ["dist/extension.js", "dist/webview.js", "schemas/plugin.hints.schema.json", ...TARGETS.map((t) => `bin/${t}/${t.startsWith("win32") ? "plugin-lsp.exe" : "plugin-lsp"}`)];
 
 /** The repository's web address, from package.json (vsce takes the README's base URLs from it too). */
@@ -113,10 +127,14 @@ describe("release hygiene", () => {
       assert.ok(existsSync(join(EXT_ROOT, stray)), `${stray} is in the checkout`);
     }
     const vsce = join(EXT_ROOT, "node_modules", "@vscode", "vsce", "vsce");
-    const listed = execFileSync(process.execPath, [vsce, "ls", "--no-dependencies"], { cwd: EXT_ROOT, encoding: "utf8" }).split("\n").filter(Boolean);
-    const stray = listed.filter((f) => !SHIPPED_ALWAYS.includes(f) && !SHIPPED_BUILT.includes(f));
+    // As scripts/package.mjs packs: with the production dependencies, so that the
+    // TypeScript server plugin is in; .vscodeignore keeps every other package out.
+    assert.doesNotMatch(readFileSync(join(EXT_ROOT, "scripts", "package.mjs"), "utf8"), /"--no-dependencies"/);
+    const listed = execFileSync(process.execPath, [vsce, "ls"], { cwd: EXT_ROOT, encoding: "utf8" }).split("\n").filter(Boolean);
+    const stray = listed.filter((f) => !SHIPPED_ALWAYS.includes(f) && !SHIPPED_BUILT.includes(f) && !SHIPPED_TSSERVER.includes(f));
     assert.deepEqual(stray, [], "listed by vsce ls but not on the allow-list");
-    for (const f of SHIPPED_ALWAYS) assert.ok(listed.includes(f), `vsce ls lists ${f}`);
+    for (const f of [...SHIPPED_ALWAYS, ...SHIPPED_TSSERVER]) assert.ok(listed.includes(f), `vsce ls lists ${f}`);
+    assert.ok(existsSync(join(EXT_ROOT, "node_modules", "jsonc-parser")), "the control: other production dependencies are installed, and not listed");
     for (const f of SHIPPED_BUILT) assert.equal(listed.includes(f), existsSync(join(EXT_ROOT, f)), `vsce ls lists ${f} exactly when it is built`);
   });
 

@@ -5,11 +5,13 @@
 // ELF/Mach-O/PE header names that target's OS and CPU; and a universal one
 // with no server. Nothing else of the source tree.
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { describe, it } from "node:test";
 import { inflateRawSync } from "node:zlib";
-import { EXT_ROOT } from "./util";
+import { TSServer } from "./tsserverclient";
+import { EXT_ROOT, REPO_ROOT } from "./util";
 
 interface Entry {
   name: string;
@@ -88,6 +90,9 @@ const COMMON = [
   "extension/THIRD_PARTY_NOTICES.md",
   "extension/icon.png",
   "extension/schemas/plugin.hints.schema.json",
+  // The TypeScript server plugin, where VS Code's typescriptServerPlugins look for it.
+  "extension/node_modules/plugin-lsp-tsserver/package.json",
+  "extension/node_modules/plugin-lsp-tsserver/index.js",
 ];
 
 /** What every archive holds besides the server: the license, notices, changelog and icon as committed, named in the manifest; a README without relative images. */
@@ -98,6 +103,8 @@ function checkCommon(entries: Entry[]) {
   same("extension/THIRD_PARTY_NOTICES.md", "THIRD_PARTY_NOTICES.md");
   same("extension/changelog.md", "CHANGELOG.md");
   same("extension/icon.png", "icon.png");
+  same("extension/node_modules/plugin-lsp-tsserver/index.js", "tsserver-plugin/index.js");
+  same("extension/node_modules/plugin-lsp-tsserver/package.json", "tsserver-plugin/package.json");
   const manifest = get("extension.vsixmanifest").data().toString("utf8");
   assert.match(manifest, /<License>extension\/LICENSE\.txt<\/License>/);
   assert.match(manifest, /<Icon>extension\/icon\.png<\/Icon>/);
@@ -132,6 +139,38 @@ describe("the packaged .vsix archives", () => {
       assert.ok(!/require\("vscode-languageclient/.test(client), "vscode-languageclient is bundled, not required at run time");
     });
   }
+
+  // The host's archive, unpacked as VS Code installs it: tsserver loads the
+  // contributed plugin from it, and the plugin finds the bundled server by
+  // itself (not configured, nothing on PATH).
+  const host = join(dir, `plugin-lsp-${process.platform}-${process.arch}-${pkg.version}.vsix`);
+  it("the TypeScript server plugin of the host's archive gives a plugin without .plugin/ its types from the bundled server", { skip: notBuilt(host), timeout: 120_000 }, async () => {
+    const work = mkdtempSync(join(tmpdir(), "plugin-lsp-vsix-"));
+    const server = { current: undefined as TSServer | undefined };
+    try {
+      for (const e of readZip(readFileSync(host))) {
+        const to = join(work, "installed", e.name);
+        mkdirSync(dirname(to), { recursive: true });
+        writeFileSync(to, new Uint8Array(e.data()), { mode: e.mode & 0o777 || 0o644 });
+      }
+      const plugin = join(work, "bare");
+      mkdirSync(join(plugin, "code"), { recursive: true });
+      cpSync(join(REPO_ROOT, "testdata", "example", "books", "plugin.json"), join(plugin, "plugin.json"));
+      cpSync(join(REPO_ROOT, "testdata", "example", "books", "code", "lookup-book.ts"), join(plugin, "code", "lookup-book.ts"));
+      const tmp = join(work, "tmp");
+      mkdirSync(tmp);
+      server.current = new TSServer(["--globalPlugins", "plugin-lsp-tsserver", "--pluginProbeLocations", join(work, "installed", "extension")], { PATH: dirname(process.execPath), TMPDIR: tmp, TMP: tmp, TEMP: tmp });
+      const page = join(plugin, "code", "lookup-book.ts");
+      server.current.open(page, plugin);
+      const problems = await server.current.problems(page);
+      assert.deepEqual(problems.map((d) => `${d.start.line}:${d.start.offset} TS${d.code} ${d.text}`), [], server.current.stderr);
+      assert.deepEqual(readdirSync(plugin).sort(), ["code", "plugin.json"], "nothing written into the plugin");
+      assert.equal(readdirSync(tmp).filter((n) => n.startsWith("plugin-lsp-tsserver-")).length, 1, "the declarations in the private cache");
+    } finally {
+      server.current?.close();
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
 
   const universal = join(dir, `plugin-lsp-${pkg.version}.vsix`);
   it("universal: no server, no target platform", { skip: notBuilt(universal) }, () => {

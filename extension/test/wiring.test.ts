@@ -152,6 +152,9 @@ describe("wiring against the real plugin-lsp serve", { timeout: 180_000 }, () =>
     const published = new Promise<void>((resolve) => waiters.push(resolve));
     await conn.sendNotification("textDocument/didOpen", { textDocument: { uri: manifestUri(), languageId: "json", version: 1, text } });
     await published;
+    // Other files of the plugin may come first (the edited manifest makes
+    // .plugin/types.d.ts stale: types-stale); the test's timeout bounds the wait.
+    while (!diagnostics.has(manifestUri())) await new Promise<void>((resolve) => waiters.push(resolve));
     assert.ok(diagnostics.has(manifestUri()), `published for ${[...diagnostics.keys()]}`);
     const errors = (diagnostics.get(manifestUri()) as Array<{ severity?: number; code?: unknown; message: string }>).filter((d) => d.severity === 1);
     assert.deepEqual(errors, [], "the example plugin has no errors");

@@ -10,6 +10,7 @@ declare global {
     warn(...data: unknown[]): void;
     error(...data: unknown[]): void;
     debug(...data: unknown[]): void;
+    trace(...data: unknown[]): void;
   };
   function setTimeout(handler: (...args: any[]) => void, timeout?: number, ...args: any[]): number;
   function setInterval(handler: (...args: any[]) => void, timeout?: number, ...args: any[]): number;
@@ -92,36 +93,172 @@ declare global {
   };
   function atob(data: string): string;
   function btoa(data: string): string;
-
-  type PluginFetchMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
-  /** The second argument of http.fetch. */
-  interface PluginFetchInit {
-    /** Default GET. */
-    method?: PluginFetchMethod | Lowercase<PluginFetchMethod>;
-    /** Request headers. A credential's header is set by the host and overrides yours. */
-    headers?: Record<string, string>;
-    /** A string is sent as it is; anything else is sent as JSON. */
-    body?: string | object | number | boolean;
+  /** A structured clone in the same realm (no transfer list). */
+  function structuredClone<T>(value: T): T;
+  function queueMicrotask(callback: () => void): void;
+  const performance: { now(): number };
+  interface DOMException extends Error {
+    readonly name: string;
+    readonly message: string;
+    readonly code: number;
   }
-  /** Response headers: a plain object of lower-cased names, plus get and has. */
-  interface PluginFetchHeaders {
-    get(name: string): string | null;
-    has(name: string): boolean;
+  var DOMException: {
+    prototype: DOMException;
+    new (message?: string, name?: string): DOMException;
+  };
+  /** An abort signal; http.fetch honours it (the call rejects with signal.reason). */
+  interface AbortSignal {
+    readonly aborted: boolean;
+    readonly reason: any;
+    onabort: ((this: AbortSignal, ev: { type: "abort" }) => any) | null;
+    throwIfAborted(): void;
+    addEventListener(type: "abort", listener: (this: AbortSignal, ev: { type: "abort" }) => any, options?: boolean | { once?: boolean }): void;
+    removeEventListener(type: "abort", listener: (this: AbortSignal, ev: { type: "abort" }) => any): void;
+  }
+  var AbortSignal: {
+    prototype: AbortSignal;
+    abort(reason?: any): AbortSignal;
+    timeout(milliseconds: number): AbortSignal;
+    any(signals: Iterable<AbortSignal>): AbortSignal;
+  };
+  interface AbortController {
+    readonly signal: AbortSignal;
+    abort(reason?: any): void;
+  }
+  var AbortController: { prototype: AbortController; new (): AbortController };
+  /** A request or response body: a text read once (bodyUsed), no streams. */
+  type BodyInit = string | URLSearchParams | ArrayBuffer | ArrayBufferView | object;
+  type HeadersInit = Headers | Record<string, string> | [string, string][];
+  interface RequestInit {
+    /** GET (default), HEAD, POST, PUT, PATCH, DELETE, OPTIONS. */
+    method?: string;
+    /** A credential's header is set by the host and overrides yours. */
+    headers?: HeadersInit;
+    /** A string as is; URLSearchParams as form data; bytes must be UTF-8 text; anything else as JSON. */
+    body?: BodyInit | null;
+    /** Rejects the call with signal.reason when it aborts. */
+    signal?: AbortSignal | null;
+  }
+  interface Body {
+    readonly bodyUsed: boolean;
+    text(): Promise<string>;
+    json(): Promise<any>;
+    arrayBuffer(): Promise<ArrayBuffer>;
+    bytes(): Promise<Uint8Array>;
+  }
+  interface Request extends Body {
+    readonly url: string;
+    readonly method: string;
+    readonly headers: Headers;
+    readonly signal: AbortSignal;
+    readonly redirect: "manual";
+    clone(): Request;
+  }
+  var Request: {
+    prototype: Request;
+    new (input: string | URL | Request, init?: RequestInit): Request;
+  };
+  interface ResponseInit {
+    status?: number;
+    statusText?: string;
+    headers?: HeadersInit;
   }
   /** What http.fetch resolves to. Redirects are never followed: a 3xx comes back as it is. */
-  interface PluginFetchResponse {
+  interface Response extends Body {
     readonly status: number;
     /** status is 200–299. */
     readonly ok: boolean;
     readonly statusText: string;
     readonly url: string;
-    readonly headers: PluginFetchHeaders;
-    text(): Promise<string>;
-    json(): Promise<any>;
+    readonly redirected: boolean;
+    readonly type: string;
+    /** Immutable; res.headers["content-type"] works too (lower-case names). */
+    readonly headers: Headers & { readonly [name: string]: any };
+    clone(): Response;
   }
+  var Response: {
+    prototype: Response;
+    new (body?: BodyInit | null, init?: ResponseInit): Response;
+    json(data: any, init?: ResponseInit): Response;
+  };
+  /** Random values from the host (Go's crypto/rand); there is no crypto.subtle. */
+  const crypto: {
+    /** At most 65,536 bytes per call. */
+    getRandomValues<T extends Int8Array | Uint8Array | Uint8ClampedArray | Int16Array | Uint16Array | Int32Array | Uint32Array | BigInt64Array | BigUint64Array>(array: T): T;
+    randomUUID(): `${string}-${string}-${string}-${string}-${string}`;
+  };
+
+  // Not in the sandbox: each use is reported by plugin-lsp (page-unknown-global).
+  /** @deprecated Blob is not defined in the sandbox: send a string body (JSON.stringify) or bytes as base64 (btoa) (plugin-lsp page-unknown-global). */
+  var Blob: any;
+  /** @deprecated Buffer is not defined in the sandbox: use Uint8Array with TextEncoder/TextDecoder, or atob/btoa for base64 (plugin-lsp page-unknown-global). */
+  var Buffer: any;
+  /** @deprecated Bun is not defined in the sandbox: pages run in the plugin sandbox, not Bun (plugin-lsp page-unknown-global). */
+  var Bun: any;
+  /** @deprecated Deno is not defined in the sandbox: pages run in the plugin sandbox, not Deno (plugin-lsp page-unknown-global). */
+  var Deno: any;
+  /** @deprecated EventSource is not defined in the sandbox: the sandbox has no streaming connections; use http.fetch(url, init) (plugin-lsp page-unknown-global). */
+  var EventSource: any;
+  /** @deprecated FormData is not defined in the sandbox: build the body yourself: new URLSearchParams(obj).toString() or JSON.stringify(obj) (plugin-lsp page-unknown-global). */
+  var FormData: any;
+  /** @deprecated WebAssembly is not defined in the sandbox: WebAssembly is not available in the sandbox (plugin-lsp page-unknown-global). */
+  var WebAssembly: any;
+  /** @deprecated WebSocket is not defined in the sandbox: the sandbox has no sockets; use http.fetch(url, init) (plugin-lsp page-unknown-global). */
+  var WebSocket: any;
+  /** @deprecated Worker is not defined in the sandbox: the sandbox has no workers (plugin-lsp page-unknown-global). */
+  var Worker: any;
+  /** @deprecated XMLHttpRequest is not defined in the sandbox: use http.fetch(url, init), the brokered fetch (plugin-lsp page-unknown-global). */
+  var XMLHttpRequest: any;
+  /** @deprecated __dirname is not defined in the sandbox: the sandbox has no file system (plugin-lsp page-unknown-global). */
+  var __dirname: any;
+  /** @deprecated __filename is not defined in the sandbox: the sandbox has no file system (plugin-lsp page-unknown-global). */
+  var __filename: any;
+  /** @deprecated alert is not defined in the sandbox: the sandbox has no UI; return the text, or log it with console.log (plugin-lsp page-unknown-global). */
+  var alert: any;
+  /** @deprecated clearImmediate is not defined in the sandbox: use clearTimeout (plugin-lsp page-unknown-global). */
+  var clearImmediate: any;
+  /** @deprecated document is not defined in the sandbox: the sandbox has no DOM (plugin-lsp page-unknown-global). */
+  var document: any;
+  /** @deprecated exports is not defined in the sandbox: pages are ES modules: write export default (plugin-lsp page-unknown-global). */
+  var exports: any;
+  /** @deprecated fetch is not defined in the sandbox: use http.fetch(url, init), the brokered fetch (declare "http.fetch" in capabilities.host) (plugin-lsp page-unknown-global). */
+  var fetch: any;
+  /** @deprecated global is not defined in the sandbox: use globalThis (plugin-lsp page-unknown-global). */
+  var global: any;
+  /** @deprecated indexedDB is not defined in the sandbox: nothing persists in the sandbox; use collections.get/put (plugin-lsp page-unknown-global). */
+  var indexedDB: any;
+  /** @deprecated localStorage is not defined in the sandbox: nothing persists in the sandbox; use collections.get/put (plugin-lsp page-unknown-global). */
+  var localStorage: any;
+  /** @deprecated location is not defined in the sandbox: the sandbox has no location; build URLs with new URL(path, base) (plugin-lsp page-unknown-global). */
+  var location: any;
+  /** @deprecated module is not defined in the sandbox: pages are ES modules: write export default (plugin-lsp page-unknown-global). */
+  var module: any;
+  /** @deprecated navigator is not defined in the sandbox: the sandbox has no navigator (plugin-lsp page-unknown-global). */
+  var navigator: any;
+  /** @deprecated process is not defined in the sandbox: the sandbox has no process or environment: take settings from the tool's input, secrets from capabilities.credentials (injected by the broker) (plugin-lsp page-unknown-global). */
+  var process: any;
+  /** @deprecated require is not defined in the sandbox: pages are ES modules: import relative files (import { x } from "./lib"); packages are not bundled (plugin-lsp page-unknown-global). */
+  var require: any;
+  /** @deprecated self is not defined in the sandbox: the sandbox has no browser window; use globalThis (plugin-lsp page-unknown-global). */
+  var self: any;
+  /** @deprecated sessionStorage is not defined in the sandbox: nothing persists in the sandbox; use collections.get/put (plugin-lsp page-unknown-global). */
+  var sessionStorage: any;
+  /** @deprecated setImmediate is not defined in the sandbox: use queueMicrotask(fn) or setTimeout(fn, 0) (plugin-lsp page-unknown-global). */
+  var setImmediate: any;
+  /** @deprecated window is not defined in the sandbox: the sandbox has no browser window; use globalThis (plugin-lsp page-unknown-global). */
+  var window: any;
+
+  type PluginFetchMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
+  /** The second argument of http.fetch. */
+  interface PluginFetchInit extends RequestInit {
+    /** Default GET. */
+    method?: PluginFetchMethod | Lowercase<PluginFetchMethod>;
+  }
+  /** What http.fetch resolves to: a Response. */
+  type PluginFetchResponse = Response;
   /** The host's HTTP client (declared in capabilities.host). https only, to the domains in capabilities.fetch. */
   const http: {
-    fetch(url: string | URL, init?: PluginFetchInit): Promise<PluginFetchResponse>;
+    fetch(input: string | URL | Request, init?: PluginFetchInit): Promise<Response>;
   };
 
   /** The plugin's collections (declared in capabilities.host). Every call returns a promise. */
