@@ -23,7 +23,7 @@ var recordedHeaders = []string{"Content-Type", "Location", "Retry-After"}
 // Recorder wraps a provider (`run --providers real --record`) and keeps
 // every response it answered. Requests are never kept, so the credential
 // headers the broker injected are never written anywhere. The network
-// provider scrubs a response as it reads it (scrub.go), so what the
+// provider scrubs a response as it reads it (analysis/scrub), so what the
 // recorder keeps of it holds no secret; Fixtures scrubs every value again
 // in the form it is written.
 type Recorder struct {

@@ -1,12 +1,14 @@
 // Package leakcheck looks for a secret in what a run produced the way
 // someone holding that output would: it decodes every encoding a server
 // can reflect a value in and searches each result. It is the judge of the
-// broker's scrubber tests and shares no code with the scrubber
-// (runner/broker/scrub.go): it decodes whole texts with the standard
-// library where the scrubber matches encodings in place.
+// scrubber's tests (analysis/scrub), the broker's and the runner's, and of
+// what check and the editor print; it shares no code with the scrubber:
+// it decodes whole texts with the standard library where the scrubber
+// matches encodings in place.
 //
 // It also holds the encoders those tests make reflections with. Only
-// tests import it.
+// tests import it (it sits at the module root so that the tests of
+// analysis, runner and cmd can all import it).
 package leakcheck
 
 import (
