@@ -60,9 +60,9 @@ func Find(out []byte, secrets ...string) []string {
 	for depth := 0; depth <= Depth && len(level) > 0; depth++ {
 		var next []text
 		for _, t := range level {
-			low := bytes.ToLower(t.b)
+			low := lowerASCII(t.b)
 			for _, s := range secrets {
-				if i := bytes.Index(low, bytes.ToLower([]byte(s))); i >= 0 {
+				if i := bytes.Index(low, lowerASCII([]byte(s))); i >= 0 {
 					found = append(found, fmt.Sprintf("%q found %s: …%s…", s, t.chain, clip(t.b, i, len(s))))
 				}
 			}
@@ -85,6 +85,20 @@ func Find(out []byte, secrets ...string) []string {
 		level = next
 	}
 	return found
+}
+
+// lowerASCII is b with ASCII letters lower-cased: the same length as b
+// (bytes.ToLower is not, on invalid UTF-8 or on runes whose lower case is
+// longer, so an index into it would not be an index into b).
+func lowerASCII(b []byte) []byte {
+	out := make([]byte, len(b))
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		out[i] = c
+	}
+	return out
 }
 
 func clip(b []byte, i, n int) string {
