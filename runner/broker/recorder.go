@@ -12,6 +12,7 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/analysis/fixtures"
 	"github.com/plugin-lsp/plugin-lsp/analysis/js"
+	"github.com/plugin-lsp/plugin-lsp/analysis/scrub"
 )
 
 // MaxRecordedBody caps the body a recorded fixture keeps.
@@ -181,7 +182,7 @@ func scrubJSON(v any) any {
 		}
 	case string:
 		if kind := js.TokenKind(x); kind != "" {
-			return "••••(" + kind + ")"
+			return scrub.Marker(kind)
 		}
 		return scrubText(x)
 	}
@@ -191,14 +192,14 @@ func scrubJSON(v any) any {
 // scrubText replaces credential-shaped words in free text.
 func scrubText(s string) string {
 	if kind := js.TokenKind(s); kind != "" {
-		return "••••(" + kind + ")"
+		return scrub.Marker(kind)
 	}
 	words := strings.FieldsFunc(s, func(r rune) bool {
 		return r == ' ' || r == '\n' || r == '\t' || r == '"' || r == '\'' || r == ',' || r == ';' || r == '=' || r == '&' || r == '<' || r == '>'
 	})
 	for _, w := range words {
 		if kind := js.TokenKind(w); kind != "" {
-			s = strings.ReplaceAll(s, w, "••••("+kind+")")
+			s = strings.ReplaceAll(s, w, scrub.Marker(kind))
 		}
 	}
 	return s
