@@ -23,6 +23,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -48,7 +49,7 @@ const Depth = 3
 
 // Find returns, for each secret found, the chain of decodings that shows
 // it ("percent-decode > base64: …"); nil when none is found. Secrets are
-// compared with ASCII case folded.
+// compared with case folded (both lower-cased, Unicode).
 func Find(out []byte, secrets ...string) []string {
 	var found []string
 	type text struct {
@@ -60,10 +61,12 @@ func Find(out []byte, secrets ...string) []string {
 	for depth := 0; depth <= Depth && len(level) > 0; depth++ {
 		var next []text
 		for _, t := range level {
-			low := lowerASCII(t.b)
+			low, at := lower(t.b)
 			for _, s := range secrets {
-				if i := bytes.Index(low, lowerASCII([]byte(s))); i >= 0 {
-					found = append(found, fmt.Sprintf("%q found %s: …%s…", s, t.chain, clip(t.b, i, len(s))))
+				ls, _ := lower([]byte(s))
+				if i := bytes.Index(low, ls); i >= 0 {
+					from, to := at[i], at[i+len(ls)]
+					found = append(found, fmt.Sprintf("%q found %s: …%s…", s, t.chain, clip(t.b, from, to-from)))
 				}
 			}
 			if depth == Depth {
@@ -87,18 +90,27 @@ func Find(out []byte, secrets ...string) []string {
 	return found
 }
 
-// lowerASCII is b with ASCII letters lower-cased: the same length as b
-// (bytes.ToLower is not, on invalid UTF-8 or on runes whose lower case is
-// longer, so an index into it would not be an index into b).
-func lowerASCII(b []byte) []byte {
-	out := make([]byte, len(b))
-	for i, c := range b {
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
+// lower is b with its runes lower-cased (Unicode, bytes that are not
+// UTF-8 kept as they are) and, for each byte of it and one past the end,
+// the offset in b it comes from: a rune's lower case can be longer or
+// shorter than the rune (İ, the Kelvin sign), so an index into the
+// lowered text is not an index into b.
+func lower(b []byte) (low []byte, at []int) {
+	low, at = make([]byte, 0, len(b)), make([]int, 0, len(b)+1)
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		n := len(low)
+		if r == utf8.RuneError && size == 1 {
+			low = append(low, b[i])
+		} else {
+			low = utf8.AppendRune(low, unicode.ToLower(r))
 		}
-		out[i] = c
+		for ; n < len(low); n++ {
+			at = append(at, i)
+		}
+		i += size
 	}
-	return out
+	return low, append(at, len(b))
 }
 
 func clip(b []byte, i, n int) string {

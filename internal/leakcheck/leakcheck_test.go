@@ -16,4 +16,11 @@ func TestFindAfterTextThatChangesLengthWhenLowered(t *testing.T) {
 			t.Errorf("%q: %q", before[:4], found)
 		}
 	}
+	// Case is folded beyond ASCII: É is é, the Kelvin sign is k.
+	if found := Find([]byte("P@SS É \u212aEY"), "p@ss é \u212aey"); len(found) != 1 {
+		t.Errorf("upper case: %q", found)
+	}
+	if found := Find([]byte("the \u212aey"), "key"); len(found) != 1 {
+		t.Errorf("the Kelvin sign: %q", found)
+	}
 }
