@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/plugin-lsp/plugin-lsp/analysis/fixtures"
+	"github.com/plugin-lsp/plugin-lsp/internal/leakcheck"
 	"github.com/plugin-lsp/plugin-lsp/runner/broker"
-	"github.com/plugin-lsp/plugin-lsp/runner/internal/leakcheck"
 )
 
 // The secrets of TestNoReflectionReachesThePage.

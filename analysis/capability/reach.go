@@ -23,6 +23,7 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/analysis/fetchurl"
 	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
+	"github.com/plugin-lsp/plugin-lsp/analysis/scrub"
 )
 
 // Limits of a fetch entry: the defaults and the ceilings the broker
@@ -70,7 +71,7 @@ func (c Credential) Display() string {
 	if f == "" {
 		f = SecretMarker
 	}
-	return c.Header + ": " + strings.Replace(f, SecretMarker, "••••("+c.Name+")", 1)
+	return c.Header + ": " + strings.Replace(f, SecretMarker, scrub.Marker(c.Name), 1)
 }
 
 // AppliesTo reports whether a request to host (normalized) is in the

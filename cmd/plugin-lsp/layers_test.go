@@ -49,7 +49,7 @@ func TestLayers(t *testing.T) {
 
 // TestLayerLeaves: the packages at the bottom import nothing of the
 // project but what is listed for them: the text layer (spans, line index)
-// nothing at all, the other leaves (JSON positions, the JS lexer, URL
+// and the scrubber of secrets nothing at all, the other leaves (JSON positions, the JS lexer, URL
 // parsing and matching, did-you-mean) at most the text layer, the
 // JavaScript front end only the lexer and the text layer, the sandbox only
 // the WHATWG URL parser. A leaf that reached up into the analysis core (or the core into
@@ -66,6 +66,7 @@ func TestLayerLeaves(t *testing.T) {
 		"./analysis/weburl":   leaf,
 		"./analysis/suggest":  leaf,
 		"./analysis/text":     bottom, // spans, line index, UTF-16/UTF-8 columns
+		"./analysis/scrub":    bottom, // the one scrubber of secret values
 		"./analysis/jsfront":  jsFront,
 		"./analysis/js":       jsFront,
 		"./analysis/esm":      jsFront,

@@ -43,6 +43,7 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/analysis"
 	"github.com/plugin-lsp/plugin-lsp/analysis/capability"
 	"github.com/plugin-lsp/plugin-lsp/analysis/fetchurl"
+	"github.com/plugin-lsp/plugin-lsp/analysis/scrub"
 )
 
 // Limits (DESIGN.md §2).
@@ -95,7 +96,7 @@ type Request struct {
 	budget *budget
 	// scrub is the run's scrubber (nil: no secret): a provider that
 	// scrubs the body as it reads it sets Response.scrubbed to it.
-	scrub *scrubber
+	scrub *scrub.Scrubber
 }
 
 // Response is what comes back to the tool. URL is the URL that answered
@@ -108,9 +109,9 @@ type Response struct {
 	// hold is the body's share of the run's in-flight budget.
 	hold *hold
 	// scrubbed is the scrubber the provider already passed the body and
-	// headers through (scrub.go); received the bytes it read (0: the
+	// headers through (analysis/scrub); received the bytes it read (0: the
 	// length of Body).
-	scrubbed *scrubber
+	scrubbed *scrub.Scrubber
 	received int64
 }
 
@@ -226,7 +227,7 @@ type Broker struct {
 	creds      []credential
 	provider   Provider
 	maxFetches int
-	scrub      *scrubber // every secret value known (scrub.go); nil when none
+	scrub      *scrub.Scrubber // every secret value known (analysis/scrub); nil when none
 	inflight   *budget
 
 	// resolved: one per credential with a name, in manifest order.
@@ -276,7 +277,7 @@ func New(cfg Config) *Broker {
 		b.caps[c.Domain] = c
 	}
 	b.allow = reach.Allowlist()
-	var pairs []string
+	var secrets []scrub.Secret
 	for _, c := range reach.Credentials {
 		c.Node = nil
 		cr := credential{Credential: c, header: c.Header}
@@ -293,7 +294,7 @@ func New(cfg Config) *Broker {
 			cr.refusal = res.Reason
 		}
 		if cr.found {
-			pairs = append(pairs, cr.value, "••••("+c.Name+")")
+			secrets = append(secrets, scrub.Secret{Name: c.Name, Value: cr.value})
 			if cr.problem == "" && !capability.ValidHeaderValue(cr.value) {
 				cr.problem, cr.reason = fmt.Sprintf("the secret of credential %q holds a control character and cannot go into a header", c.Name), ReasonBadSecret
 			}
@@ -305,7 +306,7 @@ func New(cfg Config) *Broker {
 		}
 		b.creds = append(b.creds, cr)
 	}
-	b.scrub = newScrubber(pairs)
+	b.scrub = scrub.New(secrets...)
 	return b
 }
 
@@ -321,10 +322,10 @@ func (b *Broker) SecretAudit() []SecretResolution {
 }
 
 // Redact replaces every secret value known to the broker (the secrets of
-// its credentials, injected or not) with "••••(<name>)".
-// It finds every form the scrubber recognises (scrub.go): escaped,
+// its credentials, injected or not) with "••••(<name>)" (scrub.Marker).
+// It finds every form the scrubber recognises (analysis/scrub): escaped,
 // percent-encoded, base64, hex.
-func (b *Broker) Redact(s string) string { return b.scrub.text(s, false) }
+func (b *Broker) Redact(s string) string { return b.scrub.Text(s) }
 
 // Audit returns a copy of the audit log, in call order.
 func (b *Broker) Audit() []Entry {
@@ -533,7 +534,7 @@ func (b *Broker) Fetch(ctx context.Context, req Request) (*Response, error) {
 		return finish(nil, tooLarge(t.URL.Redacted(), t.Host, limits.MaxBytes))
 	}
 	// The tool must never see a secret, even one the server echoes back,
-	// in a header's value or in its name, escaped or encoded (scrub.go).
+	// in a header's value or in its name, escaped or encoded (analysis/scrub).
 	clean, serr := b.scrubResponse(ctx, resp, req.URL, t.URL.Redacted(), t.Host, limits.MaxBytes)
 	if serr != nil {
 		resp.Release()

@@ -105,7 +105,7 @@ func (p *networkProvider) RoundTrip(ctx context.Context, req *Request, limits Ca
 		h = &hold{b: req.budget, n: want}
 	}
 	if req.scrub != nil {
-		// The body and headers scrubbed as they are read (scrub.go): what
+		// The body and headers scrubbed as they are read (analysis/scrub): what
 		// a provider above this one keeps (run --record) holds no secret.
 		data, n, err := readScrubbed(ctx, resp.Body, size, max, req.scrub)
 		switch {
@@ -120,7 +120,7 @@ func (p *networkProvider) RoundTrip(ctx context.Context, req *Request, limits Ca
 			return nil, SourceNetwork, &Error{Reason: ReasonTooLarge, Message: fmt.Sprintf("fetch %s failed: the response body is larger than %d bytes once its secrets are replaced (fetchMaxBytes of %s)", hreq.URL.Redacted(), max, hreq.URL.Host)}
 		}
 		h.resize(int64(len(data)))
-		return &Response{Status: resp.StatusCode, Header: req.scrub.header(resp.Header), Body: data, URL: req.URL, hold: h, scrubbed: req.scrub, received: n}, SourceNetwork, nil
+		return &Response{Status: resp.StatusCode, Header: req.scrub.Header(resp.Header), Body: data, URL: req.URL, hold: h, scrubbed: req.scrub, received: n}, SourceNetwork, nil
 	}
 	data, err := readBody(ctx, resp.Body, size, max)
 	if err != nil {

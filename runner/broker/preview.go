@@ -17,7 +17,7 @@ const (
 	PreviewHeaderBytes = 256 // per header value
 )
 
-// headerPreview is h with lower-case names, scrubbed (scrub.go) and
+// headerPreview is h with lower-case names, scrubbed (analysis/scrub) and
 // capped; a header a credential set (creds: header → index in names, the
 // entry's credentials; may be nil) shows the credential's format with its
 // name, never a value.
@@ -40,10 +40,10 @@ func (b *Broker) headerPreview(h http.Header, creds map[string]int, names []stri
 		if j, ok := creds[k]; ok && j < len(names) {
 			v = b.credentialShown(names[j])
 		} else {
-			v = b.scrub.text(v, true)
+			v = b.scrub.HeaderText(v)
 		}
 		// a name can carry a secret too (a server echoing it as a header)
-		out[b.scrub.text(strings.ToLower(k), true)] = analysis.Clip(v, PreviewHeaderBytes)
+		out[b.scrub.HeaderText(strings.ToLower(k))] = analysis.Clip(v, PreviewHeaderBytes)
 	}
 	return out
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/analysis/fixtures"
 	"github.com/plugin-lsp/plugin-lsp/analysis/js"
+	"github.com/plugin-lsp/plugin-lsp/analysis/scrub"
 )
 
 // MaxRecordedBody caps the body a recorded fixture keeps.
@@ -23,7 +24,7 @@ var recordedHeaders = []string{"Content-Type", "Location", "Retry-After"}
 // Recorder wraps a provider (`run --providers real --record`) and keeps
 // every response it answered. Requests are never kept, so the credential
 // headers the broker injected are never written anywhere. The network
-// provider scrubs a response as it reads it (scrub.go), so what the
+// provider scrubs a response as it reads it (analysis/scrub), so what the
 // recorder keeps of it holds no secret; Fixtures scrubs every value again
 // in the form it is written.
 type Recorder struct {
@@ -173,7 +174,7 @@ func scrubJSON(v any) any {
 		}
 	case string:
 		if kind := js.TokenKind(x); kind != "" {
-			return "••••(" + kind + ")"
+			return scrub.Marker(kind)
 		}
 		return scrubText(x)
 	}
@@ -183,14 +184,14 @@ func scrubJSON(v any) any {
 // scrubText replaces credential-shaped words in free text.
 func scrubText(s string) string {
 	if kind := js.TokenKind(s); kind != "" {
-		return "••••(" + kind + ")"
+		return scrub.Marker(kind)
 	}
 	words := strings.FieldsFunc(s, func(r rune) bool {
 		return r == ' ' || r == '\n' || r == '\t' || r == '"' || r == '\'' || r == ',' || r == ';' || r == '=' || r == '&' || r == '<' || r == '>'
 	})
 	for _, w := range words {
 		if kind := js.TokenKind(w); kind != "" {
-			s = strings.ReplaceAll(s, w, "••••("+kind+")")
+			s = strings.ReplaceAll(s, w, scrub.Marker(kind))
 		}
 	}
 	return s

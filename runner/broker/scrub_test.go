@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/plugin-lsp/plugin-lsp/internal/leakcheck"
 	"github.com/plugin-lsp/plugin-lsp/runner/broker"
-	"github.com/plugin-lsp/plugin-lsp/runner/internal/leakcheck"
 )
 
 // The credentials of the reflection tests: a token in Authorization

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis/scrub"
 )
 
-// scrubResponse is the response the tool gets (scrub.go): the body and
+// scrubResponse is the response the tool gets (analysis/scrub): the body and
 // the header names and values scrubbed, unless the provider already did
 // it with this run's scrubber as it read them; a Content-Length that says
 // the scrubbed length when scrubbing changed it; the body's share of the
@@ -16,8 +18,8 @@ import (
 func (b *Broker) scrubResponse(ctx context.Context, resp *Response, url, shownURL, host string, max int64) (*Response, *Error) {
 	clean := &Response{Status: resp.Status, Header: resp.Header, Body: resp.Body, URL: b.Redact(url), hold: resp.hold}
 	if b.scrub != nil && resp.scrubbed != b.scrub {
-		clean.Body = b.scrub.bytes(resp.Body, false)
-		clean.Header = b.scrub.header(resp.Header)
+		clean.Body = b.scrub.Bytes(resp.Body)
+		clean.Header = b.scrub.Header(resp.Header)
 	}
 	if int64(len(clean.Body)) > max {
 		return nil, &Error{Reason: ReasonTooLarge, Message: fmt.Sprintf("fetch %s failed: the response body is larger than %d bytes once its secrets are replaced (fetchMaxBytes of %s)", shownURL, max, host)}
@@ -49,8 +51,8 @@ func (b *Broker) scrubResponse(ctx context.Context, resp *Response, url, shownUR
 // whole in memory, and a secret split between two reads is still found
 // (the stream keeps its window back). It returns the scrubbed body (nil
 // when it went over max) and the number of bytes read.
-func readScrubbed(ctx context.Context, r io.Reader, size, max int64, s *scrubber) ([]byte, int64, error) {
-	st := s.stream(int(max), int(min(size, max)))
+func readScrubbed(ctx context.Context, r io.Reader, size, max int64, s *scrub.Scrubber) ([]byte, int64, error) {
+	st := s.Stream(int(max), int(min(size, max)))
 	chunk := make([]byte, min(256<<10, max+1))
 	total := int64(0)
 	for total <= max {

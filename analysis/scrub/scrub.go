@@ -1,4 +1,10 @@
-package broker
+// Package scrub is the one definition of how a secret value is hidden
+// from what a person or a page sees: the brokered response (body, header
+// names and values), the run's audit log and record, the fixtures
+// `run --record` writes (runner/broker), and the messages, related
+// messages and fix titles `check` and the editor show (analysis). It
+// imports only the standard library.
+package scrub
 
 import (
 	"encoding/base64"
@@ -10,13 +16,10 @@ import (
 	"unicode/utf8"
 )
 
-// The scrubber is the one definition of how a secret value is hidden from
-// what a run shows: the response the page gets (body, header names and
-// values), the audit log, the run record (result, logs, errors) and the
-// fixtures `run --record` writes. docs/host-api.md ("What is scrubbed")
+// A Scrubber hides secret values: docs/host-api.md ("What is scrubbed")
 // lists what it recognises and what it cannot.
 //
-// Every occurrence of a secret is replaced by its marker, "••••(<name>)",
+// Every occurrence of a secret is replaced by its marker, Marker(name),
 // in these forms, which are what servers reflect:
 //
 //   - the value itself, case folded (ASCII and Unicode simple folding);
@@ -42,7 +45,7 @@ import (
 // bit read per byte rejects nearly every position, and the text is decoded
 // only where an encoding of a form's first rune can start. It is safe for
 // concurrent use.
-type scrubber struct {
+type Scrubber struct {
 	forms []scrubForm
 	// pre[0] is the prefilter of bodies, pre[1] of header names and
 	// values (every form case folded).
@@ -86,11 +89,28 @@ const minEncodedSecret = 6
 // maxHTMLDigits bounds the digits of an HTML character reference.
 const maxHTMLDigits = 8
 
+// Marker is what stands for the secret of name wherever it is hidden:
+// "••••(<name>)".
+func Marker(name string) string { return "••••(" + name + ")" }
+
+// Secret is a value to hide and the name its marker shows (a credential's
+// name).
+type Secret struct{ Name, Value string }
+
+// New returns the scrubber of secrets, each replaced by Marker(Name); nil
+// (which scrubs nothing) when no secret has a value.
+func New(secrets ...Secret) *Scrubber {
+	pairs := make([]string, 0, 2*len(secrets))
+	for _, sec := range secrets {
+		pairs = append(pairs, sec.Value, Marker(sec.Name))
+	}
+	return newScrubber(pairs)
+}
+
 // newScrubber returns the scrubber of pairs: a secret value, then its
-// marker ("••••(<name>)", New writes it), and so on (nil when there is no
-// secret).
-func newScrubber(pairs []string) *scrubber {
-	s := &scrubber{}
+// marker, and so on (nil when there is no secret).
+func newScrubber(pairs []string) *Scrubber {
+	s := &Scrubber{}
 	seen := map[string]bool{}
 	add := func(text, marker string, fold bool) {
 		if text == "" || !utf8.ValidString(text) || seen[text] {
@@ -301,8 +321,19 @@ func firstBytes(dst []byte, r rune, fold bool) []byte {
 }
 
 // Bytes returns p with every secret replaced (p itself when none is in
+// it).
+func (s *Scrubber) Bytes(p []byte) []byte { return s.bytes(p, false) }
+
+// Text is Bytes for a string (v itself when no secret is in it).
+func (s *Scrubber) Text(v string) string { return s.text(v, false) }
+
+// HeaderText is Text for a header name or value: every form is matched
+// with case folded (net/http and the page change the case of names).
+func (s *Scrubber) HeaderText(v string) string { return s.text(v, true) }
+
+// bytes returns p with every secret replaced (p itself when none is in
 // it). header: p is a header name or value (case folded in every form).
-func (s *scrubber) bytes(p []byte, header bool) []byte {
+func (s *Scrubber) bytes(p []byte, header bool) []byte {
 	if s == nil || len(p) == 0 {
 		return p
 	}
@@ -314,7 +345,7 @@ func (s *scrubber) bytes(p []byte, header bool) []byte {
 }
 
 // text is bytes for a string.
-func (s *scrubber) text(v string, header bool) string {
+func (s *Scrubber) text(v string, header bool) string {
 	if s == nil || v == "" {
 		return v
 	}
@@ -325,9 +356,9 @@ func (s *scrubber) text(v string, header bool) string {
 	return string(out) + v[done:]
 }
 
-// header returns h with every name and value scrubbed (h itself when no
-// secret is in it).
-func (s *scrubber) header(h http.Header) http.Header {
+// Header returns h with every name and value scrubbed as HeaderText does
+// (h itself when the scrubber is nil or h empty; a new map otherwise).
+func (s *Scrubber) Header(h http.Header) http.Header {
 	if s == nil || len(h) == 0 {
 		return h
 	}
@@ -348,7 +379,7 @@ func (s *scrubber) header(h http.Header) http.Header {
 // bytes not yet read) and returns how much of p that covers. changed says
 // whether a secret was replaced. With dst nil and nothing replaced, dst
 // stays nil (the caller keeps p).
-func (s *scrubber) scan(dst, p []byte, final, header bool) (out []byte, done int, changed bool) {
+func (s *Scrubber) scan(dst, p []byte, final, header bool) (out []byte, done int, changed bool) {
 	pf := &s.pre[0]
 	if header {
 		pf = &s.pre[1]
@@ -456,7 +487,7 @@ func (s *scrubber) scan(dst, p []byte, final, header bool) (out []byte, done int
 // p[i:end] in p, or -1. A secret that is part of its marker ("key" in
 // "••••(api_key)") is not replaced there: scrubbing twice changes nothing,
 // and the marker says no more than plugin.json does.
-func (s *scrubber) markerAround(p []byte, i, end int) int {
+func (s *Scrubber) markerAround(p []byte, i, end int) int {
 	for _, m := range s.markers {
 		for st := max(0, end-len(m)); st <= i; st++ {
 			if st+len(m) <= len(p) && string(p[st:st+len(m)]) == m {
@@ -478,7 +509,7 @@ func next(p []byte, i int) byte {
 // longest is the end of the longest form matching at p[i:] and its
 // marker, or -1. The text at i is decoded once; only the forms whose first
 // rune it can be are matched further.
-func (s *scrubber) longest(p []byte, i int, header bool) (int, string) {
+func (s *Scrubber) longest(p []byte, i int, header bool) (int, string) {
 	var buf [maxAlternatives]unit
 	var starts [maxAlternatives]int
 	us := units(buf[:0], p, i)
@@ -653,7 +684,7 @@ func percentByte(p []byte, q, layer int) (byte, int, bool) {
 
 // percentMayStart reports whether the percent-encoded character at p[i]
 // can be the first rune of a form (most %XX in a URL cannot).
-func (s *scrubber) percentMayStart(p []byte, i int) bool {
+func (s *Scrubber) percentMayStart(p []byte, i int) bool {
 	if s.ascii['%'] != nil {
 		return true
 	}
@@ -890,26 +921,28 @@ func htmlUnits(us []unit, p []byte, q int) []unit {
 	return us
 }
 
-// stream scrubs a body read in pieces: Write each piece as it arrives,
-// then Close. It keeps back the last window bytes of what it was given,
-// so a secret split between two pieces is found whole. It stops keeping
-// output past limit bytes (Over says so).
-type scrubStream struct {
-	s       *scrubber
+// Stream scrubs a body read in pieces: Write each piece as it arrives,
+// then Close. It keeps back the last window bytes of what it was given
+// (the longest encoding of a secret it can match), so a secret split
+// between two pieces is found whole. It stops keeping output past limit
+// bytes (Over says so).
+type Stream struct {
+	s       *Scrubber
 	pending []byte
 	out     []byte
 	limit   int
 	over    bool
 }
 
-// stream returns a stream whose output is capped at limit bytes; hint is
-// the expected size (the announced length, or 0).
-func (s *scrubber) stream(limit, hint int) *scrubStream {
-	return &scrubStream{s: s, limit: limit, out: make([]byte, 0, min(max(hint, 0), limit)+1)}
+// Stream returns a stream whose output is capped at limit bytes; hint is
+// the expected size (the announced length, or 0). A nil scrubber's
+// stream passes the text through.
+func (s *Scrubber) Stream(limit, hint int) *Stream {
+	return &Stream{s: s, limit: limit, out: make([]byte, 0, min(max(hint, 0), limit)+1)}
 }
 
 // Write scrubs p (never fails: a body over the limit is reported by Over).
-func (st *scrubStream) Write(p []byte) (int, error) {
+func (st *Stream) Write(p []byte) (int, error) {
 	if st.over {
 		return len(p), nil
 	}
@@ -918,16 +951,20 @@ func (st *scrubStream) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func (st *scrubStream) drain(final bool) {
+func (st *Stream) drain(final bool) {
 	if st.over {
 		st.pending = nil
 		return
 	}
-	if !final && len(st.pending) <= st.s.window {
+	if !final && len(st.pending) <= st.s.keep() {
 		return
 	}
-	out, done, _ := st.s.scan(st.out, st.pending, final, false)
-	st.out = out
+	done := len(st.pending)
+	if st.s == nil { // no secret: the text as it is
+		st.out = append(st.out, st.pending...)
+	} else {
+		st.out, done, _ = st.s.scan(st.out, st.pending, final, false)
+	}
 	if len(st.out) > st.limit {
 		st.over, st.out, st.pending = true, nil, nil
 		return
@@ -937,7 +974,7 @@ func (st *scrubStream) drain(final bool) {
 
 // Close scrubs what is left and returns the whole scrubbed body (nil when
 // it went over the limit).
-func (st *scrubStream) Close() []byte {
+func (st *Stream) Close() []byte {
 	st.drain(true)
 	if st.over {
 		return nil
@@ -945,5 +982,13 @@ func (st *scrubStream) Close() []byte {
 	return st.out
 }
 
+// keep is how many bytes a stream keeps back (0 for nil).
+func (s *Scrubber) keep() int {
+	if s == nil {
+		return 0
+	}
+	return s.window
+}
+
 // Over reports whether the scrubbed body went over the limit.
-func (st *scrubStream) Over() bool { return st.over }
+func (st *Stream) Over() bool { return st.over }

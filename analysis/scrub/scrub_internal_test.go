@@ -1,34 +1,22 @@
-package broker
+package scrub
 
 import (
 	"bytes"
-	"context"
-	"errors"
-	"io"
 	"math/rand/v2"
-	"net/http"
-	"strconv"
 	"strings"
 	"testing"
-	"testing/iotest"
 	"unicode/utf8"
 
-	"github.com/plugin-lsp/plugin-lsp/runner/internal/leakcheck"
+	"github.com/plugin-lsp/plugin-lsp/internal/leakcheck"
 )
 
 // namedSecret is a test's secret value and its credential's name.
-type namedSecret struct{ name, value string }
+type namedSecret = Secret
 
-func scrubMarker(name string) string { return "••••(" + name + ")" }
+func scrubMarker(name string) string { return Marker(name) }
 
 // scrubberOf is the scrubber of secrets, with the markers New gives them.
-func scrubberOf(secrets ...namedSecret) *scrubber {
-	var pairs []string
-	for _, s := range secrets {
-		pairs = append(pairs, s.value, scrubMarker(s.name))
-	}
-	return newScrubber(pairs)
-}
+func scrubberOf(secrets ...namedSecret) *Scrubber { return New(secrets...) }
 
 // Secrets the scrubber tests plant: a token (header-name safe), one with
 // every character that has a short escape or a special percent form, one
@@ -43,7 +31,7 @@ var scrubSecrets = []namedSecret{
 func scrubValues() []string {
 	var v []string
 	for _, s := range scrubSecrets {
-		v = append(v, s.value)
+		v = append(v, s.Value)
 	}
 	return append(v, "alice:open-sesame-99")
 }
@@ -73,15 +61,15 @@ func TestScrubEveryEncoding(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(1, 2))
 	values := scrubValues()
 	for _, sec := range scrubSecrets {
-		plain := []string{sec.value}
-		if sec.name == "basic" {
+		plain := []string{sec.Value}
+		if sec.Name == "basic" {
 			plain = append(plain, "alice:open-sesame-99")
 		}
 		for _, secret := range plain {
 			for _, enc := range leakcheck.Encodings {
 				for _, sur := range surroundings {
 					text := enc.Encode(sur[0], secret, sur[1], rnd)
-					name := sec.name + "/" + enc.Name + "/" + sur[0]
+					name := sec.Name + "/" + enc.Name + "/" + sur[0]
 					// The judge sees the secret in the encoding alone (a stray
 					// backslash before it changes how a JSON parser reads it,
 					// not what an attacker can read).
@@ -93,7 +81,7 @@ func TestScrubEveryEncoding(t *testing.T) {
 						t.Errorf("%s: %q scrubbed to %q:\n%s", name, text, out, strings.Join(found, "\n"))
 						continue
 					}
-					if !bytes.Contains(out, []byte("••••("+sec.name+")")) {
+					if !bytes.Contains(out, []byte("••••("+sec.Name+")")) {
 						t.Errorf("%s: no marker in %q", name, out)
 					}
 					if h := s.text(text, true); len(leakcheck.Find([]byte(h), values...)) > 0 {
@@ -108,10 +96,10 @@ func TestScrubEveryEncoding(t *testing.T) {
 
 // checkStream: the stream gives what the whole scrub gives, whatever the
 // pieces (every split in two, then random pieces).
-func checkStream(t *testing.T, s *scrubber, name string, text, want []byte, rnd *rand.Rand) {
+func checkStream(t *testing.T, s *Scrubber, name string, text, want []byte, rnd *rand.Rand) {
 	t.Helper()
 	for cut := 0; cut <= len(text); cut++ {
-		st := s.stream(1<<20, 0)
+		st := s.Stream(1<<20, 0)
 		st.Write(text[:cut])
 		st.Write(text[cut:])
 		if got := st.Close(); !bytes.Equal(got, want) {
@@ -120,7 +108,7 @@ func checkStream(t *testing.T, s *scrubber, name string, text, want []byte, rnd 
 		}
 	}
 	for round := 0; round < 4; round++ {
-		st := s.stream(1<<20, 0)
+		st := s.Stream(1<<20, 0)
 		for rest := text; len(rest) > 0; {
 			n := min(len(rest), 1+rnd.IntN(7))
 			st.Write(rest[:n])
@@ -158,7 +146,7 @@ func TestScrubLeavesOtherText(t *testing.T) {
 	if newScrubber(nil) != nil || scrubberOf(namedSecret{"e", ""}) != nil {
 		t.Error("a scrubber without a secret is not nil")
 	}
-	var none *scrubber
+	var none *Scrubber
 	if got := none.text("abc", false); got != "abc" {
 		t.Errorf("nil scrubber changed text: %q", got)
 	}
@@ -206,14 +194,14 @@ func TestScrubSecretInItsMarker(t *testing.T) {
 // reported, not kept.
 func TestScrubStreamLimit(t *testing.T) {
 	s := scrubberOf(namedSecret{"a_long_credential_name", "abcdef"})
-	st := s.stream(100, 0)
+	st := s.Stream(100, 0)
 	for i := 0; i < 20; i++ {
 		st.Write([]byte("abcdef"))
 	}
 	if out := st.Close(); out != nil || !st.Over() {
 		t.Errorf("120 bytes of secrets (%d bytes scrubbed) fit a 100-byte limit", 20*len(scrubMarker("a_long_credential_name")))
 	}
-	st = s.stream(1000, 0)
+	st = s.Stream(1000, 0)
 	st.Write([]byte("x abcdef y"))
 	if out := st.Close(); string(out) != "x ••••(a_long_credential_name) y" || st.Over() {
 		t.Errorf("short body: %q", out)
@@ -239,7 +227,7 @@ func FuzzScrub(f *testing.F) {
 		name := "fuzz"
 		if !validFuzzSecret(secret) {
 			sec := scrubSecrets[int(which)%len(scrubSecrets)]
-			secret, name = sec.value, sec.name
+			secret, name = sec.Value, sec.Name
 		}
 		if !utf8.ValidString(before) || !utf8.ValidString(after) {
 			return
@@ -258,7 +246,7 @@ func FuzzScrub(f *testing.F) {
 		e := leakcheck.Encodings[int(enc)%len(leakcheck.Encodings)]
 		text := []byte(e.Encode(before, secret, after, rnd))
 		s := scrubberOf(namedSecret{name, secret})
-		st := s.stream(1<<20, 0)
+		st := s.Stream(1<<20, 0)
 		for rest := text; len(rest) > 0; {
 			n := min(len(rest), 1+rnd.IntN(64))
 			st.Write(rest[:n])
@@ -289,87 +277,4 @@ func validFuzzSecret(s string) bool {
 		}
 	}
 	return true
-}
-
-// A body that scrubbing makes longer than fetchMaxBytes is refused as too
-// large; one that stays under keeps a Content-Length saying its scrubbed
-// length, and its share of the run's budget follows the scrubbed size
-// (all of it back after Release).
-func TestScrubbedLengthAndCaps(t *testing.T) {
-	const secret = "abcdef"
-	body := strings.Repeat(secret+" ", 40) // 280 bytes, 40 secrets
-	p := providerFunc(func(req *Request) *Response {
-		return &Response{Status: 200, Header: http.Header{"Content-Length": {strconv.Itoa(len(body))}}, Body: []byte(body), URL: req.URL}
-	})
-	newBroker := func(max int64) *Broker {
-		b := New(Config{
-			Fetch:       []Capability{{Domain: "api.x.org", MaxBytes: max}},
-			Credentials: []Credential{{Name: "a_rather_long_credential_name", Header: "X-K", Format: "{{secret}}"}},
-			Provider:    p,
-		})
-		// The secret as New would have resolved it (set here so that the
-		// test does not depend on how dev secrets are resolved).
-		c := &b.creds[0]
-		c.value, c.found, c.problem, c.reason = secret, true, "", ""
-		b.scrub = scrubberOf(namedSecret{c.Name, secret})
-		return b
-	}
-	grown := len(strings.ReplaceAll(body, secret, scrubMarker("a_rather_long_credential_name")))
-	// Under the cap raw (280), over it scrubbed.
-	b := newBroker(int64(grown - 1))
-	_, err := b.Fetch(context.Background(), Request{URL: "https://api.x.org/"})
-	var be *Error
-	if !errors.As(err, &be) || be.Reason != ReasonTooLarge || !strings.Contains(be.Message, "once its secrets are replaced") {
-		t.Fatalf("a body over the cap once scrubbed: %v", err)
-	}
-	if b.inflight.used != 0 {
-		t.Errorf("%d bytes of the budget still held after a refused body", b.inflight.used)
-	}
-	b = newBroker(int64(grown))
-	resp, err := b.Fetch(context.Background(), Request{URL: "https://api.x.org/"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(resp.Body) != grown || resp.Header.Get("Content-Length") != strconv.Itoa(grown) {
-		t.Errorf("body %d bytes, Content-Length %s, want %d", len(resp.Body), resp.Header.Get("Content-Length"), grown)
-	}
-	if b.inflight.used != int64(grown) {
-		t.Errorf("the budget holds %d bytes for a %d-byte body", b.inflight.used, grown)
-	}
-	if a := b.Audit(); a[0].Bytes != int64(len(body)) || a[0].ResponseHeaders["content-length"] != strconv.Itoa(grown) {
-		t.Errorf("audit: %d bytes received (want %d), content-length %q", a[0].Bytes, len(body), a[0].ResponseHeaders["content-length"])
-	}
-	resp.Release()
-	if b.inflight.used != 0 {
-		t.Errorf("%d bytes of the budget still held after Release", b.inflight.used)
-	}
-}
-
-type providerFunc func(req *Request) *Response
-
-func (f providerFunc) RoundTrip(ctx context.Context, req *Request, limits Capability) (*Response, Source, error) {
-	return f(req), SourceFixture, nil
-}
-
-// The network provider's read path (readScrubbed) gives what scrubbing
-// the whole body gives, whatever the reads return: one byte at a time,
-// half of what was asked, everything at once; and it counts the bytes
-// received, not the scrubbed ones.
-func TestReadScrubbedAnyReads(t *testing.T) {
-	s := scrubberOf(scrubSecrets...)
-	rnd := rand.New(rand.NewPCG(7, 8))
-	for _, enc := range leakcheck.Encodings {
-		text := enc.Encode(`{"seen":"Bearer `, scrubSecrets[1].value, `"}`, rnd)
-		want := s.bytes([]byte(text), false)
-		for name, r := range map[string]func() io.Reader{
-			"one byte": func() io.Reader { return iotest.OneByteReader(strings.NewReader(text)) },
-			"half":     func() io.Reader { return iotest.HalfReader(strings.NewReader(text)) },
-			"whole":    func() io.Reader { return strings.NewReader(text) },
-		} {
-			got, n, err := readScrubbed(context.Background(), r(), -1, 1<<20, s)
-			if err != nil || !bytes.Equal(got, want) || n != int64(len(text)) {
-				t.Errorf("%s, %s reads: %q (%d bytes read, %v), want %q", enc.Name, name, got, n, err, want)
-			}
-		}
-	}
 }

@@ -1,4 +1,4 @@
-package broker
+package scrub
 
 import (
 	"bytes"
@@ -30,10 +30,10 @@ func benchBodies() map[string][]byte {
 	json := fill(`{"id":12345,"name":"Caf\u00e9 \"Dune\"","url":"https:\/\/example.com\/a?q=caf%C3%A9&x=1","tags":["a","b"],"html":"&lt;b&gt;"},`)
 	withSecrets := bytes.Clone(json)
 	for i, reflect := range []string{
-		benchSecrets[0].value, benchSecrets[1].value, benchSecrets[2].value,
+		benchSecrets[0].Value, benchSecrets[1].Value, benchSecrets[2].Value,
 		`\u0067\u0068\u0070\u005f16C7e42F292c6912E7710c838347Ae178B4a`,
 		"sk-live-7Hq2ZxS3cr3tV4lu3",
-		base64.StdEncoding.EncodeToString([]byte("Bearer " + benchSecrets[1].value)),
+		base64.StdEncoding.EncodeToString([]byte("Bearer " + benchSecrets[1].Value)),
 	} {
 		at := (i + 1) * (benchBodySize / 8)
 		copy(withSecrets[at:], reflect)
@@ -49,7 +49,7 @@ func benchBodies() map[string][]byte {
 		"escapes":      fill(`\\u00e9%2F&amp;\"`),
 		// a server's best try at slowing the scrubber down: the token
 		// without its last character, over and over
-		"prefixes": fill(benchSecrets[0].value[:len(benchSecrets[0].value)-1]),
+		"prefixes": fill(benchSecrets[0].Value[:len(benchSecrets[0].Value)-1]),
 		// every byte starts a candidate
 		"backslashes": fill(`\\\\\\\\u`),
 		"percents":    fill("%25"),
@@ -60,15 +60,15 @@ func benchBodies() map[string][]byte {
 // strings.Replacer of the exact values, run when bytes.Contains finds one.
 func oldRedact(secrets []namedSecret) func([]byte) []byte {
 	sorted := append([]namedSecret(nil), secrets...)
-	sort.SliceStable(sorted, func(i, j int) bool { return len(sorted[i].value) > len(sorted[j].value) })
+	sort.SliceStable(sorted, func(i, j int) bool { return len(sorted[i].Value) > len(sorted[j].Value) })
 	var pairs []string
 	for _, s := range sorted {
-		pairs = append(pairs, s.value, scrubMarker(s.name))
+		pairs = append(pairs, s.Value, scrubMarker(s.Name))
 	}
 	r := strings.NewReplacer(pairs...)
 	return func(p []byte) []byte {
 		for _, s := range sorted {
-			if bytes.Contains(p, []byte(s.value)) {
+			if bytes.Contains(p, []byte(s.Value)) {
 				return []byte(r.Replace(string(p)))
 			}
 		}
@@ -95,7 +95,7 @@ func BenchmarkScrub(b *testing.B) {
 		b.Run(name+"/stream", func(b *testing.B) {
 			b.SetBytes(int64(len(body)))
 			for b.Loop() {
-				st := s.stream(2*benchBodySize, len(body)) // a length announced, as most servers do
+				st := s.Stream(2*benchBodySize, len(body)) // a length announced, as most servers do
 				for rest := body; len(rest) > 0; {
 					n := min(len(rest), 256<<10)
 					st.Write(rest[:n])

@@ -1,12 +1,14 @@
 // Package leakcheck looks for a secret in what a run produced the way
 // someone holding that output would: it decodes every encoding a server
 // can reflect a value in and searches each result. It is the judge of the
-// broker's scrubber tests and shares no code with the scrubber
-// (runner/broker/scrub.go): it decodes whole texts with the standard
-// library where the scrubber matches encodings in place.
+// scrubber's tests (analysis/scrub), the broker's and the runner's, and of
+// what check and the editor print; it shares no code with the scrubber:
+// it decodes whole texts with the standard library where the scrubber
+// matches encodings in place.
 //
 // It also holds the encoders those tests make reflections with. Only
-// tests import it.
+// tests import it (it sits at the module root so that the tests of
+// analysis, runner and cmd can all import it).
 package leakcheck
 
 import (
@@ -21,6 +23,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -46,7 +49,7 @@ const Depth = 3
 
 // Find returns, for each secret found, the chain of decodings that shows
 // it ("percent-decode > base64: …"); nil when none is found. Secrets are
-// compared with ASCII case folded.
+// compared with case folded (both lower-cased, Unicode).
 func Find(out []byte, secrets ...string) []string {
 	var found []string
 	type text struct {
@@ -58,10 +61,12 @@ func Find(out []byte, secrets ...string) []string {
 	for depth := 0; depth <= Depth && len(level) > 0; depth++ {
 		var next []text
 		for _, t := range level {
-			low := bytes.ToLower(t.b)
+			low, at := lower(t.b)
 			for _, s := range secrets {
-				if i := bytes.Index(low, bytes.ToLower([]byte(s))); i >= 0 {
-					found = append(found, fmt.Sprintf("%q found %s: …%s…", s, t.chain, clip(t.b, i, len(s))))
+				ls, _ := lower([]byte(s))
+				if i := bytes.Index(low, ls); i >= 0 {
+					from, to := at[i], at[i+len(ls)]
+					found = append(found, fmt.Sprintf("%q found %s: …%s…", s, t.chain, clip(t.b, from, to-from)))
 				}
 			}
 			if depth == Depth {
@@ -83,6 +88,29 @@ func Find(out []byte, secrets ...string) []string {
 		level = next
 	}
 	return found
+}
+
+// lower is b with its runes lower-cased (Unicode, bytes that are not
+// UTF-8 kept as they are) and, for each byte of it and one past the end,
+// the offset in b it comes from: a rune's lower case can be longer or
+// shorter than the rune (İ, the Kelvin sign), so an index into the
+// lowered text is not an index into b.
+func lower(b []byte) (low []byte, at []int) {
+	low, at = make([]byte, 0, len(b)), make([]int, 0, len(b)+1)
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		n := len(low)
+		if r == utf8.RuneError && size == 1 {
+			low = append(low, b[i])
+		} else {
+			low = utf8.AppendRune(low, unicode.ToLower(r))
+		}
+		for ; n < len(low); n++ {
+			at = append(at, i)
+		}
+		i += size
+	}
+	return low, append(at, len(b))
 }
 
 func clip(b []byte, i, n int) string {
