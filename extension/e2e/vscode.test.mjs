@@ -20,7 +20,8 @@
 //  9. the run panel after the fix: the tool returns, and its lens says so;
 // 10. the run panel at 500 px: a long URL wraps, nothing off the edge;
 // 11. the hover of a manifest tool: reach and last run above the schema;
-// 12. pin and re-pin open the review view (changes first), Cancel and Pin.
+// 12. pin and re-pin open the review view (changes first), Cancel and Pin;
+// 13. a plugin without .plugin/ (types never generated): 0 problems, nothing written.
 //
 // Needs: Node 20, Debian chromium, the .vsix (npm run package), code-server
 // (e2e/install-code-server.sh, cached outside the repository).
@@ -704,5 +705,49 @@ describe("the extension in real VS Code (code-server)", { timeout: 20 * 60_000 }
     await view.locator("button#pin").click();
     await until("the re-pin written", () => readFileSync(lock, "utf8") !== before);
     await until("snapshot-widened gone", () => !checkJSON(binary, ws.broken).some((d) => d.code === "snapshot-widened"));
+  });
+
+  step("13. a plugin that never ran plugin-lsp types: 0 problems, nothing written into it", async () => {
+    // The example without .plugin/: the extension's TypeScript server plugin
+    // gives its pages the host API (plugin-lsp types --stdout, kept outside
+    // the plugin).
+    const bare = join(work, "bare");
+    cpSync(join(REPO, "testdata", "example", "books"), bare, { recursive: true });
+    rmSync(join(bare, ".plugin"), { recursive: true, force: true });
+    const listing = (dir) => {
+      const out = [];
+      const walk = (d) => {
+        for (const e of readdirSync(d, { withFileTypes: true })) {
+          const p = join(d, e.name);
+          if (e.isDirectory()) walk(p);
+          else out.push(`${p.slice(dir.length)} ${readFileSync(p).toString("base64")}`);
+        }
+      };
+      walk(dir);
+      return out.sort().join("\n");
+    };
+    const before = listing(bare);
+    await openFolder(bare);
+    for (const rel of ["code/lookup-book.ts", "code/search-books.ts", "code/save-favourite.ts"]) await openFile(rel);
+    // Positive control: the declarations arrived (not TypeScript still starting).
+    await openFile("code/lookup-book.ts");
+    const http = page.locator(".editor-group-container.active .monaco-editor .view-lines span", { hasText: /^http$/ }).first();
+    await until("the host API's types on http.fetch", async () => {
+      await http.hover();
+      const text = (await page.locator(".monaco-hover:visible").allInnerTexts()).join("\n");
+      return /fetch\(input: string \| URL \| Request/.test(text);
+    });
+    await page.keyboard.press("Escape");
+    await showProblems();
+    await waitProblems(0);
+    await sleep(3000);
+    assert.deepEqual(await problems(), []);
+    assert.equal(await problemCount(), 0);
+    await shot("13-no-plugin-dir-zero-problems");
+    mkdirSync(join(REPO, "docs", "screenshots"), { recursive: true });
+    await page.screenshot({ path: join(REPO, "docs", "screenshots", "vscode-no-types-zero-problems.png") });
+    await hideProblems();
+    assert.ok(!existsSync(join(bare, ".plugin")), "opening the plugin wrote .plugin/");
+    assert.equal(listing(bare), before, "opening the plugin changed its files");
   });
 });
