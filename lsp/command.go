@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -137,7 +136,7 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 			return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "record %s: %v", args.Tool, rerr)
 		}
 		// The fixtures this run wrote are no change since it.
-		if text, rerr := os.ReadFile(p.Abs(analysis.FixturesName)); rerr == nil {
+		if text, rerr := analysis.ReadPluginFile(analysis.OSFS{}, p.Dir, analysis.FixturesName); rerr == nil {
 			basis = basis.With(analysis.FixturesName, text)
 		}
 	}

@@ -267,6 +267,6 @@ func WriteFiles(p *analysis.Plugin) ([]string, error) {
 // Stale reports whether .plugin/types.d.ts is missing or differs from what
 // the manifest gives.
 func Stale(p *analysis.Plugin) bool {
-	old, err := p.FS.ReadFile(p.Abs(TypesPath))
+	old, err := analysis.ReadPluginFile(p.FS, p.Dir, TypesPath) // no symlink out
 	return err != nil || !bytes.Equal(old, PluginTypes(p))
 }
