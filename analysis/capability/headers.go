@@ -12,11 +12,15 @@ const SecretMarker = "{{secret}}"
 
 // forbiddenHeaders belong to the transport: the broker drops them from a
 // tool's request (as the fetch standard does) and no credential may land
-// in them. Any Proxy-* header is forbidden too.
+// in them. Any Proxy-* header is forbidden too. Accept-Encoding among
+// them: the transport asks for gzip itself and decodes it, so the broker
+// scrubs the decoded body; a page that asked for a coding itself would get
+// compressed bytes, in which no secret can be recognised.
 var forbiddenHeaders = map[string]bool{
 	"Host": true, "Connection": true, "Content-Length": true, "Transfer-Encoding": true,
 	"Keep-Alive": true, "Te": true, "Trailer": true, "Upgrade": true,
 	"Proxy-Authorization": true, "Proxy-Connection": true, "Expect": true,
+	"Accept-Encoding": true,
 }
 
 // ForbiddenHeader reports whether a header (any case) is owned by the

@@ -200,6 +200,7 @@ const (
 	ReasonNetwork     = "network"        // the provider failed
 	ReasonNoProvider  = "no-provider"    // the broker was built without a provider
 	ReasonInvalidResp = "bad-response"   // the provider broke its contract
+	ReasonEncoded     = "encoded"        // a response coding the broker cannot scrub (br, deflate, …)
 )
 
 // Error is what Fetch returns: safe to show to the tool (it never holds a

@@ -12,8 +12,11 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"strings"
 	"syscall"
 	"time"
+
+	"github.com/plugin-lsp/plugin-lsp/analysis"
 )
 
 // NetworkOptions configures the network provider. Both fields exist for
@@ -105,6 +108,12 @@ func (p *networkProvider) RoundTrip(ctx context.Context, req *Request, limits Ca
 		h = &hold{b: req.budget, n: want}
 	}
 	if req.scrub != nil {
+		if ce := resp.Header.Get("Content-Encoding"); !resp.Uncompressed && ce != "" && !strings.EqualFold(ce, "identity") {
+			// A coding nobody asked for (the transport asks for gzip and
+			// decodes it): a secret in compressed bytes cannot be found.
+			h.release()
+			return nil, SourceNetwork, &Error{Reason: ReasonEncoded, Message: fmt.Sprintf("fetch %s failed: the response is %s-encoded, which the broker cannot search for the injected secrets (it asks for gzip and decodes it; the server sent another coding)", hreq.URL.Redacted(), analysis.Clip(ce, 32))}
+		}
 		// The body and headers scrubbed as they are read (analysis/scrub): what
 		// a provider above this one keeps (run --record) holds no secret.
 		data, n, err := readScrubbed(ctx, resp.Body, size, max, req.scrub)
