@@ -61,7 +61,7 @@ type Credential struct {
 	Domains []*jsonpos.Node
 }
 
-// Limits of capabilities.fetch entries (DESIGN.md §2).
+// Limits of capabilities.fetch entries.
 const (
 	DefaultFetchMaxBytes  = 1 << 20
 	MaxFetchMaxBytes      = 16 << 20

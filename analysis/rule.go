@@ -6,7 +6,7 @@ import (
 	"runtime/debug"
 )
 
-// Rule is one check: a stable code (DESIGN.md §4), its default severity, a
+// Rule is one check: a stable code, its default severity, a
 // doc, and Run. Rules live one per file in analysis/rules; docs/rules.md is
 // generated from these fields.
 type Rule struct {

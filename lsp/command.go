@@ -20,7 +20,7 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/runner/broker"
 )
 
-// runToolArgs is the argument of plugin.runTool (DESIGN.md §5).
+// runToolArgs is the argument of plugin.runTool.
 type runToolArgs struct {
 	Dir   string          `json:"dir,omitempty"`
 	URI   string          `json:"uri,omitempty"`

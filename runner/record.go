@@ -40,7 +40,7 @@ type Request struct {
 	Progress func(msg string)
 }
 
-// Record is the result of a run (DESIGN.md §5): what `plugin-lsp run`
+// Record is the result of a run: what `plugin-lsp run`
 // prints and what the LSP command plugin.runTool returns.
 type Record struct {
 	Claim      string          `json:"claim"` // fn.<tool>:<callId>

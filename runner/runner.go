@@ -24,7 +24,7 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/runner/sandbox"
 )
 
-// Defaults of a run (DESIGN.md §2).
+// Defaults of a run.
 const (
 	DefaultTimeout = 30 * time.Second
 	MaxTimeout     = 10 * time.Minute

@@ -3,7 +3,7 @@
 // checker (analysis rules) and the sandbox's broker (runner): the two must
 // never disagree on what a host is.
 //
-// The rules (DESIGN.md §3): https only; the host is compared exactly,
+// The rules: https only; the host is compared exactly,
 // lower-cased, with the port when it is not 443; userinfo, trailing dots,
 // non-ASCII (IDN) hosts, empty labels and IP literals that are not listed
 // verbatim are refused. Lookalikes (api.x.org.evil.com, evil.com#api.x.org)

@@ -133,7 +133,7 @@ func WriteText(w io.Writer, results []Result) error {
 	return err
 }
 
-// jsonDiagnostic is DESIGN.md §5's shape plus "plugin" (the plugin
+// jsonDiagnostic is the documented shape plus "plugin" (the plugin
 // directory, so results of several directories stay apart).
 type jsonDiagnostic struct {
 	Plugin   string    `json:"plugin"`
@@ -154,7 +154,7 @@ type jsonPos struct {
 	Character int `json:"character"`
 }
 
-// WriteJSON prints DESIGN.md §5's LSP-shaped array.
+// WriteJSON prints the documented LSP-shaped array.
 func WriteJSON(w io.Writer, results []Result) error {
 	out := []jsonDiagnostic{}
 	for _, r := range results {

@@ -2,7 +2,7 @@
 // installer shows before a person approves it, pinned to the bytes of the
 // version directory by its source-tree hash.
 //
-// The source-tree hash (DESIGN.md §5) is the sha256 of the sorted lines
+// The source-tree hash is the sha256 of the sorted lines
 //
 //	<sha256 hex of the file's bytes>  <slash path relative to the directory>\n
 //

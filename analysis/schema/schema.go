@@ -17,7 +17,7 @@
 //
 // inputJsonSchema is checked only in outline ("type", "properties",
 // "required"), not against the JSON Schema meta-schema: a $ref to the
-// meta-schema costs 40–80 ms per 500 tools (notes/library-findings.md),
+// meta-schema costs 40–80 ms per 500 tools,
 // which alone would break the 50 ms budget of a 1,000-tool manifest, while
 // the outline catches the usual slips (a misspelt type, "required": "x").
 //

@@ -1,5 +1,5 @@
-// Package broker is the Go side of a function tool's http.fetch
-// (DESIGN.md §3): it decides whether a request may leave the sandbox, adds
+// Package broker is the Go side of a function tool's http.fetch:
+// it decides whether a request may leave the sandbox, adds
 // the credentials the sandbox must never see, applies the per-capability
 // size and time caps, never follows redirects, counts fetches and keeps
 // the run's audit log.
@@ -46,7 +46,7 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/analysis/scrub"
 )
 
-// Limits (DESIGN.md §2).
+// Limits.
 const (
 	DefaultMaxBytes   = capability.DefaultMaxBytes
 	CeilingMaxBytes   = capability.CeilingMaxBytes
