@@ -18,8 +18,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
-	"github.com/plugin-lsp/plugin-lsp/analysis/schema"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/schema"
+	"github.com/plugin-lsp/plugin-lsp/internal/jsonpos"
 )
 
 type snippet struct {

@@ -17,14 +17,14 @@ bench() { # PKG REGEX [BENCHTIME]
 	go test "$1" -run '^$' -bench "$2" -benchtime "${3:-1s}" -count "$count" -timeout 60m 2>&1 |
 		grep '^Benchmark' >>"$tmp/bench" || true
 }
-bench ./analysis/rules 'CheckExampleWarm$|Check1000Tools$|PositionMap200KB$|PageFromCache$|RecheckAfterManifestEdit$'
-bench ./analysis/js 'AnalyzePage200$'
-bench ./runner 'RunWarm$|RunBackToBack$|RunParallel$' 200x
-bench ./runner 'FirstRunNewProcess$' 20x
-bench ./lsp 'DidChangeToPublish|StartToFirstDiagnostics$|IdleRSS$' 20x
+bench ./internal/checker/rules 'CheckExampleWarm$|Check1000Tools$|PositionMap200KB$|PageFromCache$|RecheckAfterManifestEdit$'
+bench ./internal/js/jspage 'AnalyzePage200$'
+bench ./internal/runner 'RunWarm$|RunBackToBack$|RunParallel$' 200x
+bench ./internal/runner 'FirstRunNewProcess$' 20x
+bench ./internal/lsp 'DidChangeToPublish|StartToFirstDiagnostics$|IdleRSS$' 20x
 RUNS=$count sh scripts/bench-check-1000.sh >"$tmp/check1000" 2>&1 || true
 if [ "$soak" -gt 0 ]; then
-	PLUGIN_LSP_SOAK=$soak go test ./runner/sandbox -run '^TestSoak$' -v -count 1 -timeout 60m >"$tmp/soak" 2>&1 || true
+	PLUGIN_LSP_SOAK=$soak go test ./internal/runner/sandbox -run '^TestSoak$' -v -count 1 -timeout 60m >"$tmp/soak" 2>&1 || true
 fi
 load1=$(load)
 # median METRIC BENCH-NAME-REGEX: the median of a benchmark's metric

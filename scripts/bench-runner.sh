@@ -16,8 +16,8 @@ if [ "${1:-}" = compare ]; then
 	trap 'rm -rf "$tmp"' EXIT
 	mkdir "$tmp/old" "$tmp/cache"
 	git archive "$rev" | tar -x -C "$tmp/old"
-	(cd "$tmp/old" && go test -c -o "$tmp/old.test" ./runner)
-	go test -c -o "$tmp/new.test" ./runner
+	(cd "$tmp/old" && go test -c -o "$tmp/old.test" ./internal/runner)
+	go test -c -o "$tmp/new.test" ./internal/runner
 	i=1
 	while [ "$i" -le "$rounds" ]; do
 		for v in old new; do
@@ -36,6 +36,6 @@ cache=$(mktemp -d)
 trap 'rm -rf "$cache"' EXIT
 echo "== soak: $runs runs in one process (RSS, goroutines)"
 PLUGIN_LSP_SOAK=$runs PLUGIN_LSP_SOAK_POISON=40 PLUGIN_LSP_TEST_CACHE=$cache \
-	go test ./runner/sandbox -run "^TestSoak" -v -count 1 -timeout 60m | grep -E 'soak_test|ok|FAIL'
+	go test ./internal/runner/sandbox -run "^TestSoak" -v -count 1 -timeout 60m | grep -E 'soak_test|ok|FAIL'
 echo "== benchmarks (medians of 5)"
-PLUGIN_LSP_TEST_CACHE=$cache go test ./runner -run '^$' -bench . -benchtime 200x -count 5 -timeout 60m | grep -E '^Benchmark|ok|FAIL'
+PLUGIN_LSP_TEST_CACHE=$cache go test ./internal/runner -run '^$' -bench . -benchtime 200x -count 5 -timeout 60m | grep -E '^Benchmark|ok|FAIL'

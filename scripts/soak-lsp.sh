@@ -10,5 +10,5 @@
 # made); the figures quoted in docs/lsp.md say which mode they come from.
 set -eu
 cd "$(dirname "$0")/.."
-PLUGIN_LSP_SOAK=${1:-10000} PLUGIN_LSP_SOAK_FOR=${2:-} go test ./lsp -run '^TestSoakEdits$' -v -count 1 -timeout 300m |
+PLUGIN_LSP_SOAK=${1:-10000} PLUGIN_LSP_SOAK_FOR=${2:-} go test ./internal/lsp -run '^TestSoakEdits$' -v -count 1 -timeout 300m |
 	grep --line-buffered -E 'soak|ok|FAIL|panic|timed out'

@@ -16,11 +16,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/plugin-lsp/plugin-lsp/analysis"
-	"github.com/plugin-lsp/plugin-lsp/analysis/capability"
-	"github.com/plugin-lsp/plugin-lsp/analysis/jsonpos"
-	"github.com/plugin-lsp/plugin-lsp/analysis/review"
-	"github.com/plugin-lsp/plugin-lsp/analysis/snapshot"
+	"github.com/plugin-lsp/plugin-lsp/internal/authoring/review"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/capability"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/lockfile"
+	"github.com/plugin-lsp/plugin-lsp/internal/jsonpos"
 )
 
 // The probe page fetches every URL it is given and never stops at a
@@ -65,8 +65,8 @@ func TestCapabilityAgreement(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			dir := filepath.Join(root, name)
 			writeAgreementPlugin(t, f, dir)
-			text, _ := os.ReadFile(filepath.Join(dir, analysis.ManifestName))
-			p, err := analysis.Load(nil, dir)
+			text, _ := os.ReadFile(filepath.Join(dir, checker.ManifestName))
+			p, err := checker.Load(nil, dir)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -126,7 +126,7 @@ func positionOf(text []byte, off int) (int, int) {
 	return line, off - (bytes.LastIndexByte(text[:off], '\n') + 1)
 }
 
-func overlaps(a, b analysis.Span) bool { return a.Start < b.End && b.Start < a.End || a == b }
+func overlaps(a, b checker.Span) bool { return a.Start < b.End && b.Start < a.End || a == b }
 
 // check: every malformed entry is an error at its place, with the rule
 // code the model names; every capability error check reports is one the
@@ -148,15 +148,15 @@ func agreeCheck(t *testing.T, dir string, text []byte, reach *capability.Reach) 
 		t.Fatalf("check --format json: %v: %s %s", err, out.String(), errb.String())
 	}
 	type diag struct {
-		span analysis.Span
+		span checker.Span
 		code string
 	}
 	var errs []diag
 	for _, d := range diags {
-		if d.File != analysis.ManifestName || d.Severity != 1 {
+		if d.File != checker.ManifestName || d.Severity != 1 {
 			continue
 		}
-		errs = append(errs, diag{analysis.Span{Start: offsetOf(text, d.Range.Start.Line, d.Range.Start.Character),
+		errs = append(errs, diag{checker.Span{Start: offsetOf(text, d.Range.Start.Line, d.Range.Start.Character),
 			End: offsetOf(text, d.Range.End.Line, d.Range.End.Character)}, d.Code})
 	}
 	for _, p := range reach.Problems {
@@ -170,7 +170,7 @@ func agreeCheck(t *testing.T, dir string, text []byte, reach *capability.Reach) 
 		}
 	}
 	root, _ := jsonpos.Parse(text)
-	caps := analysis.SpanOf(root.Get("capabilities"))
+	caps := checker.SpanOf(root.Get("capabilities"))
 	for _, e := range errs {
 		switch e.code {
 		case "manifest-schema", "credential-format", "host-unknown-method", "fetch-not-https":
@@ -241,7 +241,7 @@ func agreePin(t *testing.T, dir string, reach *capability.Reach) {
 	if code := cmdPin([]string{dir}, &out, &errb); code != 0 {
 		t.Fatalf("pin: exit %d: %s", code, errb.String())
 	}
-	data, err := os.ReadFile(filepath.Join(dir, snapshot.FileName))
+	data, err := os.ReadFile(filepath.Join(dir, lockfile.FileName))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,7 +250,7 @@ func agreePin(t *testing.T, dir string, reach *capability.Reach) {
 			t.Fatalf("the snapshot holds a secret value: %s", data)
 		}
 	}
-	l, err := snapshot.Parse(data)
+	l, err := lockfile.Parse(data)
 	if err != nil {
 		t.Fatalf("pin wrote a snapshot its own schema refuses: %v", err)
 	}
@@ -348,8 +348,8 @@ func agreeRun(t *testing.T, dir string, reach *capability.Reach) {
 	}
 }
 
-func agreeHover(t *testing.T, lc *lspClient, dir string, p *analysis.Plugin, text []byte, reach *capability.Reach) {
-	uri := "file://" + (&url.URL{Path: filepath.Join(dir, analysis.ManifestName)}).EscapedPath()
+func agreeHover(t *testing.T, lc *lspClient, dir string, p *checker.Plugin, text []byte, reach *capability.Reach) {
+	uri := "file://" + (&url.URL{Path: filepath.Join(dir, checker.ManifestName)}).EscapedPath()
 	hover := func(off int) string {
 		line, char := positionOf(text, off)
 		return lc.hover(t, uri, line, char)

@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/plugin-lsp/plugin-lsp/analysis"
-	"github.com/plugin-lsp/plugin-lsp/analysis/report"
+	"github.com/plugin-lsp/plugin-lsp/internal/authoring/report"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 )
 
 // checkOptions are the parsed arguments of check and review.
@@ -61,8 +61,8 @@ func parseCheckArgs(cmd *command, args []string) (checkOptions, error) {
 
 // loadConfig builds the check configuration: the embedded catalogue plus
 // the names of a --builtins file.
-func loadConfig(builtins string) (*analysis.Config, error) {
-	cfg := analysis.DefaultConfig()
+func loadConfig(builtins string) (*checker.Config, error) {
+	cfg := checker.DefaultConfig()
 	if builtins == "" {
 		return cfg, nil
 	}
@@ -110,10 +110,10 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	var dirs, fixDirs []string
 	seen := map[string]bool{}
 	for _, d := range o.dirs {
-		if fi, err := os.Stat(d); err == nil && !fi.IsDir() && filepath.Base(d) == analysis.ManifestName {
+		if fi, err := os.Stat(d); err == nil && !fi.IsDir() && filepath.Base(d) == checker.ManifestName {
 			d = filepath.Dir(d) // a plugin.json named directly
 		}
-		found, err := analysis.FindPlugins(d)
+		found, err := checker.FindPlugins(d)
 		if err != nil {
 			fmt.Fprintf(stderr, "plugin-lsp check: %v\n", err)
 			return 2
@@ -123,7 +123,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 			ordinary[f] = true
 		}
 		if o.requireSnapshot {
-			found, err = analysis.FindEveryPlugin(d) // the gate skips nothing
+			found, err = checker.FindEveryPlugin(d) // the gate skips nothing
 			if err != nil {
 				fmt.Fprintf(stderr, "plugin-lsp check: %v\n", err)
 				return 2
@@ -159,7 +159,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 			exit = 1
 		}
 		for _, d := range r.Diags {
-			if d.Severity == analysis.Error {
+			if d.Severity == checker.Error {
 				exit = 1
 			}
 		}

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/plugin-lsp/plugin-lsp/analysis/report"
-	"github.com/plugin-lsp/plugin-lsp/analysis/rules"
+	"github.com/plugin-lsp/plugin-lsp/internal/authoring/report"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/rules"
 )
 
 const (
@@ -40,7 +40,7 @@ func TestCheckSummaryCounts(t *testing.T) {
 }
 
 // The CLI prints exactly the .expect lines, prefixed with the directory as
-// given: the harness in analysis/rules and the command agree.
+// given: the harness in internal/checker/rules and the command agree.
 func TestCheckTextMatchesExpectFiles(t *testing.T) {
 	entries, err := os.ReadDir(pluginsDir)
 	if err != nil {

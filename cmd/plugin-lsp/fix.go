@@ -6,17 +6,17 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/plugin-lsp/plugin-lsp/analysis"
-	"github.com/plugin-lsp/plugin-lsp/analysis/fixes"
-	"github.com/plugin-lsp/plugin-lsp/analysis/rules"
+	"github.com/plugin-lsp/plugin-lsp/internal/authoring/fixes"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/rules"
 )
 
 // fixPlugins runs check --fix (diff false: write the fixes, report each,
 // then let check print what is left; code is 1 when the writer refused a
 // fix's file) or check --diff (print the patch and finish: done is true,
 // code is 1 when errors would remain).
-func fixPlugins(dirs []string, cfg *analysis.Config, diff bool, stdout, stderr io.Writer) (code int, done bool) {
-	cache := analysis.NewCache()
+func fixPlugins(dirs []string, cfg *checker.Config, diff bool, stdout, stderr io.Writer) (code int, done bool) {
+	cache := checker.NewCache()
 	all := rules.All()
 	var patch strings.Builder
 	for _, dir := range dirs {
@@ -32,7 +32,7 @@ func fixPlugins(dirs []string, cfg *analysis.Config, diff bool, stdout, stderr i
 				shown := filepath.ToSlash(filepath.Join(dir, filepath.FromSlash(rel)))
 				patch.WriteString(fixes.Diff(shown, res.Before[rel], res.After[rel]))
 			}
-			if analysis.HasErrors(res.Diags) {
+			if checker.HasErrors(res.Diags) {
 				code = 1
 			}
 			continue

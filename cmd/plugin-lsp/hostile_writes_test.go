@@ -17,9 +17,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/plugin-lsp/plugin-lsp/analysis"
-	"github.com/plugin-lsp/plugin-lsp/runner"
-	"github.com/plugin-lsp/plugin-lsp/runner/tooltest"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/tooltest"
 )
 
 // The hostile-folder corpus of the writers: every command that writes into
@@ -214,7 +214,7 @@ func writingCommands(t *testing.T) []writingCommand {
 			base:  staleSnapshot,
 			paths: []string{snap},
 			run: func(t *testing.T, dir string) (int, string) {
-				p, err := analysis.Load(analysis.OSFS{}, dir)
+				p, err := checker.Load(checker.OSFS{}, dir)
 				if err != nil {
 					return 1, err.Error()
 				}

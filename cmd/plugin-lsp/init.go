@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/plugin-lsp/plugin-lsp/analysis/scaffold"
-	"github.com/plugin-lsp/plugin-lsp/analysis/text"
+	"github.com/plugin-lsp/plugin-lsp/internal/authoring/scaffold"
+	"github.com/plugin-lsp/plugin-lsp/internal/text"
 )
 
 func cmdInit(args []string, stdout, stderr io.Writer) int {

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/plugin-lsp/plugin-lsp/analysis"
-	"github.com/plugin-lsp/plugin-lsp/analysis/fixtures"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/fixtures"
 )
 
 // snapshotTree returns every file under dir with its content.
@@ -127,12 +127,12 @@ func TestInitKeepsAuthorsFiles(t *testing.T) {
 }
 
 // tscClean type-checks a plugin with the real TypeScript compiler (the npm
-// package scripts/test.sh installs in analysis/tstypes/testdata/tsc).
+// package scripts/test.sh installs in internal/authoring/tstypes/testdata/tsc).
 func tscClean(t *testing.T, dir string) {
 	t.Helper()
-	tsc, _ := filepath.Abs("../../analysis/tstypes/testdata/tsc/node_modules/typescript/bin/tsc")
+	tsc, _ := filepath.Abs("../../internal/authoring/tstypes/testdata/tsc/node_modules/typescript/bin/tsc")
 	if _, err := os.Stat(tsc); err != nil {
-		t.Fatalf("TypeScript compiler missing (%v): run ./scripts/test.sh, it runs npm ci in analysis/tstypes/testdata/tsc", err)
+		t.Fatalf("TypeScript compiler missing (%v): run ./scripts/test.sh, it runs npm ci in internal/authoring/tstypes/testdata/tsc", err)
 	}
 	cmd := exec.Command("node", tsc, "--noEmit", "--pretty", "false", "-p", ".")
 	cmd.Dir = dir
@@ -160,7 +160,7 @@ func TestInitToolOfItsOwn(t *testing.T) {
 			t.Fatalf("init --tool %s: exit %d\n%s%s", n, code, out, stderr)
 		}
 	}
-	p, err := analysis.Load(analysis.OSFS{}, dir)
+	p, err := checker.Load(checker.OSFS{}, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,9 +173,9 @@ func TestInitToolOfItsOwn(t *testing.T) {
 		t.Fatalf("%d tools in plugin.json, want %d", len(p.Manifest.Tools), len(names))
 	}
 	for i, tool := range p.Manifest.Tools {
-		name, _ := analysis.Str(tool.Name)
-		desc, _ := analysis.Str(tool.Description)
-		page, _ := analysis.Str(tool.Page)
+		name, _ := checker.Str(tool.Name)
+		desc, _ := checker.Str(tool.Description)
+		page, _ := checker.Str(tool.Page)
 		if name != names[i] || !strings.Contains(desc, name) || strings.Contains(desc, "Greets") {
 			t.Errorf("tool %d: name %q, description %q", i, name, desc)
 		}

@@ -10,7 +10,7 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/plugin-lsp/plugin-lsp/analysis/text"
+	"github.com/plugin-lsp/plugin-lsp/internal/text"
 )
 
 // terminalHint is printed to stderr when plugin-lsp is started with no

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/plugin-lsp/plugin-lsp/analysis/text"
+	"github.com/plugin-lsp/plugin-lsp/internal/text"
 )
 
 // What the commands print passes through the project's one sanitiser
-// (analysis/text): a plugin's strings (manifest, page paths, test names,
+// (internal/text): a plugin's strings (manifest, page paths, test names,
 // thrown messages) reach the terminal and CI logs with their controls and
 // bidi characters shown (\x1b, <U+202E>), never raw. dispatch wraps stdout
 // and stderr of every command (serve: only its log, stdout is the LSP

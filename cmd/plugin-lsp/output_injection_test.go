@@ -12,8 +12,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/plugin-lsp/plugin-lsp/analysis/text"
-	"github.com/plugin-lsp/plugin-lsp/runner"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner"
+	"github.com/plugin-lsp/plugin-lsp/internal/text"
 )
 
 // The output-injection corpus: a plugin whose directory name, manifest

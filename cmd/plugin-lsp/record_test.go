@@ -14,10 +14,10 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/plugin-lsp/plugin-lsp/analysis"
-	"github.com/plugin-lsp/plugin-lsp/analysis/fixtures"
-	"github.com/plugin-lsp/plugin-lsp/runner"
-	"github.com/plugin-lsp/plugin-lsp/runner/broker"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/fixtures"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/broker"
 )
 
 const recordSecret = "live-KEY-7f3a9c1e55"
@@ -124,11 +124,11 @@ func TestRunRecordAppendsFixtures(t *testing.T) {
 	data, _ := os.ReadFile(filepath.Join(dir, "fixtures.json"))
 	text := string(data)
 	if strings.Contains(text, recordSecret) || strings.Contains(text, "eyJhbGciOiJIUzI1NiJ9") || strings.Contains(text, "do-not-record") || strings.Contains(text, "session=abc") {
-		t.Errorf("a secret or an unselected header was written:\n%s", analysis.Clip(text, 3000))
+		t.Errorf("a secret or an unselected header was written:\n%s", checker.Clip(text, 3000))
 	}
 	for _, want := range []string{`"echo": "Bearer ••••(key)"`, `"sessionJwt": "••••(a JWT)"`, `"url": "https://api.example.com/v1/books?q=dune&lang=en"`, `"Content-Type": "application/json"`, `"kept as it was"`, `recorded body cut at 65536 of 65636 bytes`} {
 		if !strings.Contains(text, want) {
-			t.Errorf("fixtures.json lacks %s:\n%s", want, analysis.Clip(text, 3000))
+			t.Errorf("fixtures.json lacks %s:\n%s", want, checker.Clip(text, 3000))
 		}
 	}
 	f, err := fixtures.Parse(data)
@@ -138,13 +138,13 @@ func TestRunRecordAppendsFixtures(t *testing.T) {
 	// The recorded fixtures answer the same run with fake providers.
 	var outFake, errFake bytes.Buffer
 	if code := runCommand([]string{"--input", `{"q":"dune"}`, dir, "find"}, &outFake, &errFake, factory); code != 0 || !strings.Contains(outFake.String(), `"title": "Dune"`) || !strings.Contains(outFake.String(), `"source": "fixture"`) {
-		t.Errorf("fake run on the recorded fixtures: exit %d\n%s\n%s", code, analysis.Clip(outFake.String(), 3000), errFake.String())
+		t.Errorf("fake run on the recorded fixtures: exit %d\n%s\n%s", code, checker.Clip(outFake.String(), 3000), errFake.String())
 	}
 	// Recording again adds nothing.
 	errb.Reset()
 	out.Reset()
 	if code := runCommand([]string{"--providers", "real", "--record", "--input", `{"q":"dune"}`, dir, "find"}, &out, &errb, factory); code != 0 || !strings.Contains(errb.String(), "recorded 0 fixture(s)") {
-		t.Errorf("second record: %d %s %s", code, errb.String(), analysis.Clip(out.String(), 2000))
+		t.Errorf("second record: %d %s %s", code, errb.String(), checker.Clip(out.String(), 2000))
 	}
 	if again, _ := os.ReadFile(filepath.Join(dir, "fixtures.json")); !bytes.Equal(again, data) {
 		t.Error("a second recording changed fixtures.json")

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/plugin-lsp/plugin-lsp/analysis"
-	"github.com/plugin-lsp/plugin-lsp/analysis/report"
-	"github.com/plugin-lsp/plugin-lsp/analysis/review"
-	"github.com/plugin-lsp/plugin-lsp/analysis/rules"
-	"github.com/plugin-lsp/plugin-lsp/analysis/snapshot"
+	"github.com/plugin-lsp/plugin-lsp/internal/authoring/report"
+	"github.com/plugin-lsp/plugin-lsp/internal/authoring/review"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/lockfile"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/rules"
 )
 
 func cmdReview(args []string, stdout, stderr io.Writer) int {
@@ -33,7 +33,7 @@ func cmdReview(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	dir := o.dirs[0]
-	p, err := analysis.Load(nil, dir)
+	p, err := checker.Load(nil, dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "plugin-lsp review: %v\n", err)
 		return 2
@@ -43,12 +43,12 @@ func cmdReview(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "plugin-lsp review: %s: cannot hash the source tree: %v\n", dir, err)
 		return 1
 	}
-	snapshot.AnnotateCard(card, p)
+	lockfile.AnnotateCard(card, p)
 	// The approver should know when the checker finds errors: list them
 	// on the card's problems.
 	exit := 0
-	res := report.CheckOne(dir, cfg, analysis.NewCache(), rules.All())
-	diags := make([]analysis.Diagnostic, len(res.Diags))
+	res := report.CheckOne(dir, cfg, checker.NewCache(), rules.All())
+	diags := make([]checker.Diagnostic, len(res.Diags))
 	for i, d := range res.Diags {
 		diags[i] = d.Diagnostic
 	}

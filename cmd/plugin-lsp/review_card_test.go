@@ -5,14 +5,14 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/plugin-lsp/plugin-lsp/analysis"
-	"github.com/plugin-lsp/plugin-lsp/analysis/review"
+	"github.com/plugin-lsp/plugin-lsp/internal/authoring/review"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 )
 
 // The card the language server shows (plugin.reviewCard, the pin review
 // view) is the card plugin-lsp review prints, problems from the checker
 // included, for every plugin under testdata/plugins and the example: the
-// editor's Markdown then says what the terminal says (analysis/review's
+// editor's Markdown then says what the terminal says (internal/authoring/review's
 // TestMarkdownCardEqualsTextCard).
 func TestServerCardIsTheCLICard(t *testing.T) {
 	dirs, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "plugins", "*", "plugin.json"))
@@ -24,7 +24,7 @@ func TestServerCardIsTheCLICard(t *testing.T) {
 		if code := cmdReview([]string{dir}, &out, &errb); code == 2 || out.Len() == 0 {
 			continue // no card: not a plugin, or a tree that cannot be hashed (the CLI refuses, the server shows why)
 		}
-		p, err := analysis.Load(nil, dir)
+		p, err := checker.Load(nil, dir)
 		if err != nil {
 			t.Fatal(err)
 		}

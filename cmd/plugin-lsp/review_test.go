@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/plugin-lsp/plugin-lsp/analysis/review"
+	"github.com/plugin-lsp/plugin-lsp/internal/authoring/review"
 )
 
 func TestReviewExample(t *testing.T) {

@@ -13,10 +13,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/plugin-lsp/plugin-lsp/analysis"
-	"github.com/plugin-lsp/plugin-lsp/analysis/fixtures"
-	"github.com/plugin-lsp/plugin-lsp/runner"
-	"github.com/plugin-lsp/plugin-lsp/runner/broker"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/fixtures"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/broker"
 )
 
 type runOptions struct {
@@ -100,10 +100,10 @@ func runCommandIO(args []string, stdin io.Reader, stdout, stderr io.Writer, newR
 	}
 	outputFormat(stdout, "json") // the run record
 	dir, tool := o.pos[0], o.pos[1]
-	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() && filepath.Base(dir) == analysis.ManifestName {
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() && filepath.Base(dir) == checker.ManifestName {
 		dir = filepath.Dir(dir)
 	}
-	p, err := analysis.Load(analysis.OSFS{}, dir)
+	p, err := checker.Load(checker.OSFS{}, dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "plugin-lsp run: %v\n", err)
 		return 2
@@ -135,7 +135,7 @@ func runCommandIO(args []string, stdin io.Reader, stdout, stderr io.Writer, newR
 			}
 		}
 		if !json.Valid(raw) {
-			fmt.Fprintf(stderr, "plugin-lsp run: --input is not JSON: %s\n", analysis.Clip(string(raw), 80))
+			fmt.Fprintf(stderr, "plugin-lsp run: --input is not JSON: %s\n", checker.Clip(string(raw), 80))
 			return 2
 		}
 		input = raw
@@ -169,7 +169,7 @@ func runCommandIO(args []string, stdin io.Reader, stdout, stderr io.Writer, newR
 	if recorder != nil {
 		path := o.fixtures
 		if path == "" {
-			path = p.Abs(analysis.FixturesName)
+			path = p.Abs(checker.FixturesName)
 		}
 		added, skipped, err := fixtures.Append(path, recorder.Fixtures())
 		if err != nil {

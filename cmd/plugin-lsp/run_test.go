@@ -8,7 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/plugin-lsp/plugin-lsp/runner"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner"
 )
 
 var (

@@ -7,7 +7,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/plugin-lsp/plugin-lsp/lsp"
+	"github.com/plugin-lsp/plugin-lsp/internal/lsp"
 )
 
 // serveMemoryLimit is the server's base soft memory limit unless

@@ -4,11 +4,11 @@ import (
 	"context"
 	"sync"
 
-	"github.com/plugin-lsp/plugin-lsp/analysis"
-	"github.com/plugin-lsp/plugin-lsp/analysis/review"
-	"github.com/plugin-lsp/plugin-lsp/analysis/rules"
-	"github.com/plugin-lsp/plugin-lsp/analysis/snapshot"
-	"github.com/plugin-lsp/plugin-lsp/runner"
+	"github.com/plugin-lsp/plugin-lsp/internal/authoring/review"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/lockfile"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/rules"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner"
 )
 
 // lazyRunner creates the sandbox runner on the first run: preparing the
@@ -33,16 +33,16 @@ func (l *lazyRunner) Run(ctx context.Context, req runner.Request) (*runner.Recor
 // reviewCard is the model of plugin.reviewCard: the install review card of
 // the plugin as the editor shows it, with the source-tree hash of the
 // files on disk (unsaved buffers are not part of what gets installed).
-func reviewCard(p *analysis.Plugin) (any, error) {
+func reviewCard(p *checker.Plugin) (any, error) {
 	c, err := review.Build(p)
-	snapshot.AnnotateCard(c, p)
+	lockfile.AnnotateCard(c, p)
 	if err != nil {
 		c.Problems = append(c.Problems, "source-tree hash: "+err.Error())
 	}
 	// The checker's errors, as plugin-lsp review lists them: the same card.
 	func() {
 		defer func() { _ = recover() }() // a rule's bug costs the card its error list, not the session
-		c.AddErrors(p, analysis.Run(p, rules.All(), nil, nil))
+		c.AddErrors(p, checker.Run(p, rules.All(), nil, nil))
 	}()
 	return c, nil
 }

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/plugin-lsp/plugin-lsp/runner"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner"
 )
 
 // TestTestNeverPrintsALinkedFile: a snapshot file, the __snapshots__

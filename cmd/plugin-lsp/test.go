@@ -14,9 +14,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/plugin-lsp/plugin-lsp/analysis"
-	"github.com/plugin-lsp/plugin-lsp/runner"
-	"github.com/plugin-lsp/plugin-lsp/runner/tooltest"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/tooltest"
 )
 
 type testOptions struct {
@@ -98,10 +98,10 @@ func testCommand(args []string, stdout, stderr io.Writer, newRunner func(paralle
 	var suites []*tooltest.Suite
 	seen := map[string]bool{}
 	for _, d := range o.dirs {
-		if fi, err := os.Stat(d); err == nil && !fi.IsDir() && filepath.Base(d) == analysis.ManifestName {
+		if fi, err := os.Stat(d); err == nil && !fi.IsDir() && filepath.Base(d) == checker.ManifestName {
 			d = filepath.Dir(d)
 		}
-		found, err := analysis.FindPlugins(d)
+		found, err := checker.FindPlugins(d)
 		if err != nil {
 			fmt.Fprintf(stderr, "plugin-lsp test: %v\n", err)
 			return 2
@@ -116,7 +116,7 @@ func testCommand(args []string, stdout, stderr io.Writer, newRunner func(paralle
 				continue
 			}
 			seen[abs] = true
-			p, err := analysis.Load(analysis.OSFS{}, f)
+			p, err := checker.Load(checker.OSFS{}, f)
 			if err != nil {
 				fmt.Fprintf(stderr, "plugin-lsp test: %v\n", err)
 				return 2

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/plugin-lsp/plugin-lsp/runner"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner"
 )
 
 func testCLI(args ...string) (int, string, string) {

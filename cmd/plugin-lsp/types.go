@@ -6,8 +6,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/plugin-lsp/plugin-lsp/analysis"
-	"github.com/plugin-lsp/plugin-lsp/analysis/tstypes"
+	"github.com/plugin-lsp/plugin-lsp/internal/authoring/tstypes"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 )
 
 func cmdTypes(args []string, stdout, stderr io.Writer) int {
@@ -41,10 +41,10 @@ func cmdTypes(args []string, stdout, stderr io.Writer) int {
 	}
 	exit := 0
 	for _, d := range dirs {
-		if fi, err := os.Stat(d); err == nil && !fi.IsDir() && filepath.Base(d) == analysis.ManifestName {
+		if fi, err := os.Stat(d); err == nil && !fi.IsDir() && filepath.Base(d) == checker.ManifestName {
 			d = filepath.Dir(d)
 		}
-		found, err := analysis.FindPlugins(d)
+		found, err := checker.FindPlugins(d)
 		if err != nil || len(found) == 0 {
 			if err == nil {
 				err = fmt.Errorf("no plugin.json at or below %s", d)
@@ -53,7 +53,7 @@ func cmdTypes(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		for _, dir := range found {
-			p, err := analysis.Load(analysis.OSFS{}, dir)
+			p, err := checker.Load(checker.OSFS{}, dir)
 			if err != nil {
 				fmt.Fprintf(stderr, "plugin-lsp types: %v\n", err)
 				return 2
@@ -89,14 +89,14 @@ func typesToStdout(check bool, dirs []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	d := dirs[0]
-	if fi, err := os.Stat(d); err == nil && !fi.IsDir() && filepath.Base(d) == analysis.ManifestName {
+	if fi, err := os.Stat(d); err == nil && !fi.IsDir() && filepath.Base(d) == checker.ManifestName {
 		d = filepath.Dir(d)
 	}
-	if fi, err := os.Stat(filepath.Join(d, analysis.ManifestName)); err != nil || !fi.Mode().IsRegular() {
+	if fi, err := os.Stat(filepath.Join(d, checker.ManifestName)); err != nil || !fi.Mode().IsRegular() {
 		fmt.Fprintf(stderr, "plugin-lsp types: no plugin.json in %s\n", line(d))
 		return 2
 	}
-	p, err := analysis.Load(analysis.OSFS{}, d)
+	p, err := checker.Load(checker.OSFS{}, d)
 	if err != nil {
 		fmt.Fprintf(stderr, "plugin-lsp types: %v\n", err)
 		return 2

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/plugin-lsp/plugin-lsp/analysis"
-	"github.com/plugin-lsp/plugin-lsp/analysis/tstypes"
+	"github.com/plugin-lsp/plugin-lsp/internal/authoring/tstypes"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 )
 
 // types --stdout prints exactly what types writes to .plugin/types.d.ts
@@ -39,7 +39,7 @@ func TestTypesStdout(t *testing.T) {
 	if listing() != before {
 		t.Errorf("--stdout wrote files: %s", listing())
 	}
-	p, err := analysis.Load(analysis.OSFS{}, dir)
+	p, err := checker.Load(checker.OSFS{}, dir)
 	if err != nil {
 		t.Fatal(err)
 	}

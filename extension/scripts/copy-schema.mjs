@@ -1,6 +1,6 @@
 // Writes schemas/plugin.hints.schema.json for contributes.jsonValidation from
 // the manifest JSON Schema of the Go tree (the single source,
-// analysis/schema/plugin.schema.json).
+// internal/checker/schema/plugin.schema.json).
 //
 // Who reports what on plugin.json in VS Code: plugin-lsp owns every schema
 // problem (with its codes, did-you-mean and quick fixes, the same as
@@ -74,7 +74,7 @@ export function hints(schema) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (!existsSync(src)) {
-    console.error(`copy-schema: ${src} does not exist; the manifest schema is built in analysis/schema`);
+    console.error(`copy-schema: ${src} does not exist; the manifest schema is built in internal/checker/schema`);
     process.exit(1);
   }
   const schema = JSON.parse(readFileSync(src, "utf8")); // fail here, not in VS Code, on a broken schema

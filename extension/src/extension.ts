@@ -430,7 +430,7 @@ async function showReviewCard(result: unknown): Promise<void> {
   await vscode.commands.executeCommand("markdown.showPreview", uri);
 }
 
-/** The server's Markdown of the card (analysis/review renders it; the client renders no card of its own). */
+/** The server's Markdown of the card (internal/authoring/review renders it; the client renders no card of its own). */
 function cardMarkdown(result: unknown): string {
   const md = result && typeof result === "object" ? (result as { markdown?: unknown }).markdown : undefined;
   if (typeof md === "string") return md;

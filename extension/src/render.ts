@@ -33,18 +33,18 @@ export function showHtml(value: unknown, block = false): string {
   return escapeHtml(visible(safeString(value), block));
 }
 
-// The characters `visible` shows, as the Go side does (analysis/text,
+// The characters `visible` shows, as the Go side does (internal/text,
 // Hidden): controls (Cc: C0, DEL, C1), format characters (Cf: the bidi
 // embeddings, overrides, isolates and marks, zero-width characters, tags),
 // line and paragraph separators (Zl, Zp) and, where Go would see bytes that
-// are not UTF-8, lone surrogates (Cs). analysis/text/testdata/visible.json
+// are not UTF-8, lone surrogates (Cs). internal/text/testdata/visible.json
 // holds the cases both are tested against.
 const HIDDEN = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
 
 /**
  * `s` with every hidden character written as a visible escape: `\n`, `\r`,
  * `\t`, `\x1b` (below U+00A0), `<U+202E>` (the others). `block` keeps "\n",
- * "\t" and the CR of a CRLF, as analysis/text's VisibleBlock does.
+ * "\t" and the CR of a CRLF, as internal/text's VisibleBlock does.
  */
 export function visible(s: string, block = false): string {
   return s.replace(HIDDEN, (c: string, at: number) => {

@@ -4,7 +4,7 @@
 // Cancel buttons. Pure (no vscode import), so Node tests check it and
 // headless Chromium renders the very same page.
 //
-// The card's Markdown is the server's (analysis/review renders it from the
+// The card's Markdown is the server's (internal/authoring/review renders it from the
 // layout the CLI card is printed from); this file only turns it into
 // inert HTML with render.ts's renderMarkdown (raw HTML off, links inert,
 // hidden characters shown) and places the sections.
@@ -28,7 +28,7 @@ export interface ReviewCardReply {
   sincePinned?: unknown;
 }
 
-/** The name of the card's "since the pinned snapshot" section (analysis/review SectionSincePinned). */
+/** The name of the card's "since the pinned snapshot" section (internal/authoring/review SectionSincePinned). */
 export const SINCE_PINNED = "sincePinned";
 
 /** The card's sections, in the server's order; the whole Markdown as one section when there are none. */

@@ -41,7 +41,7 @@ const PLANTED = ["\x1b[2K", "\x1b]8;;https://evil.example/\x1b\\link\x1b]8;;\x1b
 const ALL = "a" + PLANTED.join("a") + "a";
 
 describe("visible", () => {
-  it("shows each character as the Go sanitiser does (analysis/text/testdata/visible.json)", () => {
+  it("shows each character as the Go sanitiser does (internal/text/testdata/visible.json)", () => {
     const vectors = JSON.parse(readFileSync(join(REPO_ROOT, "analysis", "text", "testdata", "visible.json"), "utf8")) as Vector[];
     assert.ok(vectors.length > 30);
     for (const v of vectors) {

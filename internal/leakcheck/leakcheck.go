@@ -1,7 +1,7 @@
 // Package leakcheck looks for a secret in what a run produced the way
 // someone holding that output would: it decodes every encoding a server
 // can reflect a value in and searches each result. It is the judge of the
-// scrubber's tests (analysis/scrub), the broker's and the runner's, and of
+// scrubber's tests (internal/scrub), the broker's and the runner's, and of
 // what check and the editor print; it shares no code with the scrubber:
 // it decodes whole texts with the standard library where the scrubber
 // matches encodings in place.

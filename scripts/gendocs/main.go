@@ -2,13 +2,13 @@
 //
 //	go run ./scripts/gendocs > docs/rules.md
 //
-// analysis/rules' TestDocsUpToDate fails when the file is stale.
+// internal/checker/rules' TestDocsUpToDate fails when the file is stale.
 package main
 
 import (
 	"fmt"
 
-	"github.com/plugin-lsp/plugin-lsp/analysis/rules"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/rules"
 )
 
 func main() {

@@ -24,9 +24,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/plugin-lsp/plugin-lsp/analysis"
-	"github.com/plugin-lsp/plugin-lsp/runner"
-	"github.com/plugin-lsp/plugin-lsp/runner/sandbox"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/sandbox"
 )
 
 // toolSource is the tool, shared with peers.mjs.
@@ -115,7 +115,7 @@ func setup(mode string) (func() error, func(), error) {
 			return nil, nil, err
 		}
 		dir, _ := os.Getwd()
-		p, err := analysis.Load(analysis.OSFS{}, filepath.Join(dir, "testdata", "example", "books"))
+		p, err := checker.Load(checker.OSFS{}, filepath.Join(dir, "testdata", "example", "books"))
 		if err != nil {
 			return nil, nil, err
 		}

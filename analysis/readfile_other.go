@@ -1,5 +1,0 @@
-//go:build !unix
-
-package analysis
-
-const openNonBlock = 0

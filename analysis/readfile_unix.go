@@ -1,8 +1,0 @@
-//go:build unix
-
-package analysis
-
-import "syscall"
-
-// openNonBlock keeps open(2) of a FIFO from waiting for a writer.
-const openNonBlock = syscall.O_NONBLOCK

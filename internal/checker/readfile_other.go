@@ -1,0 +1,5 @@
+//go:build !unix
+
+package checker
+
+const openNonBlock = 0

@@ -1,0 +1,24 @@
+package rules
+
+import "github.com/plugin-lsp/plugin-lsp/internal/checker"
+
+// pageRules are the checks of function-tool pages against the manifest.
+func pageRules() []*checker.Rule {
+	return []*checker.Rule{
+		PageSyntax,
+		PageImportRefused,
+		ToolPageNoDefaultExport,
+		HostUnknownMethod,
+		HostUndeclaredMethod,
+		FetchNotHTTPS,
+		FetchUndeclaredDomain,
+		FetchRefusedAtRun,
+		FetchDynamicURL,
+		FetchUnusedDomain,
+		CredentialInCode,
+		FixtureUnmatched,
+		FixtureUnused,
+		PageUnknownGlobal,
+		TypesStale,
+	}
+}

@@ -1,0 +1,40 @@
+package rules
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/schema"
+)
+
+// Helpers shared by the manifest rules.
+
+func uniqueStrings(in []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range in {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// jsonString returns s as a JSON string literal.
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// jsonStrings returns ss as a one-line JSON array of strings.
+func jsonStrings(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = jsonString(s)
+	}
+	return "[" + strings.Join(q, ", ") + "]"
+}
+
+// schemaDisplay turns a JSON pointer into tools[0].name.
+func schemaDisplay(ptr string) string { return schema.DisplayPath(ptr) }

@@ -1,0 +1,32 @@
+package checker
+
+import "bytes"
+
+// ToolRun is what the rules learn from the last run of a function tool:
+// the fetches the broker saw. Runs reach the check through Config.Runs
+// (the language server fills it from the runs it made; the CLI from none),
+// so the analysis knows nothing of the runner.
+type ToolRun struct {
+	Fetches []RunFetch
+}
+
+// RunFetch is one fetch of a run, as the run record lists it.
+type RunFetch struct {
+	URL  string
+	Host string
+	// Refused is the broker's reason ("not-allowed", …), "" when it went out.
+	Refused string
+}
+
+// DefaultExportSpan is where a page shows its tool: its "export default",
+// or its first line.
+func DefaultExportSpan(text []byte) Span {
+	if i := bytes.Index(text, []byte("export default")); i >= 0 {
+		return Span{Start: i, End: i + len("export default")}
+	}
+	end := bytes.IndexByte(text, '\n')
+	if end < 0 {
+		end = len(text)
+	}
+	return Span{Start: 0, End: end}
+}

@@ -1,0 +1,84 @@
+// Package ide answers the editor's questions about a checked plugin:
+// hover text, completion candidates, definition targets, the tools shown
+// in a file, and the merged "add all missing capabilities" fix. It is the
+// layer between the analysis and the protocol (rust-analyzer's ide crate,
+// gopls's golang package): it takes a snapshot, a file and a byte offset
+// and returns plain Go values (analysis spans and edits, Markdown), and
+// knows nothing of LSP. lsp/ converts its answers to protocol types.
+//
+// A Snapshot's plugin reads files lazily; callers that share one plugin
+// between goroutines serialize the calls.
+package ide
+
+import (
+	"github.com/plugin-lsp/plugin-lsp/internal/checker"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner"
+)
+
+// Snapshot is what the features read: a loaded plugin, its diagnostics
+// and the last run of each function tool (by tool name).
+type Snapshot struct {
+	Plugin *checker.Plugin
+	Diags  []checker.Diagnostic
+	Runs   map[string]*Run
+}
+
+// Run is the outcome of the last run of a tool.
+type Run struct {
+	Record *runner.Record // nil when the run could not start
+	Err    string         // why it could not start (no sandbox, bad input)
+	Input  []byte         // the input it ran with
+	Basis  Basis          // what it ran against (BasisOf when it started)
+}
+
+// Anchor is where a tool is shown in a file: its name in plugin.json, the
+// default export of its page.
+type Anchor struct {
+	Tool string
+	Span checker.Span
+}
+
+// Anchors lists the tools shown in file rel, in manifest order.
+func Anchors(p *checker.Plugin, rel string) []Anchor {
+	if p == nil {
+		return nil
+	}
+	var out []Anchor
+	for _, t := range p.Manifest.Tools {
+		name, ok := checker.Str(t.Name)
+		if !ok || name == "" {
+			continue
+		}
+		if rel == checker.ManifestName {
+			out = append(out, Anchor{Tool: name, Span: checker.SpanOf(t.Name)})
+			continue
+		}
+		page, ok := checker.Str(t.Page)
+		if !ok {
+			continue
+		}
+		if r, ok := p.ResolvePage(page); ok && r == rel {
+			if f, err := p.ReadFile(rel); err == nil {
+				out = append(out, Anchor{Tool: name, Span: checker.DefaultExportSpan(f.Text)})
+			}
+		}
+	}
+	return out
+}
+
+// AnalysisRuns are the fetches of the last runs as the rules read them
+// (checker.Config.Runs, for fetch-refused-at-run).
+func AnalysisRuns(runs map[string]*Run) map[string]checker.ToolRun {
+	out := make(map[string]checker.ToolRun, len(runs))
+	for name, r := range runs {
+		if r == nil || r.Record == nil {
+			continue
+		}
+		fs := make([]checker.RunFetch, 0, len(r.Record.Fetches))
+		for _, f := range r.Record.Fetches {
+			fs = append(fs, checker.RunFetch{URL: f.URL, Host: f.Host, Refused: f.Refused})
+		}
+		out[name] = checker.ToolRun{Fetches: fs}
+	}
+	return out
+}

@@ -1,0 +1,263 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/plugin-lsp/plugin-lsp/internal/checker"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/fixtures"
+	"github.com/plugin-lsp/plugin-lsp/internal/ide"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/broker"
+	"github.com/plugin-lsp/plugin-lsp/internal/text"
+)
+
+// runToolArgs is the argument of plugin.runTool.
+type runToolArgs struct {
+	Dir   string          `json:"dir,omitempty"`
+	URI   string          `json:"uri,omitempty"`
+	Tool  string          `json:"tool"`
+	Input json.RawMessage `json:"input,omitempty"`
+	// Record appends each answered response to fixtures.json (needs the
+	// setting pluginLsp.providers "real"; see docs/fixtures.md).
+	Record bool `json:"record,omitempty"`
+}
+
+// ExecuteCommand runs plugin.runTool and plugin.reviewCard.
+func (s *Server) ExecuteCommand(ctx context.Context, params *protocol.ExecuteCommandParams) (protocol.LSPAny, error) {
+	if v, ok, err := s.executeTestCommand(ctx, params); ok {
+		return v, err
+	}
+	switch params.Command {
+	case CommandRunTool:
+		if len(params.Arguments) != 1 {
+			return nil, invalidParams("%s takes one argument {dir?, uri?, tool, input?}", CommandRunTool)
+		}
+		var args runToolArgs
+		if err := json.Unmarshal(params.Arguments[0], &args); err != nil {
+			return nil, invalidParams("%s: %v", CommandRunTool, err)
+		}
+		rec, err := s.runTool(ctx, args, params.WorkDoneToken)
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(rec)
+	case CommandPin:
+		return s.pin(ctx, params.Arguments)
+	case CommandReviewCard:
+		if s.opts.Review == nil {
+			break
+		}
+		return s.reviewCard(params.Arguments)
+	}
+	return nil, invalidParams("unknown command %q", params.Command)
+}
+
+func invalidParams(format string, args ...any) error {
+	return jsonrpc2.Errorf(jsonrpc2.InvalidParams, format, args...)
+}
+
+// runTool runs a function tool in the sandbox with the editor's text,
+// reporting progress, cancellable by $/cancelRequest or by the progress
+// cancel button. The record is kept for lenses, hints and hover, and its
+// refused fetches become diagnostics.
+func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.ProgressToken) (*runner.Record, error) {
+	if args.Tool == "" {
+		return nil, invalidParams("%s: \"tool\" is required", CommandRunTool)
+	}
+	ps, err := s.pluginOf(args)
+	if err != nil {
+		return nil, err
+	}
+	sn := s.check(ps)
+	if sn.plugin == nil {
+		return nil, invalidParams("%s has no plugin.json", ps.dir)
+	}
+	if sn.plugin.Manifest.FunctionTool(args.Tool) == nil {
+		return nil, invalidParams("plugin %s: %s", ps.dir, checker.WhyNotRunnable(sn.plugin.Manifest, args.Tool))
+	}
+	input := args.Input
+	if len(input) == 0 {
+		input = runner.DefaultInput(sn.plugin, args.Tool)
+	}
+	if s.opts.Runner == nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "the sandbox is not available in this build of plugin-lsp")
+	}
+	// The snapshot's plugin, as checked: it is immutable and safe for
+	// concurrent use, so the run reads the same text the diagnostics came from.
+	p := sn.plugin
+	basis := ide.BasisOf(p, args.Tool)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	s.mu.Lock()
+	if s.state == stateShutdown {
+		s.mu.Unlock()
+		return nil, errShutdown
+	}
+	st := s.config
+	progressOK := s.caps.workDoneProgress
+	s.runSeq++
+	id := s.runSeq
+	if s.runCancels == nil {
+		s.runCancels = map[uint64]context.CancelFunc{}
+	}
+	s.runCancels[id] = cancel // shutdown cancels the runs in flight
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.runCancels, id)
+		s.mu.Unlock()
+	}()
+	prog := s.startProgress(ctx, token, progressOK, "Running "+args.Tool, cancel)
+	defer prog.end("done")
+
+	req := runner.Request{
+		Plugin: p, Tool: args.Tool, Input: input,
+		Providers: st.Providers, Timeout: st.Timeout,
+		Progress: prog.report,
+	}
+	if args.Record {
+		if st.Providers != "real" {
+			return nil, invalidParams("%s: \"record\" records real responses: set pluginLsp.providers to \"real\"", CommandRunTool)
+		}
+		req.Recorder = broker.NewRecorder()
+	}
+	rec, err := s.opts.Runner.Run(ctx, req)
+	if err == nil && req.Recorder != nil {
+		if _, _, rerr := fixtures.Append(p.Abs(checker.FixturesName), req.Recorder.Fixtures()); rerr != nil {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "record %s: %v", args.Tool, rerr)
+		}
+		// The fixtures this run wrote are no change since it.
+		if text, rerr := checker.ReadPluginFile(checker.OSFS{}, p.Dir, checker.FixturesName); rerr == nil {
+			basis = basis.With(checker.FixturesName, text)
+		}
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			prog.end("cancelled")
+			return nil, protocol.ErrRequestCancelled
+		}
+		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "run %s: %v", args.Tool, err)
+	}
+	if rec == nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "run %s: the runner returned no record", args.Tool)
+	}
+	if rec.Logs == nil {
+		rec.Logs = []runner.LogEntry{}
+	}
+	if rec.Fetches == nil {
+		rec.Fetches = []runner.FetchEntry{}
+	}
+	for i := range rec.Fetches {
+		if rec.Fetches[i].Credentials == nil {
+			rec.Fetches[i].Credentials = []string{}
+		}
+	}
+	s.mu.Lock()
+	ps.runs[args.Tool] = &toolRun{record: rec, input: input, at: time.Now(), basis: basis}
+	s.schedule(ps) // learnt diagnostics, lenses and hints change
+	lens, hints := s.caps.codeLensRefresh, s.caps.inlayHintRefresh
+	s.mu.Unlock()
+	if lens {
+		s.safeGo("codeLens refresh", func() { _ = s.client.CodeLensRefresh(s.ctx) })
+	}
+	if hints {
+		s.safeGo("inlayHint refresh", func() { _ = s.client.InlayHintRefresh(s.ctx) })
+	}
+	return rec, nil
+}
+
+// progress reports one run through $/progress (when the client gave or
+// accepts a token); every method is a no-op otherwise.
+type progress struct {
+	s     *Server
+	ctx   context.Context
+	token protocol.ProgressToken
+	once  sync.Once
+	ended atomic.Bool // reports after the end (a late runner callback) are dropped
+}
+
+var progressSeq atomic.Int64
+
+// startProgress begins a work-done progress. cancel is called when the
+// user presses the cancel button.
+func (s *Server) startProgress(ctx context.Context, token protocol.ProgressToken, canCreate bool, title string, cancel func()) *progress {
+	pr := &progress{s: s, ctx: context.WithoutCancel(ctx)}
+	if token == nil && canCreate {
+		t := protocol.String("plugin-lsp-run-" + strconv.FormatInt(progressSeq.Add(1), 10))
+		if err := s.client.WorkDoneProgressCreate(ctx, &protocol.WorkDoneProgressCreateParams{Token: t}); err == nil {
+			token = t
+		}
+	}
+	if token == nil {
+		return pr
+	}
+	pr.token = token
+	s.mu.Lock()
+	if s.progressCancel == nil {
+		s.progressCancel = map[string]func(){}
+	}
+	s.progressCancel[tokenKey(token)] = cancel
+	s.mu.Unlock()
+	pr.send(&protocol.WorkDoneProgressBegin{Kind: "begin", Title: text.Visible(title), Cancellable: new(true)})
+	return pr
+}
+
+func (pr *progress) send(v any) {
+	raw, err := protocol.Marshal(v)
+	if err != nil {
+		return
+	}
+	_ = pr.s.client.Progress(pr.ctx, &protocol.ProgressParams{Token: pr.token, Value: raw})
+}
+
+func (pr *progress) report(msg string) {
+	if pr.token == nil || pr.ended.Load() {
+		return
+	}
+	msg = text.Visible(msg)
+	pr.send(&protocol.WorkDoneProgressReport{Kind: "report", Message: &msg})
+}
+
+func (pr *progress) end(msg string) {
+	if pr.token == nil {
+		return
+	}
+	pr.once.Do(func() {
+		pr.ended.Store(true)
+		msg = text.Visible(msg)
+		pr.send(&protocol.WorkDoneProgressEnd{Kind: "end", Message: &msg})
+		pr.s.mu.Lock()
+		delete(pr.s.progressCancel, tokenKey(pr.token))
+		pr.s.mu.Unlock()
+	})
+}
+
+func tokenKey(t protocol.ProgressToken) string {
+	switch t := t.(type) {
+	case protocol.String:
+		return "s:" + string(t)
+	case protocol.Integer:
+		return "i:" + strconv.FormatInt(int64(t), 10)
+	}
+	return fmt.Sprint(t)
+}
+
+// WorkDoneProgressCancel stops the run behind a progress token.
+func (s *Server) WorkDoneProgressCancel(ctx context.Context, params *protocol.WorkDoneProgressCancelParams) error {
+	s.mu.Lock()
+	cancel := s.progressCancel[tokenKey(params.Token)]
+	s.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	return nil
+}

@@ -1,0 +1,425 @@
+// A real LSP client (vscode-languageserver-protocol over stdio) driving
+// `plugin-lsp serve` through what an author does: open, edit, read the
+// diagnostics, apply a quick fix, run a tool before and after a fix, code
+// lenses, hover, completion, and a manifest typed character by character.
+//
+// Run by internal/lsp/e2e (go test), which builds the binary and copies the example
+// plugin: PLUGIN_LSP_BIN is the server, PLUGIN_DIR the plugin to edit,
+// REPO_DIR the checkout (the server's working directory, where it finds
+// docs/rules.md).
+"use strict";
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const cp = require("node:child_process");
+const fs = require("node:fs");
+const path = require("node:path");
+const { pathToFileURL } = require("node:url");
+const rpc = require("vscode-languageserver-protocol/node");
+
+const BIN = process.env.PLUGIN_LSP_BIN;
+const DIR = process.env.PLUGIN_DIR;
+const REPO = process.env.REPO_DIR || process.cwd();
+if (!BIN || !DIR) {
+  throw new Error("run through `go test ./internal/lsp/e2e` (PLUGIN_LSP_BIN and PLUGIN_DIR are not set)");
+}
+
+const uriOf = (rel) => pathToFileURL(path.join(DIR, rel)).href;
+const MANIFEST = uriOf("plugin.json");
+const PAGE = uriOf("code/lookup-book.ts");
+
+// ---------- a small editor ----------
+
+// servers started, killed when the test ends however it ends
+const spawned = [];
+process.on("exit", () => spawned.forEach((p) => p.exitCode === null && p.kill()));
+
+class Editor {
+  constructor() {
+    this.docs = new Map(); // uri → {text, version}
+    this.diags = new Map(); // uri → {version, diagnostics}
+    this.waiters = [];
+    this.progress = [];
+    this.logs = [];
+    this.server = cp.spawn(BIN, ["serve"], { cwd: REPO, stdio: ["pipe", "pipe", "pipe"] });
+    spawned.push(this.server);
+    this.stderr = "";
+    this.server.stderr.on("data", (d) => (this.stderr += d));
+    this.exited = new Promise((resolve) => this.server.on("exit", (code) => resolve(code)));
+    this.conn = rpc.createProtocolConnection(
+      new rpc.StreamMessageReader(this.server.stdout),
+      new rpc.StreamMessageWriter(this.server.stdin),
+    );
+    this.conn.onNotification(rpc.PublishDiagnosticsNotification.type, (p) => {
+      this.diags.set(p.uri, p);
+      this.poke();
+    });
+    this.conn.onNotification(rpc.LogMessageNotification.type, (p) => this.logs.push(p.message));
+    this.conn.onRequest(rpc.ConfigurationRequest.type, (p) => p.items.map(() => ({ debounceMs: 30 })));
+    this.conn.onRequest(rpc.WorkDoneProgressCreateRequest.type, () => null);
+    this.conn.onRequest(rpc.RegistrationRequest.type, () => null);
+    this.conn.onRequest(rpc.CodeLensRefreshRequest.type, () => null);
+    this.conn.onRequest(rpc.InlayHintRefreshRequest.type, () => null);
+    this.conn.onNotification("$/progress", (p) => this.progress.push(p.value.kind));
+    // plugin.pin shows the review card and asks; the author picks "Pin".
+    this.questions = [];
+    this.conn.onRequest(rpc.ShowMessageRequest.type, (p) => {
+      this.questions.push(p.message);
+      return { title: "Pin" };
+    });
+    this.conn.listen();
+  }
+
+  poke() {
+    const ws = this.waiters;
+    this.waiters = [];
+    for (const w of ws) w();
+  }
+
+  // waitDiags resolves with the last publish for uri that satisfies ok.
+  async waitDiags(uri, ok, what) {
+    const deadline = Date.now() + 15000;
+    for (;;) {
+      const p = this.diags.get(uri);
+      if (p && ok(p)) return p;
+      if (Date.now() > deadline) {
+        assert.fail(`timed out waiting for ${what} on ${uri}; last: ${JSON.stringify(p)}\nserver stderr: ${this.stderr}`);
+      }
+      await new Promise((resolve) => {
+        this.waiters.push(resolve);
+        setTimeout(resolve, 100);
+      });
+    }
+  }
+
+  async initialize() {
+    const res = await this.conn.sendRequest(rpc.InitializeRequest.type, {
+      processId: process.pid,
+      rootUri: pathToFileURL(DIR).href,
+      workspaceFolders: [{ uri: pathToFileURL(DIR).href, name: "books" }],
+      capabilities: {
+        workspace: {
+          configuration: true,
+          workspaceEdit: { documentChanges: true, resourceOperations: ["create"] },
+          didChangeWatchedFiles: { dynamicRegistration: true },
+          codeLens: { refreshSupport: true },
+          inlayHint: { refreshSupport: true },
+        },
+        window: { workDoneProgress: true },
+        textDocument: {
+          publishDiagnostics: { relatedInformation: true, codeDescriptionSupport: true, tagSupport: { valueSet: [1, 2] } },
+          hover: { contentFormat: ["markdown", "plaintext"] },
+          codeAction: { codeActionLiteralSupport: { codeActionKind: { valueSet: ["quickfix", "source"] } } },
+        },
+      },
+    });
+    await this.conn.sendNotification(rpc.InitializedNotification.type, {});
+    return res;
+  }
+
+  open(rel, text) {
+    const uri = uriOf(rel);
+    if (text === undefined) text = fs.readFileSync(path.join(DIR, rel), "utf8");
+    this.docs.set(uri, { text, version: 1 });
+    const languageId = rel.endsWith(".json") ? "json" : rel.endsWith(".ts") ? "typescript" : "javascript";
+    return this.conn.sendNotification(rpc.DidOpenTextDocumentNotification.type, {
+      textDocument: { uri, languageId, version: 1, text },
+    });
+  }
+
+  change(uri, text) {
+    const d = this.docs.get(uri);
+    d.text = text;
+    d.version++;
+    return this.conn.sendNotification(rpc.DidChangeTextDocumentNotification.type, {
+      textDocument: { uri, version: d.version },
+      contentChanges: [{ text }],
+    });
+  }
+
+  text(uri) {
+    return this.docs.get(uri).text;
+  }
+
+  // applyEdit applies a WorkspaceEdit to the open documents (and creates
+  // files), then sends the changes.
+  async applyEdit(edit) {
+    const changes = [];
+    for (const [uri, edits] of Object.entries(edit.changes || {})) changes.push({ uri, edits });
+    for (const dc of edit.documentChanges || []) {
+      if (dc.kind === "create") continue;
+      changes.push({ uri: dc.textDocument.uri, edits: dc.edits, version: dc.textDocument.version });
+    }
+    for (const { uri, edits, version } of changes) {
+      const d = this.docs.get(uri);
+      assert.ok(d, `edit of ${uri}, which is not open`);
+      if (version !== null && version !== undefined) assert.equal(version, d.version, "edit for another version");
+      await this.change(uri, applyTextEdits(d.text, edits));
+    }
+  }
+
+  pos(uri, needle, delta = 0) {
+    const text = this.text(uri);
+    const i = text.indexOf(needle);
+    assert.ok(i >= 0, `${needle} not in ${uri}`);
+    return offsetToPosition(text, i + delta);
+  }
+}
+
+function offsetToPosition(text, off) {
+  const before = text.slice(0, off); // JS strings are UTF-16, as LSP
+  const line = before.split("\n").length - 1;
+  return { line, character: off - (before.lastIndexOf("\n") + 1) };
+}
+
+function positionToOffset(text, pos) {
+  const lines = text.split("\n");
+  let off = 0;
+  for (let i = 0; i < pos.line; i++) off += lines[i].length + 1;
+  return off + pos.character;
+}
+
+function applyTextEdits(text, edits) {
+  const sorted = edits
+    .map((e) => ({ s: positionToOffset(text, e.range.start), e: positionToOffset(text, e.range.end), t: e.newText }))
+    .sort((a, b) => b.s - a.s);
+  for (const e of sorted) text = text.slice(0, e.s) + e.t + text.slice(e.e);
+  return text;
+}
+
+const codes = (p) => p.diagnostics.map((d) => d.code);
+
+// ---------- the session ----------
+
+test("plugin-lsp serve with a vscode-languageserver-protocol client", async (t) => {
+  t.after(() => spawned.forEach((p) => p.exitCode === null && p.kill()));
+  const ed = new Editor();
+
+  const init = await ed.initialize();
+  await t.test("initialize", () => {
+    const caps = init.capabilities;
+    assert.equal(caps.textDocumentSync.change, 2); // incremental; this client sends whole texts, accepted too
+    assert.ok(caps.executeCommandProvider.commands.includes("plugin.runTool"));
+    assert.ok(caps.codeActionProvider && caps.codeLensProvider && caps.hoverProvider && caps.completionProvider);
+  });
+
+  await t.test("diagnostics on open: the example is clean", async () => {
+    await ed.open("plugin.json");
+    await ed.open("code/lookup-book.ts");
+    const p = await ed.waitDiags(MANIFEST, () => true, "first diagnostics");
+    assert.deepEqual(p.diagnostics, []);
+    const pp = await ed.waitDiags(PAGE, () => true, "page diagnostics");
+    assert.deepEqual(pp.diagnostics, []);
+  });
+
+  let pageDiag;
+  await t.test("an edit in the page, and the updated diagnostics", async () => {
+    const text = ed.text(PAGE).replace("const API = \"https://api.openlibrary.org\";", "const API = \"https://books.example.org\";");
+    await ed.change(PAGE, text);
+    const p = await ed.waitDiags(PAGE, (p) => codes(p).includes("fetch-undeclared-domain"), "fetch-undeclared-domain");
+    pageDiag = p.diagnostics.find((d) => d.code === "fetch-undeclared-domain");
+    assert.equal(p.version, ed.docs.get(PAGE).version);
+    assert.equal(pageDiag.severity, 1);
+    assert.match(pageDiag.message, /books\.example\.org/);
+    assert.match(pageDiag.codeDescription.href, /^file:\/\/.*docs\/rules\.md#fetch-undeclared-domain$/);
+    const callLine = ed.pos(PAGE, "http.fetch").line;
+    assert.equal(pageDiag.range.start.line, callLine, "the diagnostic sits on the call");
+  });
+
+  await t.test("the quick fix edits plugin.json and the diagnostic goes away", async () => {
+    const actions = await ed.conn.sendRequest(rpc.CodeActionRequest.type, {
+      textDocument: { uri: PAGE },
+      range: pageDiag.range,
+      context: { diagnostics: [pageDiag], only: ["quickfix"] },
+    });
+    const fix = actions.find((a) => a.kind === "quickfix" && /books\.example\.org/.test(a.title));
+    assert.ok(fix, `no add-domain fix in ${JSON.stringify(actions.map((a) => a.title))}`);
+    const touched = (fix.edit.documentChanges || []).map((d) => d.textDocument && d.textDocument.uri);
+    assert.ok(touched.includes(MANIFEST) || (fix.edit.changes && fix.edit.changes[MANIFEST]), "the fix edits plugin.json");
+    await ed.applyEdit(fix.edit);
+    assert.match(ed.text(MANIFEST), /"books\.example\.org"/);
+    await ed.waitDiags(PAGE, (p) => !codes(p).includes("fetch-undeclared-domain"), "the diagnostic gone");
+    // back to the real API for the runs below
+    await ed.change(PAGE, fs.readFileSync(path.join(DIR, "code/lookup-book.ts"), "utf8"));
+    await ed.waitDiags(MANIFEST, (p) => codes(p).includes("fetch-unused-domain") || p.diagnostics.length === 0, "manifest settled");
+  });
+
+  await t.test("a typo in capabilities.fetch: the preferred fix renames it and every related diagnostic clears", async () => {
+    const before = ed.text(MANIFEST);
+    await ed.change(MANIFEST, before.replace('"api.openlibrary.org",', '"api.openlibary.org",'));
+    const p = await ed.waitDiags(PAGE, (p) => codes(p).includes("fetch-undeclared-domain"), "fetch-undeclared-domain");
+    const m = await ed.waitDiags(MANIFEST, (p) => codes(p).includes("fetch-unused-domain") && codes(p).includes("credential-unscoped"), "the typo's manifest diagnostics");
+    const d = p.diagnostics.find((d) => d.code === "fetch-undeclared-domain");
+    const actions = await ed.conn.sendRequest(rpc.CodeActionRequest.type, { textDocument: { uri: PAGE }, range: d.range, context: { diagnostics: [d] } });
+    const preferred = actions.filter((a) => a.isPreferred);
+    assert.equal(preferred.length, 1, JSON.stringify(actions.map((a) => [a.title, a.isPreferred])));
+    assert.match(preferred[0].title, /^Rename "api\.openlibary\.org" to "api\.openlibrary\.org" in capabilities\.fetch/);
+    // the credential, scoped to the right host, is offered the same rename, not the typo
+    const cred = m.diagnostics.find((d) => d.code === "credential-unscoped");
+    const credActions = await ed.conn.sendRequest(rpc.CodeActionRequest.type, { textDocument: { uri: MANIFEST }, range: cred.range, context: { diagnostics: [cred] } });
+    assert.deepEqual(credActions.map((a) => a.title), [preferred[0].title]);
+    await ed.applyEdit(preferred[0].edit);
+    assert.equal(ed.text(MANIFEST), before);
+    await ed.waitDiags(PAGE, (p) => p.diagnostics.length === 0, "the page clean");
+    await ed.waitDiags(
+      MANIFEST,
+      (p) => !p.diagnostics.some((d) => ["fetch-undeclared-domain", "credential-unscoped"].includes(d.code) || /openlibary/.test(d.message)),
+      "the typo's diagnostics cleared",
+    );
+  });
+
+  await t.test("code lenses above each tool", async () => {
+    const lenses = await ed.conn.sendRequest(rpc.CodeLensRequest.type, { textDocument: { uri: MANIFEST } });
+    assert.deepEqual(lenses.map((l) => l.command.title), ["▶ Run lookupBook", "▶ Run searchBooks", "▶ Run saveFavourite"]);
+    for (const l of lenses) assert.equal(l.command.command, "plugin.runTool");
+    assert.equal(lenses[0].range.start.line, ed.pos(MANIFEST, '"lookupBook"').line);
+    const pageLenses = await ed.conn.sendRequest(rpc.CodeLensRequest.type, { textDocument: { uri: PAGE } });
+    assert.equal(pageLenses.length, 1);
+    assert.equal(pageLenses[0].range.start.line, ed.pos(PAGE, "export default").line);
+  });
+
+  await t.test("plugin.runTool before and after a fix", async (tt) => {
+    const run = () =>
+      ed.conn.sendRequest(rpc.ExecuteCommandRequest.type, {
+        command: "plugin.runTool",
+        arguments: [{ uri: MANIFEST, tool: "lookupBook", input: { isbn: "9780261103344" } }],
+      });
+    // break the manifest: api.openlibrary.org is no longer allowed
+    const original = ed.text(MANIFEST);
+    await ed.change(MANIFEST, original.replace('"api.openlibrary.org",\n', ""));
+    let rec = await run();
+    assert.equal(rec.ok, false, `a refused fetch fails the run: ${JSON.stringify(rec)}`);
+    assert.ok(rec.fetches.some((f) => f.refused), "the fetch was refused");
+    const p = await ed.waitDiags(PAGE, (p) => codes(p).includes("fetch-undeclared-domain"), "the refused fetch as a diagnostic");
+    const d = p.diagnostics.find((d) => d.code === "fetch-undeclared-domain");
+    const actions = await ed.conn.sendRequest(rpc.CodeActionRequest.type, { textDocument: { uri: PAGE }, range: d.range, context: { diagnostics: [d] } });
+    const fix = actions.find((a) => /api\.openlibrary\.org/.test(a.title));
+    assert.ok(fix, `no fix in ${JSON.stringify(actions.map((a) => a.title))}`);
+    await ed.applyEdit(fix.edit);
+    rec = await run();
+    assert.equal(rec.ok, true, JSON.stringify(rec));
+    assert.equal(rec.result.value, "The Hobbit");
+    assert.match(rec.claim, /^fn\.lookupBook:/);
+    assert.ok(ed.progress.includes("begin") && ed.progress.includes("end"), `progress: ${ed.progress}`);
+    const lenses = await ed.conn.sendRequest(rpc.CodeLensRequest.type, { textDocument: { uri: MANIFEST } });
+    assert.match(lenses[0].command.title, /^✓ Title: The Hobbit · \d+ ms · 1 fetch/);
+    const hints = await ed.conn.sendRequest(rpc.InlayHintRequest.type, {
+      textDocument: { uri: PAGE },
+      range: { start: { line: 0, character: 0 }, end: { line: 1000, character: 0 } },
+    });
+    assert.equal(hints.length, 1, JSON.stringify(hints));
+    assert.match(hints[0].label, /^✓ Title: The Hobbit · \d+ ms · 1 fetch$/);
+    assert.equal(hints[0].position.line, ed.pos(PAGE, "export default").line);
+    const hover = await ed.conn.sendRequest(rpc.HoverRequest.type, { textDocument: { uri: MANIFEST }, position: ed.pos(MANIFEST, '"lookupBook"', 2) });
+    assert.match(hover.contents.value, /\*\*Title\*\*: The Hobbit/);
+    assert.match(hover.contents.value, /api\.openlibrary\.org\/isbn\/9780261103344\.json/);
+  });
+
+  await t.test("tool tests: the lens runs a case, a failure is a diagnostic with the diff", async () => {
+    const TESTS = uriOf("tests/lookup-book.json");
+    const original = fs.readFileSync(path.join(DIR, "tests/lookup-book.json"), "utf8");
+    const wrong = original.replace('"value": "The Hobbit", "label"', '"value": "The Hobit", "label"');
+    assert.notEqual(wrong, original);
+    await ed.open("tests/lookup-book.json", wrong);
+    const lensesOf = () => ed.conn.sendRequest(rpc.CodeLensRequest.type, { textDocument: { uri: TESTS } });
+    let lenses = await lensesOf();
+    assert.deepEqual(lenses.map((l) => l.command.title), ["▶ Run all 4 tests", "▶ Run test", "▶ Run test", "▶ Run test", "▶ Run test"]);
+    const first = lenses[1];
+    assert.equal(first.command.command, "plugin.runTests");
+    assert.equal(first.range.start.line, ed.pos(TESTS, '"finds The Hobbit by ISBN"').line);
+    const runFirst = () => ed.conn.sendRequest(rpc.ExecuteCommandRequest.type, { command: first.command.command, arguments: first.command.arguments });
+    let results = await runFirst();
+    assert.equal(results.length, 1, JSON.stringify(results));
+    assert.equal(results[0].status, "fail", JSON.stringify(results[0]));
+    const p = await ed.waitDiags(TESTS, (p) => p.diagnostics.length === 1, "the failing case");
+    assert.equal(p.diagnostics[0].range.start.line, first.range.start.line);
+    assert.match(p.diagnostics[0].message, /result\.value: differs\n\s+expected: "The Hobit"\n\s+actual:\s+"The Hobbit"/);
+    lenses = await lensesOf();
+    assert.match(lenses[1].command.title, /^✗ failed \(1 difference\)/);
+    // The author fixes the expectation and runs it again: green, no diagnostic.
+    await ed.change(TESTS, original);
+    results = await runFirst();
+    assert.equal(results[0].status, "pass", JSON.stringify(results[0]));
+    await ed.waitDiags(TESTS, (p) => p.diagnostics.length === 0, "the case passes");
+    lenses = await lensesOf();
+    assert.match(lenses[1].command.title, /^✓ passed · \d+ ms/);
+  });
+
+  await t.test("plugin.runTool with a bad input: InputError, no sandbox", async () => {
+    const rec = await ed.conn.sendRequest(rpc.ExecuteCommandRequest.type, {
+      command: "plugin.runTool",
+      arguments: [{ uri: MANIFEST, tool: "lookupBook", input: { isbn: 9780261103344, extra: true } }],
+    });
+    assert.equal(rec.ok, false, JSON.stringify(rec));
+    assert.equal(rec.error.name, "InputError");
+    assert.equal(rec.error.file, "plugin.json");
+    assert.deepEqual(rec.error.violations.map((v) => v.pointer), ["/isbn"], JSON.stringify(rec.error));
+    assert.match(rec.error.violations[0].message, /expected string, but got number/);
+    assert.equal(rec.fetches.length, 0, "nothing was fetched");
+  });
+
+  await t.test("hover: a credential, its value redacted", async () => {
+    const h = await ed.conn.sendRequest(rpc.HoverRequest.type, { textDocument: { uri: MANIFEST }, position: ed.pos(MANIFEST, '"openlibrary_key"', 3) });
+    assert.equal(h.contents.kind, "markdown");
+    assert.match(h.contents.value, /Authorization: Bearer ••••\(openlibrary_key\)/);
+    assert.doesNotMatch(h.contents.value, /dev-ol-4f9c2e7a1b/);
+  });
+
+  await t.test("completion of host methods", async () => {
+    const text = ed.text(MANIFEST).replace('"collections.put"]', '"collections.put", ""]');
+    await ed.change(MANIFEST, text);
+    const res = await ed.conn.sendRequest(rpc.CompletionRequest.type, {
+      textDocument: { uri: MANIFEST },
+      position: ed.pos(MANIFEST, '"collections.put", "', '"collections.put", "'.length),
+    });
+    const labels = (res.items || res).map((i) => i.label);
+    assert.deepEqual(labels, ["collections.delete", "collections.query"]);
+  });
+
+  await t.test("a malformed manifest typed character by character", async () => {
+    const full = fs.readFileSync(path.join(DIR, "plugin.json"), "utf8");
+    for (let i = 0; i <= full.length; i++) {
+      await ed.change(MANIFEST, full.slice(0, i));
+      if (i % 97 === 0) {
+        // requests in the middle of it all are answered
+        await ed.conn.sendRequest(rpc.HoverRequest.type, { textDocument: { uri: MANIFEST }, position: offsetToPosition(full, i) });
+      }
+    }
+    // The pushed list may not change (unchanged results are not
+    // republished), so ask for the final state (pull diagnostics).
+    const report = await ed.conn.sendRequest(rpc.DocumentDiagnosticRequest.type, { textDocument: { uri: MANIFEST } });
+    assert.equal(report.kind, "full");
+    assert.deepEqual(report.items, []);
+    assert.equal(ed.server.exitCode, null, "the server is alive");
+    assert.ok(!ed.logs.some((l) => /internal error/.test(l)), ed.logs.join("\n"));
+  });
+
+  await t.test("pin, widen a domain: snapshot-widened; the quick fix plugin.pin clears it", async () => {
+    const pinned = await ed.conn.sendRequest(rpc.ExecuteCommandRequest.type, { command: "plugin.pin", arguments: [{ uri: MANIFEST, confirm: true }] });
+    assert.equal(pinned.pinned, true, JSON.stringify(pinned));
+    assert.ok(fs.existsSync(path.join(DIR, "plugin.lock.json")));
+    // the author widens the reach and saves
+    const widened = ed.text(MANIFEST).replace('"api.openlibrary.org",', '"api.openlibrary.org", "api.evil-cdn.example",');
+    fs.writeFileSync(path.join(DIR, "plugin.json"), widened);
+    await ed.change(MANIFEST, widened);
+    const p = await ed.waitDiags(MANIFEST, (p) => codes(p).includes("snapshot-widened"), "snapshot-widened");
+    const d = p.diagnostics.find((d) => d.code === "snapshot-widened");
+    assert.equal(d.severity, 1);
+    assert.equal(d.range.start.line, ed.pos(MANIFEST, '"api.evil-cdn.example"').line);
+    assert.match(d.message, /pinned: api\.openlibrary\.org, covers\.openlibrary\.org/);
+    const actions = await ed.conn.sendRequest(rpc.CodeActionRequest.type, { textDocument: { uri: MANIFEST }, range: d.range, context: { diagnostics: [d] } });
+    const fix = actions.find((a) => a.title === "Re-pin the capability snapshot");
+    assert.ok(fix && fix.command && fix.command.command === "plugin.pin", JSON.stringify(actions));
+    const res = await ed.conn.sendRequest(rpc.ExecuteCommandRequest.type, fix.command);
+    assert.equal(res.pinned, true, JSON.stringify(res));
+    assert.equal(ed.questions.length, 1, "the review card was shown once");
+    assert.match(ed.questions[0], /\+ api\.evil-cdn\.example \(fetch, tools lookupBook/);
+    assert.deepEqual(res.changes.filter((c) => c.startsWith("+")), ["+ api.evil-cdn.example (fetch, tools lookupBook, searchBooks, saveFavourite)"]);
+    await ed.waitDiags(MANIFEST, (p) => !codes(p).includes("snapshot-widened"), "snapshot-widened cleared");
+  });
+
+  await t.test("shutdown and exit", async () => {
+    await ed.conn.sendRequest(rpc.ShutdownRequest.type);
+    await ed.conn.sendNotification(rpc.ExitNotification.type);
+    assert.equal(await ed.exited, 0);
+  });
+});

@@ -1,0 +1,515 @@
+-- Headless Neovim driving `plugin-lsp serve` as an author would, with the
+-- client configured by a snippet of docs/editors.md pasted as init.lua:
+-- open the example plugin, read diagnostics, see the code lenses of the
+-- first buffer, open a page, run a tool with the documented command, edit,
+-- apply quick fixes, hover, completion, and a manifest typed character by
+-- character. Run by internal/lsp/e2e (go test):
+--   nvim --headless --clean -u init.lua -c "luafile internal/lsp/e2e/nvim/test.lua"
+-- in the plugin's directory, with PLUGIN_DIR, RESULTS and PLUGIN_LSP_RUN_CMD
+-- (the run command of the docs) in the environment and plugin-lsp on PATH.
+-- Each step writes "ok <step>" or "FAIL <step>: <why>" to RESULTS; the
+-- last line is DONE when the script got to the end.
+--
+-- The script never starts or attaches the client itself: the snippet does,
+-- from its FileType autocommand. It only observes (the diagnostics handlers,
+-- the review card's question, the exit code) and, on Neovim 0.11+, calls
+-- client methods with ":" (0.7 has "." functions).
+
+local DIR = os.getenv("PLUGIN_DIR")
+local REPO = os.getenv("REPO_DIR")
+local out = assert(io.open(assert(os.getenv("RESULTS"), "RESULTS not set"), "w"))
+
+local function emit(line)
+  out:write(line .. "\n")
+  out:flush()
+end
+
+local failed = false
+local function step(name, f)
+  if failed then
+    emit("skip " .. name .. " (an earlier step failed)")
+    return
+  end
+  local ok, err = xpcall(f, debug.traceback)
+  if ok then
+    emit("ok " .. name)
+  elseif type(err) == "string" and err:match("SKIP: ") then
+    emit("skip " .. name .. ": " .. err:match("SKIP: ([^\n]*)"))
+  else
+    failed = true
+    emit("FAIL " .. name .. ": " .. tostring(err):gsub("\n", "\n    "))
+  end
+end
+
+local function finish()
+  emit("DONE")
+  out:close()
+  vim.cmd("qall!")
+end
+
+local manifest_path = DIR .. "/plugin.json"
+local page_path = DIR .. "/code/lookup-book.ts"
+local manifest_uri = vim.uri_from_fname(manifest_path)
+local page_uri = vim.uri_from_fname(page_path)
+local RUN_CMD = assert(os.getenv("PLUGIN_LSP_RUN_CMD"), "PLUGIN_LSP_RUN_CMD not set")
+local modern = vim.fn.has("nvim-0.11") == 1
+
+-- c:name(...) on 0.11, c.name(...) on 0.7
+local function call(c, name, ...)
+  if modern then
+    return c[name](c, ...)
+  end
+  return c[name](...)
+end
+
+-- How many diagnostic reports arrived per URI, pushed (0.7) or pulled (0.10+);
+-- what they hold is read back from vim.diagnostic, as the user sees it.
+local reports = {}
+local function observe(method, uri_of)
+  local orig = vim.lsp.handlers[method]
+  if not orig then
+    return
+  end
+  vim.lsp.handlers[method] = function(err, result, ctx, config)
+    local r = orig(err, result, ctx, config)
+    local uri = uri_of(result, ctx)
+    if uri then
+      reports[uri] = (reports[uri] or 0) + 1
+    end
+    return r
+  end
+end
+observe("textDocument/publishDiagnostics", function(result)
+  return result and result.uri
+end)
+observe("textDocument/diagnostic", function(_, ctx)
+  return ctx and ctx.params and ctx.params.textDocument and ctx.params.textDocument.uri
+end)
+
+-- plugin.pin shows the review card and asks: the author picks "Pin".
+pin_questions = {}
+vim.lsp.handlers["window/showMessageRequest"] = function(err, result)
+  table.insert(pin_questions, result.message)
+  return { title = "Pin" }
+end
+
+-- The exit code, from the snippet's own config with on_exit added.
+local exit_code = nil
+local function on_exit(code)
+  exit_code = code
+end
+local configs = {}
+if modern then
+  vim.lsp.config("plugin_lsp", { on_exit = on_exit })
+else
+  local start_client = vim.lsp.start_client
+  vim.lsp.start_client = function(config)
+    table.insert(configs, config)
+    local theirs = config.on_exit
+    config.on_exit = function(code, signal, id)
+      on_exit(code)
+      if theirs then
+        theirs(code, signal, id)
+      end
+    end
+    return start_client(config)
+  end
+end
+
+local function clients_of(buf)
+  if vim.lsp.get_clients then
+    return vim.lsp.get_clients({ bufnr = buf })
+  end
+  return vim.tbl_values(vim.lsp.buf_get_clients(buf))
+end
+
+local function wait(what, cond, ms)
+  if not vim.wait(ms or 15000, cond, 20) then
+    error("timed out waiting for " .. what, 2)
+  end
+end
+
+-- UTF-16 length of the first col bytes of line
+local function utf16(line, col)
+  local n, i = 0, 1
+  while i <= col and i <= #line do
+    local b = line:byte(i)
+    if b >= 0xF0 then
+      n, i = n + 2, i + 4
+    elseif b >= 0xE0 then
+      n, i = n + 1, i + 3
+    elseif b >= 0xC0 then
+      n, i = n + 1, i + 2
+    else
+      n, i = n + 1, i + 1
+    end
+  end
+  return n
+end
+
+-- The opening, as the reader does it: the first buffer is plugin.json.
+vim.cmd("edit " .. vim.fn.fnameescape(manifest_path))
+local mbuf = vim.api.nvim_get_current_buf()
+local pbuf
+local client_id
+
+local function client()
+  return vim.lsp.get_client_by_id(client_id)
+end
+
+local function buf_of(uri)
+  if uri == manifest_uri then
+    return mbuf
+  end
+  return pbuf
+end
+
+-- the diagnostics of uri shown in its buffer, by code, in LSP coordinates
+local function codes(uri)
+  local buf = buf_of(uri)
+  local lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+  local function pos(l, c)
+    return { line = l, character = utf16(lines[l + 1] or "", c) }
+  end
+  local out = {}
+  for _, d in ipairs(vim.diagnostic.get(buf)) do
+    out[d.code] = {
+      code = d.code,
+      message = d.message,
+      severity = d.severity,
+      range = { start = pos(d.lnum, d.col), ["end"] = pos(d.end_lnum or d.lnum, d.end_col or d.col) },
+    }
+  end
+  return out
+end
+
+local function diagnostic_count(uri)
+  return #vim.diagnostic.get(buf_of(uri))
+end
+
+-- The code lens texts shown in buf, by 0-based line (virtual text of the
+-- codelens namespaces, whatever their name in this version).
+local function lens_texts(buf)
+  local out = {}
+  for name, ns in pairs(vim.api.nvim_get_namespaces()) do
+    if name:find("codelens", 1, true) then
+      for _, m in ipairs(vim.api.nvim_buf_get_extmarks(buf, ns, 0, -1, { details = true })) do
+        local row, details = m[2], m[4] or {}
+        local chunks = {}
+        for _, c in ipairs(details.virt_text or {}) do
+          table.insert(chunks, c[1])
+        end
+        for _, l in ipairs(details.virt_lines or {}) do
+          for _, c in ipairs(l) do
+            table.insert(chunks, c[1])
+          end
+        end
+        out[row] = (out[row] and out[row] .. " " or "") .. table.concat(chunks)
+      end
+    end
+  end
+  return out
+end
+
+-- opens path the way the reader does (:edit); the snippet attaches it
+local function open(path)
+  vim.cmd("edit " .. vim.fn.fnameescape(path))
+  return vim.api.nvim_get_current_buf()
+end
+
+local function lines_of(buf)
+  return vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+end
+
+-- position (0-based line, UTF-16 column) of the first occurrence of needle
+local function find(buf, needle, delta)
+  for i, line in ipairs(lines_of(buf)) do
+    local s = line:find(needle, 1, true)
+    if s then
+      return { line = i - 1, character = utf16(line, s - 1 + (delta or 0)) }
+    end
+  end
+  error("not found: " .. needle, 2)
+end
+
+local function request_sync(buf, method, params, ms)
+  return call(client(), "request_sync", method, params, ms or 15000, buf)
+end
+
+local function request(buf, method, params)
+  local res, err = request_sync(buf, method, params)
+  if err then
+    error(method .. ": " .. tostring(err), 2)
+  end
+  if res.err then
+    error(method .. ": " .. vim.inspect(res.err), 2)
+  end
+  return res.result
+end
+
+local function set_text(buf, text)
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, vim.split(text, "\n", { plain = true }))
+end
+
+
+step("the snippet starts one client for the first buffer, rooted at the plugin", function()
+  wait("a client attached to plugin.json", function() return #clients_of(mbuf) > 0 end)
+  local cs = clients_of(mbuf)
+  assert(#cs == 1, "clients: " .. #cs)
+  client_id = cs[1].id
+  -- 0.7 lists initialized clients only; 0.11 lists them once attached
+  wait("initialize", function() return client().initialized end)
+  local c = client()
+  assert(c.config.cmd[1] == "plugin-lsp" and c.config.cmd[2] == "serve", vim.inspect(c.config.cmd))
+  -- 0.11 resolves the snippet's root_dir function into client.root_dir
+  local root = modern and c.root_dir or c.config.root_dir
+  assert(root == vim.fn.fnamemodify(DIR, ":p:h"), "root " .. tostring(root))
+  if not modern then
+    assert(#configs == 1, "start_client calls: " .. #configs)
+  end
+  local caps = c.server_capabilities
+  assert(caps.codeLensProvider and caps.hoverProvider and caps.completionProvider, vim.inspect(caps))
+end)
+
+step("diagnostics on open: plugin.json is clean", function()
+  wait("diagnostics of plugin.json", function() return (reports[manifest_uri] or 0) > 0 end)
+  assert(diagnostic_count(manifest_uri) == 0, vim.inspect(vim.diagnostic.get(mbuf)))
+end)
+
+step("code lenses on the first buffer, with no refresh but the snippet's", function()
+  local l = find(mbuf, '"lookupBook"').line
+  wait("the lens of lookupBook on plugin.json", function()
+    local t = lens_texts(mbuf)[l]
+    return t ~= nil and t:find("▶ Run lookupBook", 1, true) ~= nil
+  end)
+end)
+
+step("a page (.ts) opened: attached to the same client, its diagnostics clean", function()
+  pbuf = open(page_path)
+  assert(vim.bo[pbuf].filetype == "typescript", vim.bo[pbuf].filetype)
+  wait("the page attached", function() return #clients_of(pbuf) > 0 end)
+  local cs = clients_of(pbuf)
+  assert(#cs == 1 and cs[1].id == client_id, "the page got another client")
+  wait("diagnostics of the page", function() return (reports[page_uri] or 0) > 0 end)
+  assert(diagnostic_count(page_uri) == 0, vim.inspect(vim.diagnostic.get(pbuf)))
+  wait("the page's lens", function()
+    for _, t in pairs(lens_texts(pbuf)) do
+      if t:find("▶ Run lookupBook", 1, true) then return true end
+    end
+    return false
+  end)
+end)
+
+step("the documented run command on the ▶ Run line: the lens shows the result", function()
+  vim.api.nvim_set_current_buf(mbuf)
+  local l = find(mbuf, '"lookupBook"').line
+  vim.api.nvim_win_set_cursor(0, { l + 1, 0 })
+  vim.cmd(RUN_CMD)
+  wait("the lens to show the run", function()
+    local t = lens_texts(mbuf)[l]
+    return t ~= nil and t:find("✓", 1, true) ~= nil
+  end, 60000)
+  local t = lens_texts(mbuf)[l]
+  assert(t:find("Run again", 1, true), t)
+  emit("# lens after the run: " .. t)
+end)
+
+local page_diag
+step("an edit in the page, and the updated diagnostics", function()
+  local l = find(pbuf, 'const API = "https://api.openlibrary.org";').line
+  vim.api.nvim_buf_set_lines(pbuf, l, l + 1, false, { 'const API = "https://books.example.org";' })
+  wait("fetch-undeclared-domain", function() return codes(page_uri)["fetch-undeclared-domain"] ~= nil end)
+  page_diag = codes(page_uri)["fetch-undeclared-domain"]
+  assert(page_diag.message:find("books.example.org", 1, true), page_diag.message)
+  assert(page_diag.range.start.line == find(pbuf, "http.fetch").line, "the diagnostic sits on the call")
+end)
+
+step(":lua vim.lsp.buf.code_action() on the call: the quick fix edits plugin.json and the diagnostic goes away", function()
+  vim.api.nvim_set_current_buf(pbuf)
+  -- the cursor on the diagnostic (the call; its line is ASCII, so the
+  -- UTF-16 column is the byte column)
+  vim.api.nvim_win_set_cursor(0, { page_diag.range.start.line + 1, page_diag.range.start.character })
+  local offered = {}
+  local select = vim.ui.select
+  -- the reader picks the add-domain fix from the menu
+  vim.ui.select = function(items, opts, on_choice)
+    local pick
+    for _, it in ipairs(items) do
+      local title = opts.format_item(it)
+      table.insert(offered, title)
+      if title:find("books.example.org", 1, true) then pick = it end
+    end
+    on_choice(pick)
+  end
+  local ok, err = pcall(vim.cmd, "lua vim.lsp.buf.code_action()")
+  local applied = ok and vim.wait(15000, function()
+    return table.concat(lines_of(mbuf), "\n"):find('"books.example.org"', 1, true) ~= nil
+  end, 20)
+  vim.ui.select = select
+  assert(ok, err)
+  assert(applied, "the fix was not applied to plugin.json; the menu offered: " .. vim.inspect(offered))
+  wait("the diagnostic to go", function() return codes(page_uri)["fetch-undeclared-domain"] == nil end)
+  -- back to the real API for the runs below
+  local l = find(pbuf, 'const API = "https://books.example.org";').line
+  vim.api.nvim_buf_set_lines(pbuf, l, l + 1, false, { 'const API = "https://api.openlibrary.org";' })
+end)
+
+step("a typo in capabilities.fetch: the preferred fix renames it and every related diagnostic clears", function()
+  local before = table.concat(lines_of(mbuf), "\n")
+  local l = find(mbuf, '"api.openlibrary.org",').line
+  local line = lines_of(mbuf)[l + 1]
+  vim.api.nvim_buf_set_lines(mbuf, l, l + 1, false, { (line:gsub('"api%.openlibrary%.org",', '"api.openlibary.org",', 1)) })
+  wait("fetch-undeclared-domain", function() return codes(page_uri)["fetch-undeclared-domain"] ~= nil end)
+  wait("the manifest's diagnostics", function()
+    local c = codes(manifest_uri)
+    return c["fetch-unused-domain"] ~= nil and c["credential-unscoped"] ~= nil
+  end)
+  local d = codes(page_uri)["fetch-undeclared-domain"]
+  local actions = request(pbuf, "textDocument/codeAction", {
+    textDocument = { uri = page_uri },
+    range = d.range,
+    context = { diagnostics = { d } },
+  })
+  local preferred = {}
+  for _, a in ipairs(actions or {}) do
+    if a.isPreferred then table.insert(preferred, a) end
+  end
+  assert(#preferred == 1, "want one preferred fix: " .. vim.inspect(actions))
+  local want = 'Rename "api.openlibary.org" to "api.openlibrary.org" in capabilities.fetch'
+  assert(preferred[1].title:sub(1, #want) == want, preferred[1].title)
+  vim.lsp.util.apply_workspace_edit(preferred[1].edit, "utf-16")
+  assert(table.concat(lines_of(mbuf), "\n") == before, "the rename restores the manifest")
+  wait("the page clean", function() return diagnostic_count(page_uri) == 0 end)
+  wait("the typo's diagnostics cleared", function()
+    for _, x in ipairs(vim.diagnostic.get(mbuf)) do
+      if x.code == "fetch-undeclared-domain" or x.code == "credential-unscoped" or x.message:find("openlibary", 1, true) then
+        return false
+      end
+    end
+    return true
+  end)
+end)
+
+step("code lenses above each tool", function()
+  local lenses = request(mbuf, "textDocument/codeLens", { textDocument = { uri = manifest_uri } })
+  assert(#lenses == 3, vim.inspect(lenses))
+  -- lookupBook ran above: its lens offers to run it again; plugin.json was
+  -- edited since (the fixes above), so the lens says that run is stale
+  assert(lenses[1].command.title:find("⟳ Run again (plugin.json changed since: ", 1, true), lenses[1].command.title)
+  assert(lenses[2].command.title:find("^▶ Run "), lenses[2].command.title)
+  assert(lenses[1].command.command == "plugin.runTool")
+  assert(lenses[1].range.start.line == find(mbuf, '"lookupBook"').line)
+end)
+
+step("plugin.runTool before and after a fix", function()
+  local function run()
+    return request_sync(mbuf, "workspace/executeCommand", {
+      command = "plugin.runTool",
+      arguments = { { uri = manifest_uri, tool = "lookupBook", input = { isbn = "9780261103344" } } },
+    }, 60000, mbuf)
+  end
+  local original = table.concat(lines_of(mbuf), "\n")
+  local broken = original:gsub('"api%.openlibrary%.org",\n', "", 1)
+  set_text(mbuf, broken)
+  local res = run()
+  assert(not res.err, vim.inspect(res.err))
+  assert(res.result.ok == false, "a refused fetch fails the run: " .. vim.inspect(res.result))
+  wait("the refused fetch as a diagnostic", function() return codes(page_uri)["fetch-undeclared-domain"] ~= nil end)
+  local d = codes(page_uri)["fetch-undeclared-domain"]
+  local actions = request(pbuf, "textDocument/codeAction", { textDocument = { uri = page_uri }, range = d.range, context = { diagnostics = { d } } })
+  local fix
+  for _, a in ipairs(actions or {}) do
+    if a.title:find("api.openlibrary.org", 1, true) then fix = a end
+  end
+  assert(fix, vim.inspect(actions))
+  vim.lsp.util.apply_workspace_edit(fix.edit, "utf-16")
+  res = run()
+  assert(not res.err, vim.inspect(res.err))
+  assert(res.result.ok == true, vim.inspect(res.result))
+  assert(res.result.result.value == "The Hobbit", vim.inspect(res.result.result))
+  local lenses = request(mbuf, "textDocument/codeLens", { textDocument = { uri = manifest_uri } })
+  assert(lenses[1].command.title:find("^✓ Title: The Hobbit"), lenses[1].command.title)
+end)
+
+step("plugin.runTool with a bad input: InputError, no sandbox", function()
+  local res = request_sync(mbuf, "workspace/executeCommand", {
+    command = "plugin.runTool",
+    arguments = { { uri = manifest_uri, tool = "lookupBook", input = { isbn = 9780261103344 } } },
+  }, 60000, mbuf)
+  assert(not res.err, vim.inspect(res.err))
+  local rec = res.result
+  assert(rec.ok == false, vim.inspect(rec))
+  assert(rec.error.name == "InputError", vim.inspect(rec.error))
+  assert(rec.error.file == "plugin.json", vim.inspect(rec.error))
+  assert(#rec.error.violations == 1 and rec.error.violations[1].pointer == "/isbn", vim.inspect(rec.error.violations))
+  assert(#rec.fetches == 0, vim.inspect(rec.fetches))
+end)
+
+step("hover: a credential, its value redacted", function()
+  local h = request(mbuf, "textDocument/hover", { textDocument = { uri = manifest_uri }, position = find(mbuf, '"openlibrary_key"', 3) })
+  assert(h.contents.kind == "markdown")
+  assert(h.contents.value:find("Authorization: Bearer ••••(openlibrary_key)", 1, true), h.contents.value)
+  assert(not h.contents.value:find("dev-ol-4f9c2e7a1b", 1, true), "the secret leaked")
+end)
+
+step("completion of host methods", function()
+  local l = find(mbuf, '"collections.put"]').line
+  local line = vim.api.nvim_buf_get_lines(mbuf, l, l + 1, false)[1]
+  vim.api.nvim_buf_set_lines(mbuf, l, l + 1, false, { (line:gsub('"collections%.put"%]', '"collections.put", ""]')) })
+  local res = request(mbuf, "textDocument/completion", { textDocument = { uri = manifest_uri }, position = find(mbuf, '"collections.put", "', #'"collections.put", "') })
+  local labels = {}
+  for _, it in ipairs(res.items or res) do table.insert(labels, it.label) end
+  assert(table.concat(labels, "|") == "collections.delete|collections.query", table.concat(labels, "|"))
+end)
+
+step("a malformed manifest typed character by character", function()
+  local f = assert(io.open(manifest_path))
+  local full = f:read("*a")
+  f:close()
+  set_text(mbuf, "")
+  local i = 0
+  while i < #full do
+    i = math.min(#full, i + 3)
+    set_text(mbuf, full:sub(1, i))
+    if i % 99 == 0 then
+      request(mbuf, "textDocument/hover", { textDocument = { uri = manifest_uri }, position = { line = 0, character = 0 } })
+    end
+  end
+  set_text(mbuf, full:gsub("\n$", ""))
+  -- The pushed list may not change (unchanged results are not
+  -- republished), so ask for the final state (pull diagnostics).
+  local report = request(mbuf, "textDocument/diagnostic", { textDocument = { uri = manifest_uri } })
+  assert(report.kind == "full" and #report.items == 0, vim.inspect(report))
+  assert(not call(client(), "is_stopped"), "the server died")
+end)
+
+step("pin, widen a domain: snapshot-widened; the quick fix plugin.pin clears it", function()
+  local res = request(mbuf, "workspace/executeCommand", { command = "plugin.pin", arguments = { { uri = manifest_uri, confirm = true } } })
+  assert(res.pinned == true, vim.inspect(res))
+  local text = table.concat(lines_of(mbuf), "\n")
+  local widened = text:gsub('"api%.openlibrary%.org",', '"api.openlibrary.org", "api.evil-cdn.example",', 1)
+  set_text(mbuf, widened)
+  vim.api.nvim_buf_call(mbuf, function() vim.cmd("silent write") end)
+  wait("snapshot-widened", function() return codes(manifest_uri)["snapshot-widened"] ~= nil end)
+  local d = codes(manifest_uri)["snapshot-widened"]
+  assert(d.severity == 1 and d.range.start.line == find(mbuf, '"api.evil-cdn.example"').line, vim.inspect(d))
+  assert(d.message:find("pinned: api.openlibrary.org, covers.openlibrary.org", 1, true), d.message)
+  local actions = request(mbuf, "textDocument/codeAction", { textDocument = { uri = manifest_uri }, range = d.range, context = { diagnostics = { d } } })
+  local fix
+  for _, a in ipairs(actions or {}) do
+    if a.title == "Re-pin the capability snapshot" then fix = a end
+  end
+  assert(fix and fix.command and fix.command.command == "plugin.pin", vim.inspect(actions))
+  res = request(mbuf, "workspace/executeCommand", { command = fix.command.command, arguments = fix.command.arguments })
+  assert(res.pinned == true, vim.inspect(res))
+  assert(#pin_questions == 1 and pin_questions[1]:find("+ api.evil-cdn.example (fetch, tools lookupBook", 1, true), vim.inspect(pin_questions))
+  wait("snapshot-widened to clear", function() return codes(manifest_uri)["snapshot-widened"] == nil end)
+end)
+
+step("shutdown and exit", function()
+  call(client(), "stop")
+  wait("the server to exit", function() return exit_code ~= nil end)
+  assert(exit_code == 0, "exit code " .. tostring(exit_code))
+end)
+
+finish()
