@@ -239,7 +239,7 @@ func TestGoodPluginsTypeCheck(t *testing.T) {
 	known := map[string][]string{
 		"good-notes": {"code/find-notes.ts:5 TS2352"},
 	}
-	dirs, _ := filepath.Glob("../../testdata/plugins/good-*")
+	dirs, _ := filepath.Glob("../../../testdata/plugins/good-*")
 	n := 0
 	for _, d := range dirs {
 		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
