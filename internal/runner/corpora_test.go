@@ -11,7 +11,9 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -107,11 +109,15 @@ func runCorpus(t *testing.T, root string) {
 	}
 	defer r.Close()
 
-	var calls, undeclared, unused, dynamic, runs int
+	var calls, undeclared, unused, dynamic, runs, lineChecked int
 	for i, p := range plugins {
 		name := names[i]
 		dir := filepath.Join(root, name)
 		anns := corporaAnnotations(t, dir)
+		byLine := map[string]annotation{}
+		for _, a := range anns {
+			byLine[a.file+":"+strconv.Itoa(a.line)] = a
+		}
 		declared := map[string]bool{}
 		for _, h := range capability.FromManifest(p.Manifest).Domains() {
 			declared[h] = true
@@ -179,6 +185,18 @@ func runCorpus(t *testing.T, root string) {
 				errMsg := ""
 				if rec.Error != nil {
 					errMsg = " error: " + rec.Error.Message
+					// An uncaught refusal is placed at the http.fetch call
+					// (the top mapped frame): that line must name the host.
+					if h, ok := refusedHost(rec.Error.Message); ok && rec.Error.File != "" {
+						at := rec.Error.File + ":" + strconv.Itoa(rec.Error.Line)
+						errMsg += " at " + at
+						if a, ok := byLine[at]; !ok {
+							t.Errorf("%s/%s input %s: refused %s at %s, a line without //@hosts", name, tn, in, h, at)
+						} else if !a.dynamic && !slices.Contains(a.hosts, h) {
+							t.Errorf("%s/%s input %s: refused %s at %s, whose //@hosts%v does not name it", name, tn, in, h, at, a.hosts)
+						}
+						lineChecked++
+					}
 				}
 				t.Logf("%s/%s %s: ok=%v saw %v%s", name, tn, in, rec.OK, saw, errMsg)
 			}
@@ -215,8 +233,19 @@ func runCorpus(t *testing.T, root string) {
 			}
 		}
 	}
-	t.Logf("%s: %d plugins, %d runs, %d annotated calls (%d dynamic), %d undeclared hosts, %d unused declared hosts",
-		filepath.Base(root), len(plugins), runs, calls, dynamic, undeclared, unused)
+	t.Logf("%s: %d plugins, %d runs, %d annotated calls (%d dynamic), %d undeclared hosts, %d unused declared hosts; %d refusals checked at their line",
+		filepath.Base(root), len(plugins), runs, calls, dynamic, undeclared, unused, lineChecked)
+}
+
+// refusedHost is the host of a "fetch refused: host H is not in
+// capabilities.fetch" message.
+func refusedHost(msg string) (string, bool) {
+	rest, ok := strings.CutPrefix(msg, "fetch refused: host ")
+	if !ok {
+		return "", false
+	}
+	h, _, ok := strings.Cut(rest, " ")
+	return h, ok
 }
 
 // fromInput reports whether host is built from one of the input's strings.
