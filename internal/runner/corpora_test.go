@@ -367,8 +367,10 @@ func corporaReach(t *testing.T, dir, page string) map[string]bool {
 
 // corporaInputs draws inputs from a tool's schema: each example; a base
 // input (the first example, else each required property with a plain
-// value of its type); the base with each enum value of each property, each
-// boolean both ways, each optional property absent.
+// value of its type); the base with every combination of the enum values
+// and booleans of its properties (an optional one absent too) when there
+// are at most 64, and with each of them varied alone; each optional
+// property absent.
 func corporaInputs(tool *checker.Tool) []json.RawMessage {
 	type prop struct {
 		Type    any   `json:"type"`
@@ -445,14 +447,57 @@ func corporaInputs(tool *checker.Tool) []json.RawMessage {
 	for _, k := range schema.Required {
 		required[k] = true
 	}
+	// Every combination of the enum and boolean properties (absent too
+	// when optional) while they are few; else each one varied alone.
+	choices := map[string][]any{}
+	combos := 1
 	for _, k := range props {
 		p := schema.Properties[k]
-		for _, v := range p.Enum {
-			add(with(k, v))
-		}
+		var vs []any
+		vs = append(vs, p.Enum...)
 		if p.Type == "boolean" {
-			add(with(k, true))
-			add(with(k, false))
+			vs = append(vs, true, false)
+		}
+		if len(vs) == 0 {
+			continue
+		}
+		if !required[k] {
+			vs = append(vs, nil)
+		}
+		choices[k] = vs
+		combos *= len(vs)
+	}
+	if combos <= 64 {
+		var fill func(i int, m map[string]any)
+		fill = func(i int, m map[string]any) {
+			if i == len(props) {
+				add(m)
+				return
+			}
+			k := props[i]
+			vs, ok := choices[k]
+			if !ok {
+				fill(i+1, m)
+				return
+			}
+			for _, v := range vs {
+				n := map[string]any{}
+				for a, b := range m {
+					n[a] = b
+				}
+				if v == nil {
+					delete(n, k)
+				} else {
+					n[k] = v
+				}
+				fill(i+1, n)
+			}
+		}
+		fill(0, base)
+	}
+	for _, k := range props {
+		for _, v := range choices[k] {
+			add(with(k, v))
 		}
 		if !required[k] {
 			add(with(k, nil))
