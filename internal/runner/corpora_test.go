@@ -84,6 +84,15 @@ func runCorpus(t *testing.T, root string) {
 		plugins = append(plugins, p)
 		names = append(names, e.Name())
 		certHosts = append(certHosts, capability.FromManifest(p.Manifest).Domains()...)
+		// the probe below declares undeclared hosts one by one
+		for _, a := range corporaAnnotations(t, filepath.Join(root, e.Name())) {
+			for _, h := range a.hosts {
+				if name, _, ok := strings.Cut(h, ":"); ok {
+					h = name // the certificate names hosts, not ports
+				}
+				certHosts = append(certHosts, h)
+			}
+		}
 	}
 	if len(plugins) < 5 {
 		t.Errorf("%s has %d plugins; want at least 5", root, len(plugins))
@@ -109,7 +118,7 @@ func runCorpus(t *testing.T, root string) {
 	}
 	defer r.Close()
 
-	var calls, undeclared, unused, dynamic, runs, lineChecked int
+	var calls, undeclared, unused, dynamic, runs, lineChecked, pairs, pairsConfirmed int
 	for i, p := range plugins {
 		name := names[i]
 		dir := filepath.Join(root, name)
@@ -137,8 +146,9 @@ func runCorpus(t *testing.T, root string) {
 			}
 		}
 		undeclared += len(undeclaredHosts)
-		seenIn := map[string]bool{}  // file + " " + host, for runs whose page reaches file
-		seenAny := map[string]bool{} // host
+		confirmed := map[string]bool{} // file:line + " " + host, placed there by the probe
+		seenIn := map[string]bool{}    // file + " " + host, for runs whose page reaches file
+		seenAny := map[string]bool{}   // host
 		for _, tool := range p.Manifest.Tools {
 			tn, _ := checker.Str(tool.Name)
 			page, _ := checker.Str(tool.Page)
@@ -199,6 +209,19 @@ func runCorpus(t *testing.T, root string) {
 					}
 				}
 				t.Logf("%s/%s %s: ok=%v saw %v%s", name, tn, in, rec.OK, saw, errMsg)
+				for _, c := range probeLines(t, r, dir, name, tn, in, byLine) {
+					confirmed[c] = true
+				}
+			}
+		}
+		for _, a := range anns {
+			for _, h := range a.hosts {
+				pairs++
+				if confirmed[a.file+":"+strconv.Itoa(a.line)+" "+h] {
+					pairsConfirmed++
+				} else {
+					t.Logf("%s/%s:%d: %s is confirmed for the file, not at the line (a caught refusal or a branch the probe does not reach)", name, a.file, a.line, h)
+				}
 			}
 		}
 		for _, a := range anns {
@@ -233,8 +256,117 @@ func runCorpus(t *testing.T, root string) {
 			}
 		}
 	}
-	t.Logf("%s: %d plugins, %d runs, %d annotated calls (%d dynamic), %d undeclared hosts, %d unused declared hosts; %d refusals checked at their line",
-		filepath.Base(root), len(plugins), runs, calls, dynamic, undeclared, unused, lineChecked)
+	t.Logf("%s: %d plugins, %d runs, %d annotated calls (%d dynamic), %d undeclared hosts, %d unused declared hosts; %d refusals checked at their line; %d/%d annotated (line, host) pairs confirmed at their line by the probe",
+		filepath.Base(root), len(plugins), runs, calls, dynamic, undeclared, unused, lineChecked, pairsConfirmed, pairs)
+}
+
+// probeLines ties hosts to lines. It runs the tool on a copy of the
+// plugin that declares no host: the first fetch is refused, and when the
+// refusal goes uncaught the runner places it at the http.fetch call, whose
+// //@hosts must name that host (or be DYNAMIC, for a host built from the
+// input). Then it declares that host and runs again, until the run needs
+// no further host, a refusal is caught, or the host comes from the input.
+// It returns the "file:line host" pairs it placed.
+func probeLines(t *testing.T, r *Runner, dir, name, tool string, in json.RawMessage, byLine map[string]annotation) []string {
+	t.Helper()
+	var placed []string
+	var declared []string
+	for step := 0; step < 12; step++ {
+		p := corporaCopy(t, dir, declared)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		rec, err := r.Run(ctx, Request{Plugin: p, Tool: tool, Input: in, Providers: "real", Timeout: 20 * time.Second})
+		cancel()
+		if err != nil {
+			t.Fatalf("%s/%s %s (probe): %v", name, tool, in, err)
+		}
+		more := false
+		if rec.Error != nil {
+			if h, ok := refusedHost(rec.Error.Message); ok && rec.Error.File != "" {
+				at := rec.Error.File + ":" + strconv.Itoa(rec.Error.Line)
+				a, annotated := byLine[at]
+				if !annotated {
+					// A refusal placed on a line inside the call's
+					// arguments (a JSON.stringify in the init) belongs to
+					// the call that starts on an annotated line above.
+					for up := 1; up <= 6 && !annotated; up++ {
+						if prev, ok := byLine[rec.Error.File+":"+strconv.Itoa(rec.Error.Line-up)]; ok {
+							a, annotated, at = prev, true, rec.Error.File+":"+strconv.Itoa(rec.Error.Line-up)
+							t.Logf("%s/%s (probe): the refusal of %s is placed %d line(s) below the call at %s", name, tool, h, up, at)
+						}
+					}
+				}
+				switch {
+				case !annotated:
+					t.Errorf("%s/%s input %s (probe): %s is fetched at %s, a line without //@hosts", name, tool, in, h, at)
+				case slices.Contains(a.hosts, h):
+					placed = append(placed, at+" "+h)
+				case a.dynamic && fromInput(h, in):
+				default:
+					t.Errorf("%s/%s input %s (probe): %s is fetched at %s, whose //@hosts%v does not name it", name, tool, in, h, at, a.hosts)
+				}
+				if annotated && !slices.Contains(a.hosts, h) {
+					return placed // a host from the input: the test's certificate cannot name it
+				}
+				declared = append(declared, h)
+				more = true
+			}
+		}
+		// refusals the page caught: declare them too (no line is known)
+		for _, f := range rec.Fetches {
+			if f.Refused != "" && f.Host != "" && !slices.Contains(declared, f.Host) && !fromInput(f.Host, in) {
+				declared = append(declared, f.Host)
+				more = true
+			}
+		}
+		if !more {
+			return placed
+		}
+	}
+	return placed
+}
+
+// corporaCopy copies a plugin into a temporary directory with
+// capabilities.fetch replaced by hosts.
+func corporaCopy(t *testing.T, dir string, hosts []string) *checker.Plugin {
+	t.Helper()
+	tmp := t.TempDir()
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(tmp, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if rel == "plugin.json" {
+			var m map[string]any
+			if err := json.Unmarshal(b, &m); err != nil {
+				return err
+			}
+			caps, _ := m["capabilities"].(map[string]any)
+			if caps == nil {
+				caps = map[string]any{}
+				m["capabilities"] = caps
+			}
+			caps["fetch"] = append([]string{}, hosts...)
+			if b, err = json.MarshalIndent(m, "", "  "); err != nil {
+				return err
+			}
+		}
+		return os.WriteFile(filepath.Join(tmp, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := checker.Load(nil, tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 // refusedHost is the host of a "fetch refused: host H is not in
