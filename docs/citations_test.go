@@ -211,10 +211,34 @@ func isBuildOutput(root, p string) bool {
 	return false
 }
 
+// sectionRE matches a doc section a comment cites by name:
+// docs/lsp.md, "Memory" or docs/host-api.md ("What is scrubbed").
+var sectionRE = regexp.MustCompile(`(docs/[A-Za-z0-9_-]+\.md)[,:]? \(?"([^"]+)"`)
+
+// hasSection reports whether the Markdown file has a heading that is, or
+// begins with, name (case aside).
+func hasSection(path, name string) bool {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if h := strings.TrimLeft(l, "#"); len(h) < len(l) && strings.HasPrefix(strings.ToLower(strings.TrimSpace(h)), strings.ToLower(name)) {
+			return true
+		}
+	}
+	return false
+}
+
 // badCitations returns what one comment cites that is not in the
 // repository.
 func badCitations(root, file, text string) []string {
 	var bad []string
+	for _, m := range sectionRE.FindAllStringSubmatch(text, -1) {
+		if !hasSection(filepath.Join(root, filepath.FromSlash(m[1])), m[2]) {
+			bad = append(bad, m[1]+` section "`+m[2]+`"`)
+		}
+	}
 	for _, never := range []string{"DESIGN" + ".md", "notes" + "/"} {
 		if strings.Contains(text, never) {
 			bad = append(bad, never+" (not in the repository)")
@@ -302,6 +326,9 @@ func TestBadCitationsCases(t *testing.T) {
 		{from, "// docs/architecture.md#concurrency", false},
 		{from, "// one per tests/*.json file", false},
 		{from, "// see README.md", false},
+		{from, `// the policy (docs/lsp.md, "Memory")`, false},
+		{from, `// docs/host-api.md ("What is scrubbed")`, false},
+		{from, `// the policy (docs/lsp.md, "No such section")`, true},
 		{from, "// written to extension/vsix/x.vsix", false},
 		{from, "// see NOSUCH.md", false},
 		{ext, "// held to its cases (src/render.ts)", false},

@@ -1,7 +1,7 @@
 // Writes the settings reference, the one place the settings are documented:
 // the section of docs/extension.md between the two settings markers,
 // generated from package.json's contributes.configuration (what VS Code
-// shows in its Settings editor). README.md, docs/lsp.md and the extension's
+// shows in its Settings editor). README.md, docs/lsp.md, docs/editors.md and the extension's
 // README link to it.
 //
 //   node scripts/settings.mjs                 rewrite the section
