@@ -25,7 +25,7 @@ func normalise(s, dir string) string {
 	return hashRe.ReplaceAllString(s, "sha256:HASH")
 }
 
-// golden compares got with testdata/golden/name.txt (-update rewrites it).
+// golden compares got with testdata/golden/<name>.txt (-update rewrites it).
 func golden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", "golden", name+".txt")

@@ -3,11 +3,13 @@
 // in a file, and the merged "add all missing capabilities" fix. It is the
 // layer between the analysis and the protocol (rust-analyzer's ide crate,
 // gopls's golang package): it takes a snapshot, a file and a byte offset
-// and returns plain Go values (analysis spans and edits, Markdown), and
-// knows nothing of LSP. lsp/ converts its answers to protocol types.
+// and returns plain Go values (checker spans and edits, Markdown), and
+// knows nothing of LSP. internal/lsp converts its answers to protocol types.
 //
-// A Snapshot's plugin reads files lazily; callers that share one plugin
-// between goroutines serialize the calls.
+// No function of this package changes a Snapshot, and its Plugin is an
+// immutable checker.Plugin, safe for concurrent use (the files it reads on
+// demand are read once, under its own lock): callers share one Snapshot
+// between goroutines without a lock of their own.
 package ide
 
 import (

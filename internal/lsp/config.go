@@ -9,7 +9,8 @@ import (
 	"go.lsp.dev/protocol"
 )
 
-// Settings are the client settings of section "pluginLsp" (docs/lsp.md).
+// Settings are the client settings of section "pluginLsp" (docs/extension.md,
+// "Settings", generated from extension/package.json).
 type Settings struct {
 	// Builtins are extra first-party tool names (added to the catalogue).
 	Builtins []string

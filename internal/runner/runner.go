@@ -19,7 +19,6 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/capability"
-	"github.com/plugin-lsp/plugin-lsp/internal/jsonpos"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/broker"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/sandbox"
 )
@@ -111,198 +110,61 @@ var ErrUnknownTool = errors.New("unknown tool")
 // compiled is a Record with OK false.
 func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 	start := time.Now()
+	plan, err := validate(req)
+	if err != nil {
+		return nil, err
+	}
 	p := req.Plugin
-	if p == nil || p.Manifest == nil {
-		return nil, errors.New("runner: no plugin")
-	}
-	var pageStr string
-	var tool *checker.Tool // nil for a bare page
-	claim := "fn." + req.Tool
-	if req.Tool == "" && req.Page != "" {
-		pageStr, claim = req.Page, req.Page
-	} else {
-		tool = p.Manifest.FunctionTool(req.Tool)
-		if tool == nil {
-			return nil, unknownTool(checker.WhyNotRunnable(p.Manifest, req.Tool))
-		}
-		pageStr, _ = checker.Str(tool.Page)
-	}
-	switch req.Providers {
-	case "", "fake", "real":
-	default:
-		return nil, fmt.Errorf("runner: providers must be fake or real, not %q", req.Providers)
-	}
-	if len(req.Input) > 0 && !json.Valid(req.Input) {
-		return nil, errors.New("runner: the input is not JSON")
-	}
-	timeout := req.Timeout
-	if timeout <= 0 {
-		timeout = DefaultTimeout
-	}
-	if timeout > MaxTimeout {
-		timeout = MaxTimeout
-	}
-	progress := func(string) {}
-	if req.Progress != nil {
-		// fetches report from their own goroutines: one message at a time
-		var mu sync.Mutex
-		progress = func(m string) {
-			mu.Lock()
-			defer mu.Unlock()
-			req.Progress(m)
-		}
-	}
-	rec := &Record{
-		Claim:   claim + ":" + callID(),
-		Result:  json.RawMessage("null"),
-		Logs:    []LogEntry{},
-		Fetches: []FetchEntry{},
-		Usage: Usage{
-			MemoryCapBytes: sandbox.DefaultMemoryCapBytes,
-			FetchCap:       broker.DefaultMaxFetches,
-			LogCapBytes:    sandbox.DefaultLogCapBytes,
-			TimeoutMs:      timeout.Milliseconds(),
-		},
-	}
-	fail := func(name, msg, file string, line, col int) (*Record, error) {
-		rec.Error = &RunError{Name: name, Message: msg, File: file, Line: line, Column: col}
+	progress := serialProgress(req.Progress)
+	rec := newRecord(plan.claim, plan.timeout)
+	finish := func() (*Record, error) {
 		capRecord(rec)
 		rec.DurationMs = ms(time.Since(start))
 		return rec, nil
 	}
-
-	// A manifest with a key written twice says two things: not run.
-	if ds := jsonpos.DuplicateKeys(p.Manifest.Root); len(ds) > 0 {
-		e := jsonpos.NewDuplicateKeyError(p.ManifestFile.Text, ds[0])
-		return fail("ManifestError", e.Message(), checker.ManifestName, e.DupLine, e.DupCol)
+	fail := func(e *RunError) (*Record, error) {
+		rec.Error = e
+		return finish()
 	}
 
-	// The input, checked against inputJsonSchema before any sandbox starts.
-	if tool != nil { // a bare page has no inputJsonSchema
-		if e := checkInput(p, tool, req.Tool, req.Input); e != nil {
+	if e := refuseDuplicateKeys(p); e != nil {
+		return fail(e)
+	}
+	// The input, checked against inputJsonSchema before any sandbox starts
+	// (a bare page has none). Its error lists every violation: not capped.
+	if plan.tool != nil {
+		if e := checkInput(p, plan.tool, req.Tool, req.Input); e != nil {
 			rec.Error = e
 			rec.DurationMs = ms(time.Since(start))
 			return rec, nil
 		}
 	}
-
-	// Fixtures (fake provider, secrets, collections).
-	var set *fixtureSet
-	var err error
-	if req.Fixtures != nil {
-		set = newFixtureSet(req.Fixtures)
-	} else if set, err = loadFixtures(p, req.FixturesPath); err != nil {
-		return fail("FixturesError", err.Error(), checker.FixturesName, 0, 0)
+	set, e := fixturesFor(p, req)
+	if e != nil {
+		return fail(e)
 	}
-	fx := set.f
-
-	// Compile.
-	rel, ok := p.ResolvePage(pageStr)
-	if !ok {
-		if _, err := p.ReadFile(rel); err != nil && !errors.Is(err, fs.ErrNotExist) { // a FIFO, a huge file, a symlink leading out
-			return fail("CompileError", "cannot read the page: "+err.Error(), rel, 0, 0)
-		}
-		return fail("CompileError", fmt.Sprintf("the page %q of %s does not exist (tried %s)", pageStr, claim, rel), rel, 0, 0)
+	prog, rel, e := r.compilePage(p, plan, progress)
+	if e != nil {
+		return fail(e)
 	}
-	progress("compiling " + rel)
-	prog, err := r.compile(p, rel)
-	if err != nil {
-		var ce *CompileError
-		if errors.As(err, &ce) {
-			return fail("CompileError", ce.Message, ce.File, ce.Line, ce.Column)
-		}
-		return fail("CompileError", err.Error(), rel, 0, 0)
-	}
-
-	// Broker and host methods.
-	provider := set.x.Provider()
-	if req.Providers == "real" {
-		provider = r.net
-	}
-	if req.Recorder != nil {
-		provider = req.Recorder.Wrap(provider)
-	}
-	// The reach: the plugin's, from the one capability model (a malformed
-	// entry grants nothing).
-	reach := capability.FromManifest(p.Manifest)
-	if req.Tool == "" {
-		reach = capability.ReachOfPage(p, rel) // a bare page: the minimal grant
-	}
-	b := broker.New(broker.Config{
-		Reach:    reach,
-		Secrets:  broker.SecretStore(capability.PluginName(p.Manifest), fx, r.cfg.Env),
-		Provider: provider,
-	})
-	if req.Recorder != nil {
-		req.Recorder.SetRedactor(b.Redact)
-	}
+	b, methods := r.grant(req, rel, set, progress)
 	rec.Usage.FetchCap = b.MaxFetches()
-	store := newCollections(fx.Collections)
-	methods := hostMethods(reach, b, store, progress)
 
-	select {
-	case r.slots <- struct{}{}:
-	case <-ctx.Done():
-		return fail("CanceledError", "the run was cancelled before it started", prog.Page, 0, 0)
+	if !r.acquireSlot(ctx) {
+		return fail(runErr("CanceledError", "the run was cancelled before it started", prog.Page, 0, 0))
 	}
-	defer func() { <-r.slots }()
+	defer r.releaseSlot()
 	progress("running " + rec.Claim)
 	out := r.engine.Run(ctx, sandbox.Job{
 		Name:    ScriptName,
 		Code:    prog.Code,
 		Input:   req.Input,
 		Methods: methods,
-		Timeout: timeout,
+		Timeout: plan.timeout,
 	})
 
-	// The record: everything the tool produced passes through Redact.
-	rec.OK = out.OK
-	if out.OK {
-		rec.Result = json.RawMessage(b.Redact(string(out.Result)))
-		if !json.Valid(rec.Result) {
-			rec.Result = json.RawMessage(strconv.Quote(string(rec.Result)))
-		}
-	}
-	if out.Err != nil {
-		stack, file, line, col := prog.MapStack(out.Err.Stack)
-		placed := false
-		if nl, nc, ok := hostCallPosition(p, file, line, col, out.Err.HostCall); ok {
-			stack, line, col, placed = replaceFirstFrame(stack, file, line, col, nl, nc), nl, nc, true
-		}
-		if file != "" {
-			stack = calleeFrames(p, stack, placed)
-			if !placed {
-				file, line, col = topFrame(stack, file, line, col)
-			}
-		}
-		rec.Error = &RunError{
-			Name:    b.Redact(out.Err.Name),
-			Message: b.Redact(out.Err.Message),
-			Stack:   b.Redact(strings.TrimRight(stack, "\n")),
-			File:    file, Line: line, Column: col,
-			Path: b.Redact(out.Err.Path),
-		}
-		if rec.Error.File == "" && (out.Err.Kind != sandbox.KindThrown || out.Err.Path != "") {
-			rec.Error.File = prog.Page
-		}
-		if out.Err.Path != "" && rec.Error.Line == 0 {
-			rec.Error.Line, rec.Error.Column, _ = returnPosition(p, prog.Page)
-		}
-	}
-	for _, l := range out.Logs {
-		rec.Logs = append(rec.Logs, LogEntry{Level: l.Level, Message: b.Redact(l.Message)})
-	}
-	for _, e := range b.Audit() {
-		rec.Fetches = append(rec.Fetches, FetchEntry(e))
-	}
-	rec.Secrets = b.SecretAudit()
-	st := b.Stats()
-	rec.Usage.FetchCount = st.Calls
-	rec.Usage.FetchBytes = st.Bytes
-	rec.Usage.LogBytes = out.LogBytes
-	rec.Usage.MemoryPeakBytes = out.MemoryPeakBytes
-	capRecord(rec)
-	rec.DurationMs = ms(time.Since(start))
+	buildRecord(rec, out, prog, p, b)
+	rec, _ = finish()
 	if out.OK {
 		progress("returned")
 	} else {

@@ -31,14 +31,11 @@ package broker
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/textproto"
 	"sort"
-	"strings"
 	"sync"
-	"time"
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/capability"
@@ -364,185 +361,24 @@ var allowedMethods = map[string]bool{
 }
 
 // Fetch decides, decorates, forwards and records one request. See the
-// package documentation for the rules. The returned error is an *Error.
+// package documentation for the rules; its phases are in fetch.go. The
+// returned error is an *Error.
 func (b *Broker) Fetch(ctx context.Context, req Request) (*Response, error) {
-	start := time.Now()
-	method := strings.ToUpper(strings.TrimSpace(req.Method))
-	if method == "" {
-		method = "GET"
+	c := b.begin(req)
+	if err := c.admit(ctx); err != nil {
+		return c.finish(nil, err)
 	}
-	rawURL := req.URL
-	if len(rawURL) > MaxURLBytes {
-		rawURL = rawURL[:MaxURLBytes] + "…"
+	if err := c.decide(); err != nil {
+		return c.finish(nil, err)
 	}
-	e := Entry{Method: checker.Clip(method, 16), URL: b.Redact(rawURL), Credentials: []string{}}
-	// Source stays empty until a provider is asked: a call the broker
-	// refused before that consulted neither a fixture nor the network.
-
-	// Reserve the audit slot first so the log stays in call order even
-	// when calls finish out of order.
-	b.mu.Lock()
-	b.calls++
-	slot := -1
-	overLimit := b.calls > b.maxFetches
-	if !overLimit || b.calls == b.maxFetches+1 {
-		slot = len(b.audit)
-		b.audit = append(b.audit, e)
-		b.seqs = append(b.seqs, req.Seq)
-	} else {
-		b.dropped++
+	if err := c.credentials(); err != nil {
+		return c.finish(nil, err)
 	}
-	b.mu.Unlock()
-
-	finish := func(resp *Response, err *Error) (*Response, error) {
-		e.Ms = float64(time.Since(start).Microseconds()) / 1000
-		if err != nil {
-			err.Message = b.Redact(err.Message)
-			e.Error = err.Message
-			if err.Refused {
-				e.Refused = err.Reason
-			}
-		}
-		if slot >= 0 {
-			b.mu.Lock()
-			b.audit[slot] = e
-			b.mu.Unlock()
-		}
-		if err != nil {
-			return nil, err
-		}
-		return resp, nil
-	}
-	refuse := func(reason, format string, args ...any) (*Response, error) {
-		return finish(nil, &Error{Reason: reason, Message: fmt.Sprintf(format, args...), Refused: true})
-	}
-
-	if overLimit {
-		return refuse(ReasonLimit, "fetch refused: the run already made %d fetches (at most %d per run)", b.maxFetches, b.maxFetches)
-	}
-	if err := ctx.Err(); err != nil {
-		return finish(nil, &Error{Reason: ReasonCancelled, Message: fmt.Sprintf("fetch refused: the run ended (%v)", context.Cause(ctx)), Refused: true})
-	}
-	if len(req.URL) > MaxURLBytes {
-		return refuse(string(fetchurl.BadURL), "fetch refused: the URL is longer than %d bytes", MaxURLBytes)
-	}
-	if !allowedMethods[method] {
-		return refuse(ReasonBadMethod, "fetch refused: method %q is not one of GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS", e.Method)
-	}
-
-	e.RequestBytes, e.RequestPreview = int64(len(req.Body)), b.bodyPreview(req.Body)
-	// The one host decision, shared with the checker.
-	t, r := b.allow.Check(req.URL)
-	e.Host = t.Host
-	if r != nil {
-		return refuse(string(r.Reason), "fetch refused: %s", r.Message)
-	}
-	limits := b.caps[t.Host]
-	e.MaxBytes, e.TimeoutMs = limits.MaxBytes, limits.TimeoutMs
-
-	if len(req.Body) > MaxRequestBodyBytes {
-		return refuse(ReasonTooLarge, "fetch refused: the request body is %d bytes, more than %d", len(req.Body), MaxRequestBodyBytes)
-	}
-	header, msg := cleanHeader(req.Header)
-	if msg != "" {
-		return refuse(ReasonBadHeader, "fetch refused: %s", msg)
-	}
-
-	// Credentials in scope, resolved host-side. A header of the same name
-	// set by the tool is overwritten; if two credentials share a header,
-	// the later one is what is sent.
-	sentBy := map[string]int{} // header → index in e.Credentials
-	for i := range b.creds {
-		c := &b.creds[i]
-		if !c.AppliesTo(t.Host) {
-			continue
-		}
-		if c.problem != "" {
-			return refuse(c.reason, "fetch refused: %s", c.problem)
-		}
-		header[c.header] = []string{strings.Replace(c.Format, secretMarker, c.value, 1)}
-		if j, ok := sentBy[c.header]; ok {
-			e.Credentials = append(e.Credentials[:j], e.Credentials[j+1:]...)
-			for h, k := range sentBy {
-				if k > j {
-					sentBy[h] = k - 1
-				}
-			}
-		}
-		sentBy[c.header] = len(e.Credentials)
-		e.Credentials = append(e.Credentials, c.Name)
-	}
-
-	if b.provider == nil {
-		return finish(nil, &Error{Reason: ReasonNoProvider, Message: "fetch failed: no provider is configured for this run"})
-	}
-	e.RequestHeaders = b.headerPreview(header, sentBy, e.Credentials)
-	out := &Request{Method: method, URL: req.URL, Header: header, Body: req.Body, budget: b.inflight, scrub: b.scrub}
-	b.mu.Lock()
-	b.sent++
-	b.mu.Unlock()
-
-	cctx, cancel := context.WithTimeout(ctx, time.Duration(limits.TimeoutMs)*time.Millisecond)
-	resp, src, err := safeRoundTrip(cctx, b.provider, out, limits)
-	timedOut := cctx.Err() != nil && ctx.Err() == nil
-	cancel()
-	if src != "" {
-		e.Source = string(src)
-	}
+	resp, err := c.forward(ctx)
 	if err != nil {
-		var nf *NoFixtureError
-		switch {
-		case errors.As(err, &nf):
-			return finish(nil, &Error{Reason: ReasonNoFixture, Message: nf.Error(), Refused: true})
-		case ctx.Err() != nil:
-			if c := context.Cause(ctx); !errors.Is(c, context.Canceled) && !errors.Is(c, context.DeadlineExceeded) {
-				return finish(nil, &Error{Reason: ReasonCancelled, Message: fmt.Sprintf("fetch %s stopped: %v", t.URL.Redacted(), c)})
-			}
-			return finish(nil, &Error{Reason: ReasonCancelled, Message: fmt.Sprintf("fetch %s stopped: the run ended (%v)", t.URL.Redacted(), context.Cause(ctx))})
-		case timedOut || errors.Is(err, context.DeadlineExceeded):
-			return finish(nil, &Error{Reason: ReasonTimeout, Message: fmt.Sprintf("fetch %s timed out after %d ms (fetchTimeoutMs of %s)", t.URL.Redacted(), limits.TimeoutMs, t.Host)})
-		}
-		var be *Error
-		if errors.As(err, &be) {
-			return finish(nil, &Error{Reason: be.Reason, Message: be.Message})
-		}
-		return finish(nil, &Error{Reason: ReasonNetwork, Message: fmt.Sprintf("fetch %s failed: %v", t.URL.Redacted(), err)})
+		return c.finish(nil, err)
 	}
-	if resp == nil || resp.Status < 100 || resp.Status > 999 {
-		resp.Release()
-		return finish(nil, &Error{Reason: ReasonInvalidResp, Message: fmt.Sprintf("fetch %s failed: the provider returned no valid response", t.URL.Redacted())})
-	}
-	if resp.hold == nil { // a provider that does not read into the budget (fixtures)
-		if err := b.inflight.reserve(ctx, int64(len(resp.Body))); err != nil {
-			return finish(nil, &Error{Reason: ReasonCancelled, Message: fmt.Sprintf("fetch %s stopped: %v", t.URL.Redacted(), err)})
-		}
-		resp.hold = &hold{b: b.inflight, n: int64(len(resp.Body))}
-	}
-	if ctx.Err() != nil { // the run ended while the body was read
-		resp.Release()
-		return finish(nil, &Error{Reason: ReasonCancelled, Message: fmt.Sprintf("fetch %s stopped: the run ended (%v)", t.URL.Redacted(), context.Cause(ctx))})
-	}
-	e.Status = resp.Status
-	e.Bytes = resp.received
-	if e.Bytes == 0 {
-		e.Bytes = int64(len(resp.Body))
-	}
-	b.mu.Lock()
-	b.bytes += e.Bytes
-	b.mu.Unlock()
-	if e.Bytes > limits.MaxBytes {
-		resp.Release()
-		return finish(nil, tooLarge(t.URL.Redacted(), t.Host, limits.MaxBytes))
-	}
-	// The tool must never see a secret, even one the server echoes back,
-	// in a header's value or in its name, escaped or encoded (internal/scrub).
-	clean, serr := b.scrubResponse(ctx, resp, req.URL, t.URL.Redacted(), t.Host, limits.MaxBytes)
-	if serr != nil {
-		resp.Release()
-		return finish(nil, serr)
-	}
-	e.ResponseHeaders = b.headerPreview(clean.Header, nil, nil)
-	return finish(clean, nil)
+	return c.finish(c.receive(ctx, resp))
 }
 
 func tooLarge(url, host string, max int64) *Error {
