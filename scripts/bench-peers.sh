@@ -4,6 +4,7 @@
 # sandbox per call, in
 #   ours-sandbox   our sandbox layer (a new wasm instance per call)
 #   ours-runner    our whole runner.Run (fixtures, broker, record) of the example plugin's lookupBook
+#   ours-lsp       the same run as an editor asks for it: plugin.runTool over stdio to `plugin-lsp serve`
 #   qjs-runtime    quickjs-emscripten, a new QuickJS runtime per call in one wasm instance
 #   qjs-instance   quickjs-emscripten, a new wasm instance per call (module compiled once)
 #   node-vm        Node's vm.createContext per call
@@ -23,12 +24,14 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 (cd scripts/bench-peers && npm ci --no-audit --no-fund --silent)
 go build -o "$tmp/ours" ./scripts/bench-peers/ours
+go build -o "$tmp/plugin-lsp" ./cmd/plugin-lsp
+export PLUGIN_LSP_BIN="$tmp/plugin-lsp"
 export PLUGIN_LSP_BENCH_CACHE="$tmp/cache"
 "$tmp/ours" sandbox 1 >/dev/null # fills the compiled-module cache
 echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //') x $(nproc)"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-modes="ours-sandbox ours-runner qjs-runtime qjs-instance node-vm"
+modes="ours-sandbox ours-runner ours-lsp qjs-runtime qjs-instance node-vm"
 i=1
 while [ "$i" -le "$rounds" ]; do
 	# rotate the order by the round number

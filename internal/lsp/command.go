@@ -77,7 +77,7 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 	if err != nil {
 		return nil, err
 	}
-	sn := s.check(ps)
+	sn := s.runPlugin(ps)
 	if sn.plugin == nil {
 		return nil, invalidParams("%s has no plugin.json", ps.dir)
 	}
@@ -163,7 +163,11 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 	}
 	s.mu.Lock()
 	ps.runs[args.Tool] = &toolRun{record: rec, input: input, at: time.Now(), basis: basis}
-	s.schedule(ps) // learnt diagnostics, lenses and hints change
+	if req.Recorder != nil {
+		s.schedule(ps) // fixtures.json changed too
+	} else {
+		s.scheduleAfterRun(ps) // learnt diagnostics, lenses and hints change
+	}
 	lens, hints := s.caps.codeLensRefresh, s.caps.inlayHintRefresh
 	s.mu.Unlock()
 	if lens {

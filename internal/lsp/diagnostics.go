@@ -26,6 +26,7 @@ func (s *Server) schedule(ps *pluginState) { s.scheduleIn(ps, false) }
 // nobody is typing). Callers hold s.mu.
 func (s *Server) scheduleIn(ps *pluginState, now bool) {
 	ps.gen++
+	ps.runsOnlyFrom = 0
 	ps.editsPending = false // this check reads every edit made so far
 	if ps.timer != nil {
 		ps.timer.Stop()
@@ -151,6 +152,33 @@ func (s *Server) check(ps *pluginState) *snapshot {
 	}
 	s.mu.Unlock()
 	return sn
+}
+
+// scheduleAfterRun is schedule for a run's record: the files did not
+// change, so the next run need not wait for a check (runPlugin). Callers
+// hold s.mu.
+func (s *Server) scheduleAfterRun(ps *pluginState) {
+	from := ps.runsOnlyFrom
+	if from == 0 {
+		from = ps.gen
+	}
+	s.scheduleIn(ps, false)
+	ps.runsOnlyFrom = from
+}
+
+// runPlugin returns the snapshot a run reads its plugin from: the last
+// check's when only runs happened since (a run's record changes learnt
+// diagnostics, never the plugin's files), else a check's. A run does not
+// wait for the check the previous run scheduled.
+func (s *Server) runPlugin(ps *pluginState) *snapshot {
+	s.mu.Lock()
+	sn := ps.snap
+	ok := sn != nil && sn.plugin != nil && (sn.gen == ps.gen || ps.runsOnlyFrom != 0 && sn.gen >= ps.runsOnlyFrom)
+	s.mu.Unlock()
+	if ok {
+		return sn
+	}
+	return s.check(ps)
 }
 
 // current returns the snapshot a request (hover, completion, …) reads:

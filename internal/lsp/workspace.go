@@ -21,13 +21,18 @@ type pluginState struct {
 
 	checkMu sync.Mutex
 
-	gen    uint64                      // (s.mu) bumped by every change to the plugin's files
-	timer  *time.Timer                 // (s.mu) pending debounced check
-	cancel context.CancelFunc          // (s.mu) cancels the pending/running check
-	snap   *snapshot                   // (s.mu) last check
-	runs   map[string]*toolRun         // (s.mu) last run of each tool
-	tests  map[string]*tooltest.Result // (s.mu) last result of each test case (testKey)
-	stale  string                      // (s.mu) which runs the last check found stale (staleKey)
+	gen uint64 // (s.mu) bumped by every change to the plugin's files
+	// runsOnlyFrom (s.mu): when non-zero, every bump of gen since this
+	// generation was a run's (its record changes learnt diagnostics, not
+	// files): a snapshot of that generation or later holds the plugin's
+	// files as they are (runPlugin).
+	runsOnlyFrom uint64
+	timer        *time.Timer                 // (s.mu) pending debounced check
+	cancel       context.CancelFunc          // (s.mu) cancels the pending/running check
+	snap         *snapshot                   // (s.mu) last check
+	runs         map[string]*toolRun         // (s.mu) last run of each tool
+	tests        map[string]*tooltest.Result // (s.mu) last result of each test case (testKey)
+	stale        string                      // (s.mu) which runs the last check found stale (staleKey)
 	// cache memoizes the plugin's per-file analyses; check sweeps it, so
 	// it holds what the latest check used and nothing else.
 	cache *checker.Cache

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"slices"
 	"strconv"
 	"syscall"
@@ -239,4 +240,55 @@ func BenchmarkHostCall(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64((c50-c0).Microseconds())/50/float64(b.N), "cpu-us/call")
+}
+
+// BenchmarkRunPageImage: the small tool's whole run, back to back and
+// paced, from its page image against an engine that evaluates the page
+// on every run (NoPageImages), side by side in one process.
+func BenchmarkRunPageImage(b *testing.B) {
+	for _, mode := range []struct {
+		name string
+		off  bool
+	}{{"page-image", false}, {"evaluated", true}} {
+		for _, pause := range []time.Duration{0, 5 * time.Millisecond} {
+			name := mode.name + "/back-to-back"
+			if pause > 0 {
+				name = mode.name + "/paced"
+			}
+			b.Run(name, func(b *testing.B) {
+				e, err := NewEngine(Options{CacheDir: os.Getenv("PLUGIN_LSP_TEST_CACHE"), NoPageImages: mode.off})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer e.Close()
+				job := Job{Name: "page.js", Code: benchPage, Input: json.RawMessage(`{"isbn":"1"}`), Methods: []Method{benchFetch}}
+				for i := 0; i < 20; i++ { // the set's and the page's images
+					if out := e.Run(context.Background(), job); !out.OK {
+						b.Fatalf("%+v", out.Err)
+					}
+					e.closing.Wait()
+				}
+				d := make([]time.Duration, 0, b.N)
+				var cpu time.Duration
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					if pause > 0 {
+						b.StopTimer()
+						time.Sleep(pause)
+						b.StartTimer()
+					}
+					c1, t0 := cpuTime(), time.Now()
+					out := e.Run(context.Background(), job)
+					d = append(d, time.Since(t0))
+					cpu += cpuTime() - c1
+					if !out.OK {
+						b.Fatalf("%+v", out.Err)
+					}
+				}
+				b.StopTimer()
+				reportPercentiles(b, d)
+				b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "cpu-us/op")
+			})
+		}
+	}
 }

@@ -55,10 +55,20 @@ func (sb *sandbox) bridge(this *qjs.This) (v *qjs.Value, err error) {
 	args := newBridgeArgs(this.Args())
 	arg := args.arg
 	op := arg(0)
+	if rs == nil && op == "random" {
+		sb.mu.Lock()
+		sb.stray++ // crypto random at a page's top level: no page image
+		sb.mu.Unlock()
+	}
 	if s, ok := webOp(op, arg); ok {
 		return sb.newString(c, []byte(s))
 	}
 	if rs == nil {
+		// No run: a page image being made (pageimage.go) whose page
+		// calls the host at its top level; it gets no image.
+		sb.mu.Lock()
+		sb.stray++
+		sb.mu.Unlock()
 		return sb.newString(c)
 	}
 	switch op {

@@ -75,6 +75,9 @@ type Options struct {
 	LogCapBytes int
 	// ResultCapBytes caps the JSON result per run (default 4 MiB).
 	ResultCapBytes int
+	// NoPageImages evaluates the page on every run instead of restoring
+	// an image taken after its evaluation (pageimage.go); for comparison.
+	NoPageImages bool
 }
 
 // Engine prepares sandboxes and runs jobs in them. It is safe for
@@ -85,7 +88,8 @@ type Engine struct {
 	maker    *instanceMaker
 	img      *image // the prepared instance's memory every sandbox starts from (instance.go); nil: none
 	sets     setImages
-	tmp      string // private empty directory; the sandbox root is below it and never exists
+	pageImgs pageImages // images after a page's module evaluation (pageimage.go)
+	tmp      string     // private empty directory; the sandbox root is below it and never exists
 	root     string
 	spare    chan *sandbox
 	refill   chan struct{}
@@ -109,6 +113,8 @@ type Engine struct {
 
 	// onPath counts sandboxes prepared on a run's path (no spare ready).
 	onPath atomic.Int64
+	// fromPageImage counts runs that started from a page image.
+	fromPageImage atomic.Int64
 
 	// skipWazeroClose never closes a used instance: the leak qjs had
 	// (soak test comparison only).

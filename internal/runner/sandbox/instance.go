@@ -9,12 +9,14 @@ import (
 	"math"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/fastschema/qjs"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/experimental"
 	wsp1 "github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
+	"github.com/tetratelabs/wazero/sys"
 )
 
 // How a sandbox is made (instead of qjs.New):
@@ -55,6 +57,7 @@ type instanceMaker struct {
 	proxies  sync.Map // api.Module → qjs.JsFunctionProxy
 	mems     sync.Map // api.Module → *linearMemory (recycled by forget)
 	halts    sync.Map // api.Module → *atomic.Bool (set: the next tick stops the instance)
+	clocks   sync.Map // api.Module → *atomic.Int64: how often the instance read a clock
 	// fuel: the module carries the fuel global and its ticks
 	// (stopcheck.go), and a halted instance stops at its next tick.
 	// Without it, wazero watches the context of every call
@@ -136,6 +139,17 @@ func (m *instanceMaker) haltFlag(mod api.Module) *atomic.Bool {
 	return h.(*atomic.Bool)
 }
 
+// monoStart is the origin of the instances' monotonic clock.
+var monoStart = time.Now()
+
+// clockReads is how often mod read a clock so far.
+func (m *instanceMaker) clockReads(mod api.Module) int64 {
+	if c, ok := m.clocks.Load(mod); ok {
+		return c.(*atomic.Int64).Load()
+	}
+	return 0
+}
+
 func (m *instanceMaker) close() {
 	m.wrt.Close(context.Background())
 }
@@ -146,15 +160,28 @@ func (m *instanceMaker) close() {
 func (m *instanceMaker) instantiate(ctx context.Context, reserve uint64) (api.Module, error) {
 	alloc := &reserved{n: reserve}
 	ctx = experimental.WithMemoryAllocator(ctx, alloc)
+	// The system clocks, counted: a page image is not made of a page whose
+	// top level read the time (pageimage.go).
+	reads := new(atomic.Int64)
 	mod, err := m.wrt.InstantiateModule(ctx, m.compiled, wazero.NewModuleConfig().
 		WithName("").
 		WithStartFunctions().
-		WithSysWalltime().
-		WithSysNanotime().
+		WithWalltime(func() (int64, int32) {
+			reads.Add(1)
+			now := time.Now()
+			return now.Unix(), int32(now.Nanosecond())
+		}, sys.ClockResolution(time.Microsecond)).
+		WithNanotime(func() int64 {
+			reads.Add(1)
+			return time.Since(monoStart).Nanoseconds()
+		}, sys.ClockResolution(1)).
 		WithSysNanosleep().
 		WithFSConfig(wazero.NewFSConfig().WithDirMount(m.root, "/")))
-	if err == nil && alloc.lm != nil {
-		m.mems.Store(mod, alloc.lm)
+	if err == nil {
+		m.clocks.Store(mod, reads)
+		if alloc.lm != nil {
+			m.mems.Store(mod, alloc.lm)
+		}
 	}
 	return mod, err
 }
@@ -206,6 +233,7 @@ func (m *instanceMaker) newRuntime(ctx context.Context, opts qjs.Option, img *im
 func (m *instanceMaker) forget(mod api.Module) {
 	m.proxies.Delete(mod)
 	m.halts.Delete(mod)
+	m.clocks.Delete(mod)
 	func() {
 		defer func() { recover() }()
 		mod.Close(context.Background())

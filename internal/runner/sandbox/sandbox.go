@@ -106,6 +106,7 @@ type sandbox struct {
 	// wazero watches ctx instead.
 	halted *atomic.Bool
 	run    *runState // set while a job runs
+	stray  int       // host calls made with no run attached (pageimage.go)
 	// scratch is newString's buffer in the sandbox's memory (0: none yet).
 	scratch uint64
 	mu      sync.Mutex
@@ -244,8 +245,15 @@ func (e *Engine) Run(ctx context.Context, job Job) Outcome {
 	// made off the run's path for the next runs.
 	key := methodsKey(job.Methods)
 	setImg := e.sets.get(key)
+	pkey := pageKey(key, job.Name, job.Code)
+	var pageImg *image
+	if !e.opts.NoPageImages {
+		pageImg = e.pageImgs.get(pkey)
+	}
 	want := setImg
-	if want == nil {
+	if pageImg != nil {
+		want = pageImg
+	} else if want == nil {
 		want = e.img
 	}
 	sb, err := e.get(want)
@@ -268,16 +276,24 @@ func (e *Engine) Run(ctx context.Context, job Job) Outcome {
 	for _, m := range job.Methods {
 		rs.methods[m.Name] = m
 	}
-	installed := setImg != nil
-	if installed {
-		e.next.Store(setImg) // the next spares are made from it
-	} else {
+	evaluated := pageImg != nil
+	installed := setImg != nil || evaluated
+	switch {
+	case evaluated:
+		e.next.Store(pageImg) // the next spares are made from it
+		e.fromPageImage.Add(1)
+	case installed:
+		e.next.Store(setImg)
+		if !e.opts.NoPageImages {
+			defer e.makePageImage(pkey, setImg, job.Name, job.Code)
+		}
+	default:
 		defer e.makeSetImage(key)
 	}
 	sb.mu.Lock()
 	sb.run = rs
 	sb.mu.Unlock()
-	out := sb.drive(runCtx, rs, &e.pages, installed)
+	out := sb.drive(runCtx, rs, &e.pages, installed, evaluated)
 	stop()    // nothing runs in the sandbox any more: no goroutine to halt it
 	cancel()  // host calls still in flight (a lost Promise.race) stop now
 	rs.wait() // and no host goroutine outlives the run
@@ -305,7 +321,7 @@ func (sb *sandbox) memorySize() (n int64) {
 
 // drive evaluates the page, starts the call and runs the event loop: Go
 // waits for host results and timers, JS runs only inside Eval.
-func (sb *sandbox) drive(ctx context.Context, rs *runState, cc *codeCache, installed bool) (out Outcome) {
+func (sb *sandbox) drive(ctx context.Context, rs *runState, cc *codeCache, installed, evaluated bool) (out Outcome) {
 	defer func() {
 		if r := recover(); r != nil {
 			out = Outcome{Err: rs.panicError(r)}
@@ -319,8 +335,10 @@ func (sb *sandbox) drive(ctx context.Context, rs *runState, cc *codeCache, insta
 			return Outcome{Err: rs.evalError(err, KindInternal)}
 		}
 	}
-	if err := sb.evalPage(cc, rs.job.Name, rs.job.Code); err != nil {
-		return Outcome{Err: rs.evalError(err, KindCompile)}
+	if !evaluated {
+		if err := sb.evalPage(cc, rs.job.Name, rs.job.Code); err != nil {
+			return Outcome{Err: rs.evalError(err, KindCompile)}
+		}
 	}
 	if rs.done {
 		return rs.outcome

@@ -11,14 +11,22 @@
 //	      runner   the whole runner.Run of the example plugin's lookupBook
 //	               (fixtures read, broker, redaction, record): what
 //	               `plugin-lsp run` and the language server pay
+//	      lsp      the same run the way an editor asks for it:
+//	               workspace/executeCommand plugin.runTool to a
+//	               `plugin-lsp serve` child (the binary in PLUGIN_LSP_BIN)
+//	               over stdio, timed from the request written to the
+//	               response read (transport, decode, run, record, encode)
 package main
 
 import (
+	"bufio"
 	"context"
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"syscall"
@@ -109,6 +117,8 @@ func setup(mode string) (func() error, func(), error) {
 			}
 			return nil
 		}, e.Close, nil
+	case "lsp":
+		return lspSetup()
 	case "runner":
 		r, err := runner.New(runner.Config{CacheDir: cache, Env: func(string) string { return "" }})
 		if err != nil {
@@ -129,4 +139,122 @@ func setup(mode string) (func() error, func(), error) {
 		}, r.Close, nil
 	}
 	return nil, nil, fmt.Errorf("unknown mode %q", mode)
+}
+
+// lspSetup starts `plugin-lsp serve` with the repository as its workspace
+// and returns a call that runs lookupBook through plugin.runTool.
+func lspSetup() (func() error, func(), error) {
+	bin := os.Getenv("PLUGIN_LSP_BIN")
+	if bin == "" {
+		return nil, nil, fmt.Errorf("PLUGIN_LSP_BIN names no plugin-lsp binary")
+	}
+	root, _ := os.Getwd()
+	dir := filepath.Join(root, "testdata", "example", "books")
+	cmd := exec.Command(bin, "serve")
+	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+os.Getenv("PLUGIN_LSP_BENCH_CACHE")) // its compiled module cache
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	outPipe, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	cmd.Stderr = io.Discard
+	if err := cmd.Start(); err != nil {
+		return nil, nil, err
+	}
+	out := bufio.NewReader(outPipe)
+	id := 0
+	send := func(method string, params any, notify bool) error {
+		m := map[string]any{"jsonrpc": "2.0", "method": method, "params": params}
+		if !notify {
+			id++
+			m["id"] = id
+		}
+		b, _ := json.Marshal(m)
+		_, err := fmt.Fprintf(in, "Content-Length: %d\r\n\r\n%s", len(b), b)
+		return err
+	}
+	// read returns the response to request id, answering what the server
+	// asks meanwhile (configuration, registrations) with null.
+	read := func(want int) (json.RawMessage, error) {
+		for {
+			n := 0
+			for {
+				line, err := out.ReadString('\n')
+				if err != nil {
+					return nil, err
+				}
+				if line == "\r\n" {
+					break
+				}
+				fmt.Sscanf(line, "Content-Length: %d", &n)
+			}
+			body := make([]byte, n)
+			if _, err := io.ReadFull(out, body); err != nil {
+				return nil, err
+			}
+			var m struct {
+				ID     json.RawMessage `json:"id"`
+				Method string          `json:"method"`
+				Result json.RawMessage `json:"result"`
+				Error  json.RawMessage `json:"error"`
+			}
+			if err := json.Unmarshal(body, &m); err != nil {
+				return nil, err
+			}
+			if m.Method != "" && len(m.ID) > 0 { // a request of the server's
+				b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": nil})
+				fmt.Fprintf(in, "Content-Length: %d\r\n\r\n%s", len(b), b)
+				continue
+			}
+			if m.Method != "" {
+				continue // a notification (diagnostics, progress)
+			}
+			if string(m.ID) == strconv.Itoa(want) {
+				if len(m.Error) > 0 && string(m.Error) != "null" {
+					return nil, fmt.Errorf("%s", m.Error)
+				}
+				return m.Result, nil
+			}
+		}
+	}
+	uri := "file://" + root
+	if err := send("initialize", map[string]any{"processId": os.Getpid(), "rootUri": uri,
+		"capabilities":     map[string]any{},
+		"workspaceFolders": []any{map[string]any{"uri": uri, "name": "repo"}}}, false); err != nil {
+		return nil, nil, err
+	}
+	if _, err := read(id); err != nil {
+		return nil, nil, err
+	}
+	if err := send("initialized", map[string]any{}, true); err != nil {
+		return nil, nil, err
+	}
+	stop := func() {
+		_ = send("shutdown", nil, false)
+		_, _ = read(id)
+		_ = send("exit", nil, true)
+		in.Close()
+		_ = cmd.Wait()
+	}
+	args := map[string]any{"dir": dir, "tool": "lookupBook", "input": json.RawMessage(`{"isbn":"978-0261103344"}`)}
+	return func() error {
+		if err := send("workspace/executeCommand", map[string]any{"command": "plugin.runTool", "arguments": []any{args}}, false); err != nil {
+			return err
+		}
+		res, err := read(id)
+		if err != nil {
+			return err
+		}
+		var rec struct {
+			OK     bool            `json:"ok"`
+			Result json.RawMessage `json:"result"`
+		}
+		if json.Unmarshal(res, &rec) != nil || !rec.OK {
+			return fmt.Errorf("run failed: %.300s", res)
+		}
+		return nil
+	}, stop, nil
 }
