@@ -12,7 +12,7 @@ package ide
 
 import (
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
-	"github.com/plugin-lsp/plugin-lsp/internal/runner"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
 )
 
 // Snapshot is what the features read: a loaded plugin, its diagnostics
@@ -25,7 +25,7 @@ type Snapshot struct {
 
 // Run is the outcome of the last run of a tool.
 type Run struct {
-	Record *runner.Record // nil when the run could not start
+	Record *record.Record // nil when the run could not start
 	Err    string         // why it could not start (no sandbox, bad input)
 	Input  []byte         // the input it ran with
 	Basis  Basis          // what it ran against (BasisOf when it started)

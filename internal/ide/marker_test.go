@@ -12,7 +12,7 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/rules"
-	"github.com/plugin-lsp/plugin-lsp/internal/runner"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
 )
 
 // Marker tests (after gopls's): each directory of testdata/markers is a
@@ -177,7 +177,7 @@ func markerCase(t *testing.T, src string) (*Snapshot, []marker) {
 			case own && rel == "base":
 				return nil
 			case own && rel == "runs.json":
-				var recs map[string]*runner.Record
+				var recs map[string]*record.Record
 				if err := json.Unmarshal(b, &recs); err != nil {
 					t.Fatalf("%s: %v", p, err)
 				}

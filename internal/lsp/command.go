@@ -17,6 +17,7 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/internal/ide"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/broker"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
 	"github.com/plugin-lsp/plugin-lsp/internal/text"
 )
 
@@ -69,7 +70,7 @@ func invalidParams(format string, args ...any) error {
 // reporting progress, cancellable by $/cancelRequest or by the progress
 // cancel button. The record is kept for lenses, hints and hover, and its
 // refused fetches become diagnostics.
-func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.ProgressToken) (*runner.Record, error) {
+func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.ProgressToken) (*record.Record, error) {
 	if args.Tool == "" {
 		return nil, invalidParams("%s: \"tool\" is required", CommandRunTool)
 	}
@@ -151,10 +152,10 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "run %s: the runner returned no record", args.Tool)
 	}
 	if rec.Logs == nil {
-		rec.Logs = []runner.LogEntry{}
+		rec.Logs = []record.LogEntry{}
 	}
 	if rec.Fetches == nil {
-		rec.Fetches = []runner.FetchEntry{}
+		rec.Fetches = []record.FetchEntry{}
 	}
 	for i := range rec.Fetches {
 		if rec.Fetches[i].Credentials == nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/rules"
 	"github.com/plugin-lsp/plugin-lsp/internal/jsonedit"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
 )
 
 // needsCaps is a test rule standing in for the page rules: for every
@@ -80,26 +81,26 @@ func testRules() []*checker.Rule { return append(rules.All(), needsCaps) }
 
 // fakeRunner answers runs from a function.
 type fakeRunner struct {
-	run func(ctx context.Context, req runner.Request) (*runner.Record, error)
+	run func(ctx context.Context, req runner.Request) (*record.Record, error)
 	got chan runner.Request
 }
 
-func (f *fakeRunner) Run(ctx context.Context, req runner.Request) (*runner.Record, error) {
+func (f *fakeRunner) Run(ctx context.Context, req runner.Request) (*record.Record, error) {
 	if f.got != nil {
 		f.got <- req
 	}
 	return f.run(ctx, req)
 }
 
-func hobbitRecord(req runner.Request) *runner.Record {
+func hobbitRecord(req runner.Request) *record.Record {
 	if req.Progress != nil {
 		req.Progress("fetch https://api.openlibrary.org/isbn/9780261103344.json")
 	}
-	return &runner.Record{
+	return &record.Record{
 		Claim: "fn." + req.Tool + ":1", OK: true,
 		Result:     json.RawMessage(`{"type":"stat","value":"The Hobbit","label":"Title"}`),
 		DurationMs: 12,
-		Fetches: []runner.FetchEntry{
+		Fetches: []record.FetchEntry{
 			{Method: "GET", URL: "https://api.openlibrary.org/isbn/9780261103344.json", Status: 200, Source: "fixture", Host: "api.openlibrary.org", Credentials: []string{"openlibrary_key"}},
 		},
 	}
@@ -508,9 +509,9 @@ func runToolParams(t testing.TB, args any) *protocol.ExecuteCommandParams {
 
 func TestRunToolAndInlinePreview(t *testing.T) {
 	dir := copyExample(t)
-	fr := &fakeRunner{got: make(chan runner.Request, 10), run: func(ctx context.Context, req runner.Request) (*runner.Record, error) {
+	fr := &fakeRunner{got: make(chan runner.Request, 10), run: func(ctx context.Context, req runner.Request) (*record.Record, error) {
 		rec := hobbitRecord(req)
-		rec.Fetches = append(rec.Fetches, runner.FetchEntry{Method: "GET", URL: "https://evil.example/x", Source: "fixture", Host: "evil.example", Refused: "not-allowed"})
+		rec.Fetches = append(rec.Fetches, record.FetchEntry{Method: "GET", URL: "https://evil.example/x", Source: "fixture", Host: "evil.example", Refused: "not-allowed"})
 		return rec, nil
 	}}
 	h := newHarness(t, Options{Runner: fr})
@@ -545,7 +546,7 @@ func TestRunToolAndInlinePreview(t *testing.T) {
 	if req.Tool != "lookupBook" || req.Providers != "real" || req.Timeout != 5*time.Second || input.String() != `{"isbn":"9780261103344"}` {
 		t.Errorf("request: tool %q providers %q timeout %v input %s", req.Tool, req.Providers, req.Timeout, req.Input)
 	}
-	var rec runner.Record
+	var rec record.Record
 	if err := json.Unmarshal(res, &rec); err != nil || !rec.OK || rec.Claim != "fn.lookupBook:1" {
 		t.Fatalf("record %s: %v", res, err)
 	}
@@ -622,7 +623,7 @@ func TestRunToolErrors(t *testing.T) {
 func TestRunToolCancel(t *testing.T) {
 	dir := copyExample(t)
 	started := make(chan struct{}, 2)
-	fr := &fakeRunner{run: func(ctx context.Context, req runner.Request) (*runner.Record, error) {
+	fr := &fakeRunner{run: func(ctx context.Context, req runner.Request) (*record.Record, error) {
 		started <- struct{}{}
 		<-ctx.Done()
 		return nil, ctx.Err()
@@ -662,7 +663,7 @@ func TestRunToolCancel(t *testing.T) {
 
 func TestPanicInHandlerIsReportedAndSurvived(t *testing.T) {
 	dir := copyExample(t)
-	fr := &fakeRunner{run: func(ctx context.Context, req runner.Request) (*runner.Record, error) { panic("boom in the sandbox") }}
+	fr := &fakeRunner{run: func(ctx context.Context, req runner.Request) (*record.Record, error) { panic("boom in the sandbox") }}
 	h := newHarness(t, Options{Runner: fr})
 	h.initialize(dir, protocol.ClientCapabilities{})
 	_, err := h.server.ExecuteCommand(h.ctx, runToolParams(t, map[string]any{"dir": string(uri.File(dir)), "tool": "lookupBook"}))
@@ -713,11 +714,11 @@ func dump2(v any) string { b, _ := json.Marshal(v); return string(b) }
 // put back as it was, they are current again.
 func TestLensStaleAfterChange(t *testing.T) {
 	dir := copyExample(t)
-	fr := &fakeRunner{got: make(chan runner.Request, 10), run: func(ctx context.Context, req runner.Request) (*runner.Record, error) {
+	fr := &fakeRunner{got: make(chan runner.Request, 10), run: func(ctx context.Context, req runner.Request) (*record.Record, error) {
 		rec := hobbitRecord(req)
 		rec.OK, rec.Result = false, nil
-		rec.Error = &runner.RunError{Name: "Error", Message: "fetch refused: host evil.example is not in capabilities.fetch"}
-		rec.Fetches = append(rec.Fetches, runner.FetchEntry{Method: "GET", URL: "https://evil.example/x", Host: "evil.example", Refused: "not-allowed"})
+		rec.Error = &record.RunError{Name: "Error", Message: "fetch refused: host evil.example is not in capabilities.fetch"}
+		rec.Fetches = append(rec.Fetches, record.FetchEntry{Method: "GET", URL: "https://evil.example/x", Host: "evil.example", Refused: "not-allowed"})
 		return rec, nil
 	}}
 	h := newHarness(t, Options{Runner: fr})

@@ -10,7 +10,7 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	"github.com/plugin-lsp/plugin-lsp/internal/ide"
-	"github.com/plugin-lsp/plugin-lsp/internal/runner"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/tooltest"
 )
 
@@ -48,7 +48,7 @@ type pluginState struct {
 // toolRun is the outcome of the last run of a tool, shown by lenses,
 // inlay hints and hover, and the source of learnt fetch diagnostics.
 type toolRun struct {
-	record *runner.Record
+	record *record.Record
 	err    string // the run could not start (no sandbox, bad input)
 	input  []byte
 	at     time.Time

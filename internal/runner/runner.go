@@ -21,6 +21,7 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/capability"
 	"github.com/plugin-lsp/plugin-lsp/internal/jsonpos"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/broker"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/sandbox"
 )
 
@@ -109,7 +110,7 @@ var ErrUnknownTool = errors.New("unknown tool")
 // Run runs one tool. The error is for misuse only (no plugin, unknown
 // tool, bad providers value); a tool that throws, times out or cannot be
 // compiled is a Record with OK false.
-func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
+func (r *Runner) Run(ctx context.Context, req Request) (*record.Record, error) {
 	start := time.Now()
 	p := req.Plugin
 	if p == nil || p.Manifest == nil {
@@ -152,20 +153,20 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 			req.Progress(m)
 		}
 	}
-	rec := &Record{
+	rec := &record.Record{
 		Claim:   claim + ":" + callID(),
 		Result:  json.RawMessage("null"),
-		Logs:    []LogEntry{},
-		Fetches: []FetchEntry{},
-		Usage: Usage{
+		Logs:    []record.LogEntry{},
+		Fetches: []record.FetchEntry{},
+		Usage: record.Usage{
 			MemoryCapBytes: sandbox.DefaultMemoryCapBytes,
 			FetchCap:       broker.DefaultMaxFetches,
 			LogCapBytes:    sandbox.DefaultLogCapBytes,
 			TimeoutMs:      timeout.Milliseconds(),
 		},
 	}
-	fail := func(name, msg, file string, line, col int) (*Record, error) {
-		rec.Error = &RunError{Name: name, Message: msg, File: file, Line: line, Column: col}
+	fail := func(name, msg, file string, line, col int) (*record.Record, error) {
+		rec.Error = &record.RunError{Name: name, Message: msg, File: file, Line: line, Column: col}
 		capRecord(rec)
 		rec.DurationMs = ms(time.Since(start))
 		return rec, nil
@@ -275,7 +276,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 				file, line, col = topFrame(stack, file, line, col)
 			}
 		}
-		rec.Error = &RunError{
+		rec.Error = &record.RunError{
 			Name:    b.Redact(out.Err.Name),
 			Message: b.Redact(out.Err.Message),
 			Stack:   b.Redact(strings.TrimRight(stack, "\n")),
@@ -290,10 +291,10 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 		}
 	}
 	for _, l := range out.Logs {
-		rec.Logs = append(rec.Logs, LogEntry{Level: l.Level, Message: b.Redact(l.Message)})
+		rec.Logs = append(rec.Logs, record.LogEntry{Level: l.Level, Message: b.Redact(l.Message)})
 	}
 	for _, e := range b.Audit() {
-		rec.Fetches = append(rec.Fetches, FetchEntry(e))
+		rec.Fetches = append(rec.Fetches, e)
 	}
 	rec.Secrets = b.SecretAudit()
 	st := b.Stats()
