@@ -40,8 +40,8 @@ type Candidate struct {
 // (and in runs) in capabilities.fetch and credential domains, page paths
 // in tools[].page, module paths in nativeTools[].module, exported names in
 // nativeTools[].names.
-func (sn *Snapshot) Complete(rel string, off int) []Candidate {
-	p := sn.Plugin
+func (vw *View) Complete(rel string, off int) []Candidate {
+	p := vw.Plugin
 	if p == nil || rel != checker.ManifestName {
 		return nil
 	}
@@ -86,7 +86,7 @@ func (sn *Snapshot) Complete(rel string, off int) []Candidate {
 		reach := capability.FromManifest(whole)
 		have := setOf(reach.Domains())
 		inFetch := where[1] == "fetch"
-		for _, d := range seenDomains(p, sn.Runs) {
+		for _, d := range seenDomains(p, vw.Runs) {
 			if !inFetch || !have[d] {
 				labels = append(labels, d)
 			}

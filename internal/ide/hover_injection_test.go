@@ -46,8 +46,8 @@ func TestHoverShowsPlantedControls(t *testing.T) {
 	}
 	off := strings.Index(string(p.ManifestFile.Text), `"name":"t"`) + 9
 	for name, rs := range map[string]map[string]*Run{"markdown result": runs, "thrown error": failed} {
-		sn := &Snapshot{Plugin: p, Runs: rs}
-		h := sn.Hover(checker.ManifestName, off)
+		vw := &View{Plugin: p, Runs: rs}
+		h := vw.Hover(checker.ManifestName, off)
 		if h == nil {
 			t.Fatalf("%s: no hover", name)
 		}

@@ -39,7 +39,7 @@ func TestToolHoverReachAndRunBeforeSchema(t *testing.T) {
 	run := &Run{Record: &record.Record{OK: true, Result: json.RawMessage(`{"type":"stat","label":"High","value":"21 °C"}`), DurationMs: 3,
 		Fetches: []record.FetchEntry{{Method: "GET", URL: "https://evil.example/x", Refused: "not-allowed", Error: "fetch refused: host evil.example is not in capabilities.fetch"}}}}
 	off := strings.Index(string(p.ManifestFile.Text), `"name":"forecast"`) + 9
-	h := (&Snapshot{Plugin: p, Runs: map[string]*Run{"forecast": run}}).Hover(checker.ManifestName, off)
+	h := (&View{Plugin: p, Runs: map[string]*Run{"forecast": run}}).Hover(checker.ManifestName, off)
 	if h == nil {
 		t.Fatal("no hover")
 	}

@@ -2,12 +2,14 @@
 // hover text, completion candidates, definition targets, the tools shown
 // in a file, and the merged "add all missing capabilities" fix. It is the
 // layer between the analysis and the protocol (rust-analyzer's ide crate,
-// gopls's golang package): it takes a snapshot, a file and a byte offset
-// and returns plain Go values (analysis spans and edits, Markdown), and
-// knows nothing of LSP. lsp/ converts its answers to protocol types.
+// gopls's golang package): it takes a View (one check of a plugin), a file
+// and a byte offset and returns plain Go values (checker spans and edits,
+// structured docs), and knows nothing of LSP. lsp/ converts its answers to
+// protocol types.
 //
-// A Snapshot's plugin reads files lazily; callers that share one plugin
-// between goroutines serialize the calls.
+// A View's plugin (checker.Plugin) is immutable: it reads each file once,
+// under its own lock, so concurrent requests share one View without a lock
+// of their own.
 package ide
 
 import (
@@ -15,9 +17,9 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
 )
 
-// Snapshot is what the features read: a loaded plugin, its diagnostics
+// View is what the features read: one check of a plugin, i.e. the loaded plugin, its diagnostics
 // and the last run of each function tool (by tool name).
-type Snapshot struct {
+type View struct {
 	Plugin *checker.Plugin
 	Diags  []checker.Diagnostic
 	Runs   map[string]*Run

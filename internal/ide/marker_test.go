@@ -157,7 +157,7 @@ func (m marker) strs(t tb, from int) []string {
 // markerCase loads the plugin of one testdata directory, markers removed.
 // A file named base holds the path (from the directory) of a plugin whose
 // files come first: the case's own files replace or add to them.
-func markerCase(t *testing.T, src string) (*Snapshot, []marker) {
+func markerCase(t *testing.T, src string) (*View, []marker) {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), filepath.Base(src))
 	var ms []marker
@@ -211,8 +211,8 @@ func markerCase(t *testing.T, src string) (*Snapshot, []marker) {
 	}
 	cfg := checker.DefaultConfig()
 	cfg.Runs = AnalysisRuns(runs)
-	sn := &Snapshot{Plugin: p, Diags: checker.Run(p, rules.All(), cfg, nil), Runs: runs}
-	return sn, ms
+	vw := &View{Plugin: p, Diags: checker.Run(p, rules.All(), cfg, nil), Runs: runs}
+	return vw, ms
 }
 
 func TestMarkers(t *testing.T) {
@@ -223,24 +223,24 @@ func TestMarkers(t *testing.T) {
 	total := 0
 	for _, c := range cases {
 		t.Run(filepath.Base(c), func(t *testing.T) {
-			sn, ms := markerCase(t, c)
+			vw, ms := markerCase(t, c)
 			if len(ms) == 0 {
 				t.Fatal("no markers")
 			}
 			total += len(ms)
 			for _, m := range ms {
-				checkMarker(t, sn, m)
+				checkMarker(t, vw, m)
 			}
 		})
 	}
 	t.Logf("%d markers in %d plugins", total, len(cases))
 }
 
-func checkMarker(t tb, sn *Snapshot, m marker) {
+func checkMarker(t tb, vw *View, m marker) {
 	t.Helper()
 	switch m.name {
 	case "hover", "nohover":
-		h := sn.Hover(m.file, m.cursor(t, m.str(t, 0)))
+		h := vw.Hover(m.file, m.cursor(t, m.str(t, 0)))
 		if m.name == "nohover" {
 			if h != nil {
 				t.Errorf("%s: hover %q", m, h.Doc.Markdown())
@@ -262,7 +262,7 @@ func checkMarker(t tb, sn *Snapshot, m marker) {
 		}
 	case "complete":
 		var got []string
-		for _, c := range sn.Complete(m.file, m.cursor(t, m.str(t, 0))) {
+		for _, c := range vw.Complete(m.file, m.cursor(t, m.str(t, 0))) {
 			got = append(got, c.Label)
 		}
 		if want := m.strs(t, 1); strings.Join(got, "|") != strings.Join(want, "|") {
@@ -270,8 +270,8 @@ func checkMarker(t tb, sn *Snapshot, m marker) {
 		}
 	case "definition", "nodefinition":
 		var got []string
-		for _, d := range sn.Definition(m.file, m.cursor(t, m.str(t, 0))) {
-			f, err := sn.Plugin.ReadFile(d.File)
+		for _, d := range vw.Definition(m.file, m.cursor(t, m.str(t, 0))) {
+			f, err := vw.Plugin.ReadFile(d.File)
 			if err != nil {
 				t.Fatalf("%s: target %s: %v", m, d.File, err)
 			}
@@ -289,7 +289,7 @@ func checkMarker(t tb, sn *Snapshot, m marker) {
 	case "diag":
 		off, code, part := m.cursor(t, m.str(t, 0)), m.str(t, 1), m.str(t, 2)
 		var seen []string
-		for _, d := range sn.Diags {
+		for _, d := range vw.Diags {
 			if d.File != m.file || d.Code != code {
 				continue
 			}
@@ -304,7 +304,7 @@ func checkMarker(t tb, sn *Snapshot, m marker) {
 		if len(m.args) > 1 {
 			part = m.str(t, 1)
 		}
-		for _, d := range sn.Diags {
+		for _, d := range vw.Diags {
 			if d.File == m.file && d.Code == code && strings.Contains(d.Message, part) {
 				t.Errorf("%s: %s", m, d.Message)
 			}
@@ -320,7 +320,7 @@ func TestMarkerHarnessFails(t *testing.T) {
 	cases, _ := filepath.Glob(filepath.Join("testdata", "markers", "*"))
 	kinds := map[string]int{}
 	for _, c := range cases {
-		sn, ms := markerCase(t, c)
+		vw, ms := markerCase(t, c)
 		for _, m := range ms {
 			bad := m
 			bad.args = append([]any(nil), m.args...)
@@ -347,7 +347,7 @@ func TestMarkerHarnessFails(t *testing.T) {
 			done := make(chan bool)
 			go func() {
 				defer close(done)
-				checkMarker(rec, sn, bad)
+				checkMarker(rec, vw, bad)
 			}()
 			<-done
 			if !rec.failed {

@@ -87,13 +87,13 @@ func (b Basis) Changed(now Basis) []string {
 }
 
 // Stale lists what changed since tool's last run (Basis.Changed against
-// the snapshot's plugin); nil when nothing did or there is no run.
-func (sn *Snapshot) Stale(tool string) []string {
-	run := sn.Runs[tool]
-	if run == nil || sn.Plugin == nil {
+// the view's plugin); nil when nothing did or there is no run.
+func (vw *View) Stale(tool string) []string {
+	run := vw.Runs[tool]
+	if run == nil || vw.Plugin == nil {
 		return nil
 	}
-	return run.Basis.Changed(BasisOf(sn.Plugin, tool))
+	return run.Basis.Changed(BasisOf(vw.Plugin, tool))
 }
 
 // RunLens is the title of a tool's lens after a run: its outcome and the

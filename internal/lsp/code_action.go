@@ -29,16 +29,16 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 	if ps == nil {
 		return out, nil
 	}
-	sn := s.check(ps)
+	vw := s.check(ps)
 	rel, ok := relTo(ps.dir, path)
-	if !ok || sn.plugin == nil {
+	if !ok || vw.plugin == nil {
 		return out, nil
 	}
-	f := sn.file(rel)
+	f := vw.file(rel)
 	if f == nil {
 		return out, nil
 	}
-	want := sn.enc.fromRange(f, params.Range)
+	want := vw.enc.fromRange(f, params.Range)
 	allow := func(k protocol.CodeActionKind) bool {
 		if len(params.Context.Only) == 0 {
 			return true
@@ -54,12 +54,12 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 	created := map[string]bool{}
 	if allow(protocol.CodeActionKindQuickFix) {
 		var capDiags []protocol.Diagnostic
-		for i := range sn.diags {
-			d := &sn.diags[i]
+		for i := range vw.diags {
+			d := &vw.diags[i]
 			if d.File != rel || !overlaps(d.Span, want) {
 				continue
 			}
-			pd := s.toDiagnostic(sn, d)
+			pd := s.toDiagnostic(vw, d)
 			if ide.IsCapabilityCode(d.Code) && len(d.Fixes) > 0 {
 				capDiags = append(capDiags, pd)
 			}
@@ -78,7 +78,7 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 					Title:       text.Visible(fx.Title), // titles quote the plugin: its controls shown
 					Kind:        &kind,
 					Diagnostics: []protocol.Diagnostic{pd},
-					Edit:        sn.workspaceEdit(fx.Edits, docChanges),
+					Edit:        vw.workspaceEdit(fx.Edits, docChanges),
 				}
 				if d.PreferredFix() == &d.Fixes[j] {
 					ca.IsPreferred = new(true)
@@ -89,30 +89,30 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 		// All missing capabilities of this page at once: only worth it
 		// when the page needs more than one.
 		if rel != checker.ManifestName {
-			if n, edit := s.fixAllCapabilities(sn, ps.dir, rel); n > 1 {
+			if n, edit := s.fixAllCapabilities(vw, ps.dir, rel); n > 1 {
 				kind := protocol.CodeActionKindQuickFix
 				out = append(out, &protocol.CodeAction{
 					Title:       text.Visible(fmt.Sprintf("Add all %d missing capabilities of %s to plugin.json", n, rel)),
 					Kind:        &kind,
 					Diagnostics: capDiags,
-					Edit:        sn.workspaceEdit([]checker.Edit{edit}, docChanges),
+					Edit:        vw.workspaceEdit([]checker.Edit{edit}, docChanges),
 				})
 			}
 		}
 	}
 	if allow(protocol.CodeActionKindQuickFix) {
-		out = append(out, s.testActions(sn, rel, want)...)
+		out = append(out, s.testActions(vw, rel, want)...)
 	}
 	if explicitly(params.Context.Only, protocol.CodeActionKindSourceFixAll) {
-		if ca := s.fixAllAction(sn, ps, docChanges); ca != nil {
+		if ca := s.fixAllAction(vw, ps, docChanges); ca != nil {
 			out = append(out, ca)
 		}
 	}
 	if allow(protocol.CodeActionKindSource) && rel == checker.ManifestName {
-		out = append(out, s.createActions(sn, want, docChanges, created)...)
+		out = append(out, s.createActions(vw, want, docChanges, created)...)
 	}
 	if allow(protocol.CodeActionKindSource) {
-		out = append(out, s.typesActions(sn, rel)...)
+		out = append(out, s.typesActions(vw, rel)...)
 	}
 	return out, nil
 }
@@ -127,9 +127,9 @@ func overlaps(a, want checker.Span) bool {
 // fixAllCapabilities is ide's AddAllCapabilities of page rel, checking
 // the plugin again (with the editor's buffers and the last runs) when
 // its fixes conflict.
-func (s *Server) fixAllCapabilities(sn *snapshot, dir, rel string) (int, checker.Edit) {
+func (s *Server) fixAllCapabilities(vw *view, dir, rel string) (int, checker.Edit) {
 	files := map[string][]byte{}
-	for p, d := range sn.docs {
+	for p, d := range vw.docs {
 		files[p] = d.text
 	}
 	manifestPath := absIn(dir, checker.ManifestName)
@@ -140,7 +140,7 @@ func (s *Server) fixAllCapabilities(sn *snapshot, dir, rel string) (int, checker
 		cache = ps.cache
 	}
 	s.mu.Unlock()
-	cfg.Runs = analysisRuns(sn.runs)
+	cfg.Runs = analysisRuns(vw.runs)
 	recheck := func(manifest []byte) ([]checker.Diagnostic, error) {
 		files[manifestPath] = manifest
 		p, err := checker.Load(newOverlayFS(files), dir)
@@ -149,7 +149,7 @@ func (s *Server) fixAllCapabilities(sn *snapshot, dir, rel string) (int, checker
 		}
 		return checker.Run(p, s.rules(), cfg, cache), nil
 	}
-	is := sn.ide()
+	is := vw.ide()
 	n, text := is.AddAllCapabilities(rel, recheck)
 	return n, is.AddAllEdit(text)
 }
@@ -159,9 +159,9 @@ func (s *Server) fixAllCapabilities(sn *snapshot, dir, rel string) (int, checker
 // since the file list is short).
 // A file that a quick fix of the same answer creates (after the
 // did-you-mean that uses an existing file) is not offered twice.
-func (s *Server) createActions(sn *snapshot, want checker.Span, docChanges bool, created map[string]bool) []protocol.CommandOrCodeAction {
+func (s *Server) createActions(vw *view, want checker.Span, docChanges bool, created map[string]bool) []protocol.CommandOrCodeAction {
 	var out []protocol.CommandOrCodeAction
-	m := sn.plugin.Manifest
+	m := vw.plugin.Manifest
 	kind := protocol.CodeActionKindSource
 
 	for _, t := range m.Tools {
@@ -169,14 +169,14 @@ func (s *Server) createActions(sn *snapshot, want checker.Span, docChanges bool,
 		if !ok || page == "" {
 			continue
 		}
-		rel, exists := sn.plugin.ResolvePage(page)
+		rel, exists := vw.plugin.ResolvePage(page)
 		if exists {
 			continue
 		}
 		if _, err := checker.Clean(rel); err != nil || created[rel] {
 			continue
 		}
-		if checker.CheckPluginWrite(sn.plugin.Dir, rel) != nil {
+		if checker.CheckPluginWrite(vw.plugin.Dir, rel) != nil {
 			continue // the client would follow a symlink out of the plugin
 		}
 		name, _ := checker.Str(t.Name)
@@ -184,7 +184,7 @@ func (s *Server) createActions(sn *snapshot, want checker.Span, docChanges bool,
 		out = append(out, &protocol.CodeAction{
 			Title: text.Visible(fmt.Sprintf("Create page %s from a template", rel)),
 			Kind:  &kind,
-			Edit:  sn.workspaceEdit([]checker.Edit{{File: rel, Create: true, NewText: pageTemplate(name, desc, rel)}}, docChanges),
+			Edit:  vw.workspaceEdit([]checker.Edit{{File: rel, Create: true, NewText: pageTemplate(name, desc, rel)}}, docChanges),
 		})
 	}
 	for _, nt := range m.NativeTools {
@@ -196,8 +196,8 @@ func (s *Server) createActions(sn *snapshot, want checker.Span, docChanges bool,
 		if err != nil || created[c] {
 			continue
 		}
-		exists := sn.plugin.Exists(c)
-		if exists || checker.CheckPluginWrite(sn.plugin.Dir, c) != nil {
+		exists := vw.plugin.Exists(c)
+		if exists || checker.CheckPluginWrite(vw.plugin.Dir, c) != nil {
 			continue
 		}
 		var names []string
@@ -209,7 +209,7 @@ func (s *Server) createActions(sn *snapshot, want checker.Span, docChanges bool,
 		out = append(out, &protocol.CodeAction{
 			Title: text.Visible(fmt.Sprintf("Create module %s from a template", c)),
 			Kind:  &kind,
-			Edit:  sn.workspaceEdit([]checker.Edit{{File: c, Create: true, NewText: moduleTemplate(names)}}, docChanges),
+			Edit:  vw.workspaceEdit([]checker.Edit{{File: c, Create: true, NewText: moduleTemplate(names)}}, docChanges),
 		})
 	}
 	return out

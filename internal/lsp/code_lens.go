@@ -21,12 +21,12 @@ type toolAnchor struct {
 }
 
 // anchors lists the tools shown in file rel.
-func (sn *snapshot) anchors(rel string) []toolAnchor {
-	if sn.plugin == nil {
+func (vw *view) anchors(rel string) []toolAnchor {
+	if vw.plugin == nil {
 		return nil
 	}
 	var out []toolAnchor
-	for _, a := range ide.Anchors(sn.plugin, rel) {
+	for _, a := range ide.Anchors(vw.plugin, rel) {
 		out = append(out, toolAnchor{tool: a.Tool, span: a.Span})
 	}
 	return out
@@ -37,30 +37,30 @@ func (sn *snapshot) anchors(rel string) []toolAnchor {
 // when the manifest, the page or the fixtures changed since, says so.
 func (s *Server) CodeLens(ctx context.Context, params *protocol.CodeLensParams) ([]protocol.CodeLens, error) {
 	out := []protocol.CodeLens{}
-	sn, rel := s.snapshotOf(params.TextDocument.URI)
-	if sn == nil {
+	vw, rel := s.viewOf(params.TextDocument.URI)
+	if vw == nil {
 		return out, nil
 	}
-	f := sn.file(rel)
-	isn := sn.ide()
-	for _, a := range sn.anchors(rel) {
-		arg, _ := json.Marshal(runToolArgs{URI: string(uriFor(sn.docs, sn.plugin.Abs(rel))), Tool: a.tool})
+	f := vw.file(rel)
+	isn := vw.ide()
+	for _, a := range vw.anchors(rel) {
+		arg, _ := json.Marshal(runToolArgs{URI: string(uriFor(vw.docs, vw.plugin.Abs(rel))), Tool: a.tool})
 		title := "▶ Run " + a.tool
 		if run := isn.Runs[a.tool]; run != nil {
 			title = ide.RunLens(run, isn.Stale(a.tool))
 		}
 		out = append(out, protocol.CodeLens{
-			Range:   sn.enc.toRange(f, a.span),
+			Range:   vw.enc.toRange(f, a.span),
 			Command: protocol.Command{Title: title, Command: CommandRunTool, Arguments: []protocol.LSPAny{arg}},
 		})
 	}
-	out = append(out, s.testLenses(sn, rel)...)
+	out = append(out, s.testLenses(vw, rel)...)
 	return out, nil
 }
 
-// snapshotOf returns a fresh snapshot of the plugin owning u and the
+// viewOf returns a fresh view of the plugin owning u and the
 // file's plugin-relative path; nil when u is not in a plugin.
-func (s *Server) snapshotOf(u uri.URI) (*snapshot, string) {
+func (s *Server) viewOf(u uri.URI) (*view, string) {
 	path := pathOf(u)
 	s.mu.Lock()
 	ps := s.pluginFor(path)
@@ -72,19 +72,19 @@ func (s *Server) snapshotOf(u uri.URI) (*snapshot, string) {
 	if !ok {
 		return nil, ""
 	}
-	sn := s.current(ps)
-	if sn.plugin == nil {
+	vw := s.current(ps)
+	if vw.plugin == nil {
 		return nil, ""
 	}
-	return sn, rel
+	return vw, rel
 }
 
 // refreshWhenStale asks the client for lenses and inlay hints again when a
 // check changed which runs are stale (or what changed since them): an edit
 // of plugin.json marks the lens of the page, which a client asks for again
 // only when the page itself changes.
-func (s *Server) refreshWhenStale(ctx context.Context, ps *pluginState, sn *snapshot) {
-	key := staleKey(sn)
+func (s *Server) refreshWhenStale(ctx context.Context, ps *pluginState, vw *view) {
+	key := staleKey(vw)
 	s.mu.Lock()
 	changed := key != ps.stale
 	ps.stale = key
@@ -101,15 +101,15 @@ func (s *Server) refreshWhenStale(ctx context.Context, ps *pluginState, sn *snap
 	}
 }
 
-// staleKey names the stale runs of sn and what changed since each, e.g.
+// staleKey names the stale runs of vw and what changed since each, e.g.
 // "lookupBook:plugin.json;".
-func staleKey(sn *snapshot) string {
-	if sn.plugin == nil || len(sn.runs) == 0 {
+func staleKey(vw *view) string {
+	if vw.plugin == nil || len(vw.runs) == 0 {
 		return ""
 	}
-	isn := sn.ide()
-	tools := make([]string, 0, len(sn.runs))
-	for t := range sn.runs {
+	isn := vw.ide()
+	tools := make([]string, 0, len(vw.runs))
+	for t := range vw.runs {
 		tools = append(tools, t)
 	}
 	slices.Sort(tools)

@@ -78,23 +78,23 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 	if err != nil {
 		return nil, err
 	}
-	sn := s.check(ps)
-	if sn.plugin == nil {
+	vw := s.check(ps)
+	if vw.plugin == nil {
 		return nil, invalidParams("%s has no plugin.json", ps.dir)
 	}
-	if sn.plugin.Manifest.FunctionTool(args.Tool) == nil {
-		return nil, invalidParams("plugin %s: %s", ps.dir, checker.WhyNotRunnable(sn.plugin.Manifest, args.Tool))
+	if vw.plugin.Manifest.FunctionTool(args.Tool) == nil {
+		return nil, invalidParams("plugin %s: %s", ps.dir, checker.WhyNotRunnable(vw.plugin.Manifest, args.Tool))
 	}
 	input := args.Input
 	if len(input) == 0 {
-		input = runner.DefaultInput(sn.plugin, args.Tool)
+		input = runner.DefaultInput(vw.plugin, args.Tool)
 	}
 	if s.opts.Runner == nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "the sandbox is not available in this build of plugin-lsp")
 	}
-	// The snapshot's plugin, as checked: it is immutable and safe for
+	// The view's plugin, as checked: it is immutable and safe for
 	// concurrent use, so the run reads the same text the diagnostics came from.
-	p := sn.plugin
+	p := vw.plugin
 	basis := ide.BasisOf(p, args.Tool)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -14,9 +14,9 @@ import (
 // would apply to the editor's text (every preferred, safe fix, each
 // re-checked), as one WorkspaceEdit replacing each changed file. nil when
 // there is nothing to fix.
-func (s *Server) fixAllAction(sn *snapshot, ps *pluginState, docChanges bool) *protocol.CodeAction {
+func (s *Server) fixAllAction(vw *view, ps *pluginState, docChanges bool) *protocol.CodeAction {
 	files := map[string][]byte{}
-	for p, d := range sn.docs {
+	for p, d := range vw.docs {
 		files[p] = d.text
 	}
 	s.mu.Lock()
@@ -31,7 +31,7 @@ func (s *Server) fixAllAction(sn *snapshot, ps *pluginState, docChanges bool) *p
 	if n > 1 {
 		title = fmt.Sprintf("Apply all %d preferred fixes", n)
 	}
-	return &protocol.CodeAction{Title: text.Visible(title + " (plugin-lsp check --fix)"), Kind: &kind, Edit: sn.workspaceEdit(edits, docChanges)}
+	return &protocol.CodeAction{Title: text.Visible(title + " (plugin-lsp check --fix)"), Kind: &kind, Edit: vw.workspaceEdit(edits, docChanges)}
 }
 
 // explicitly reports whether the client asked for kind by its name

@@ -13,17 +13,17 @@ import (
 // export).
 func (s *Server) InlayHint(ctx context.Context, params *protocol.InlayHintParams) ([]protocol.InlayHint, error) {
 	out := []protocol.InlayHint{}
-	sn, rel := s.snapshotOf(params.TextDocument.URI)
-	if sn == nil {
+	vw, rel := s.viewOf(params.TextDocument.URI)
+	if vw == nil {
 		return out, nil
 	}
-	f := sn.file(rel)
+	f := vw.file(rel)
 	if f == nil {
 		return out, nil
 	}
-	isn := sn.ide()
-	for _, a := range sn.anchors(rel) {
-		run := sn.runs[a.tool]
+	isn := vw.ide()
+	for _, a := range vw.anchors(rel) {
+		run := vw.runs[a.tool]
 		if run == nil {
 			continue
 		}
@@ -32,7 +32,7 @@ func (s *Server) InlayHint(ctx context.Context, params *protocol.InlayHintParams
 		for end < len(f.Text) && f.Text[end] != '\n' {
 			end++
 		}
-		pos := sn.enc.toPosition(f, end)
+		pos := vw.enc.toPosition(f, end)
 		if pos.Line < params.Range.Start.Line || pos.Line > params.Range.End.Line {
 			continue
 		}
@@ -40,7 +40,7 @@ func (s *Server) InlayHint(ctx context.Context, params *protocol.InlayHintParams
 			Position:    pos,
 			Label:       protocol.String(ide.RunHint(isn.Runs[a.tool], isn.Stale(a.tool))),
 			PaddingLeft: new(true),
-			Tooltip:     markup(renderRun(a.tool, run), sn.caps.hoverMarkdown),
+			Tooltip:     markup(renderRun(a.tool, run), vw.caps.hoverMarkdown),
 		})
 	}
 	return out, nil

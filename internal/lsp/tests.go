@@ -36,12 +36,12 @@ type testArgs struct {
 // testKey identifies a case across edits: its file and name.
 func testKey(rel, name string) string { return rel + "\x00" + name }
 
-// testFiles parses the plugin's test files as the snapshot sees them.
-func (sn *snapshot) testFiles() []*tooltest.File {
-	if sn.plugin == nil {
+// testFiles parses the plugin's test files as the view sees them.
+func (vw *view) testFiles() []*tooltest.File {
+	if vw.plugin == nil {
 		return nil
 	}
-	files, err := tooltest.Load(sn.plugin)
+	files, err := tooltest.Load(vw.plugin)
 	if err != nil {
 		return nil
 	}
@@ -50,8 +50,8 @@ func (sn *snapshot) testFiles() []*tooltest.File {
 
 // resultFor is the last result of case c, unless the case was edited since
 // it ran (an outcome for other expectations would mislead).
-func (sn *snapshot) resultFor(c *tooltest.Case) *tooltest.Result {
-	r := sn.tests[testKey(c.File.Rel, c.Name)]
+func (vw *view) resultFor(c *tooltest.Case) *tooltest.Result {
+	r := vw.tests[testKey(c.File.Rel, c.Name)]
 	if r == nil || r.Case == nil || caseText(r.Case) != caseText(c) {
 		return nil
 	}
@@ -72,14 +72,14 @@ func isTestFile(rel string) bool {
 // testDiagnostics are a test file's mistakes (errors) and the failures of
 // the cases' last runs (errors on the case name, the differences in the
 // message).
-func testDiagnostics(sn *snapshot) []checker.Diagnostic {
+func testDiagnostics(vw *view) []checker.Diagnostic {
 	var out []checker.Diagnostic
-	for _, f := range sn.testFiles() {
+	for _, f := range vw.testFiles() {
 		for _, pr := range f.Problems {
 			out = append(out, checker.Diagnostic{File: f.Rel, Span: pr.Span, Severity: checker.Error, Message: "test file: " + pr.Message})
 		}
 		for _, c := range f.Cases {
-			r := sn.resultFor(c)
+			r := vw.resultFor(c)
 			if r == nil || r.Status == tooltest.Pass {
 				continue
 			}
@@ -92,12 +92,12 @@ func testDiagnostics(sn *snapshot) []checker.Diagnostic {
 
 // testLenses: "▶ Run all" at the top of a test file, "▶ Run test" (then
 // the outcome) on each case.
-func (s *Server) testLenses(sn *snapshot, rel string) []protocol.CodeLens {
+func (s *Server) testLenses(vw *view, rel string) []protocol.CodeLens {
 	if !isTestFile(rel) {
 		return nil
 	}
 	var file *tooltest.File
-	for _, f := range sn.testFiles() {
+	for _, f := range vw.testFiles() {
 		if f.Rel == rel {
 			file = f
 		}
@@ -105,14 +105,14 @@ func (s *Server) testLenses(sn *snapshot, rel string) []protocol.CodeLens {
 	if file == nil || len(file.Problems) > 0 {
 		return nil
 	}
-	f := sn.file(rel)
-	u := string(uriFor(sn.docs, sn.plugin.Abs(rel)))
+	f := vw.file(rel)
+	u := string(uriFor(vw.docs, vw.plugin.Abs(rel)))
 	var out []protocol.CodeLens
 	passed, failed, ran := 0, 0, 0
 	for _, c := range file.Cases {
 		arg, _ := json.Marshal(testArgs{URI: u, Name: c.Name})
 		title := "▶ Run test"
-		if r := sn.resultFor(c); r != nil {
+		if r := vw.resultFor(c); r != nil {
 			ran++
 			if r.Status == tooltest.Pass {
 				passed++
@@ -122,7 +122,7 @@ func (s *Server) testLenses(sn *snapshot, rel string) []protocol.CodeLens {
 				title = fmt.Sprintf("✗ failed (%s) · ▶ Run again", plural(len(r.Failures), "difference", "differences"))
 			}
 		}
-		out = append(out, protocol.CodeLens{Range: sn.enc.toRange(f, c.NameSpan),
+		out = append(out, protocol.CodeLens{Range: vw.enc.toRange(f, c.NameSpan),
 			Command: protocol.Command{Title: title, Command: CommandRunTests, Arguments: []protocol.LSPAny{arg}}})
 	}
 	if len(file.Cases) > 0 {
@@ -139,7 +139,7 @@ func (s *Server) testLenses(sn *snapshot, rel string) []protocol.CodeLens {
 		if len(file.Cases) > 0 {
 			at = checker.Span{Start: 0, End: 1}
 		}
-		out = append([]protocol.CodeLens{{Range: sn.enc.toRange(f, at),
+		out = append([]protocol.CodeLens{{Range: vw.enc.toRange(f, at),
 			Command: protocol.Command{Title: title, Command: CommandRunTests, Arguments: []protocol.LSPAny{arg}}}}, out...)
 	}
 	return out
@@ -163,8 +163,8 @@ func (s *Server) runTests(ctx context.Context, args testArgs, token protocol.Pro
 	if s.opts.Runner == nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "the sandbox is not available in this build of plugin-lsp")
 	}
-	sn := s.check(ps)
-	if sn.plugin == nil {
+	vw := s.check(ps)
+	if vw.plugin == nil {
 		return nil, invalidParams("%s has no plugin.json", ps.dir)
 	}
 	rel := ""
@@ -173,9 +173,9 @@ func (s *Server) runTests(ctx context.Context, args testArgs, token protocol.Pro
 			rel = r
 		}
 	}
-	// The snapshot's plugin, as checked: it is immutable and safe for
+	// The view's plugin, as checked: it is immutable and safe for
 	// concurrent use, so the run reads the same text the diagnostics came from.
-	p := sn.plugin
+	p := vw.plugin
 	suite, err := tooltest.LoadSuite(p)
 	if err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "tests of %s: %v", ps.dir, err)
@@ -248,9 +248,9 @@ func (s *Server) acceptSnapshot(ctx context.Context, args testArgs) ([]tooltest.
 	if r == nil || r.Record == nil || !r.Record.OK {
 		return nil, invalidParams("%s: case %q has no result to accept: run it first", CommandAcceptSnapshot, args.Name)
 	}
-	sn := s.check(ps)
+	vw := s.check(ps)
 	var c *tooltest.Case
-	for _, f := range sn.testFiles() {
+	for _, f := range vw.testFiles() {
 		for _, x := range f.Cases {
 			if f.Rel == rel && x.Name == args.Name {
 				c = x
@@ -260,7 +260,7 @@ func (s *Server) acceptSnapshot(ctx context.Context, args testArgs) ([]tooltest.
 	if c == nil || !c.Snapshot {
 		return nil, invalidParams("%s: %s has no snapshot case %q", CommandAcceptSnapshot, rel, args.Name)
 	}
-	err = tooltest.Accept(sn.plugin, c, r.Record.Result)
+	err = tooltest.Accept(vw.plugin, c, r.Record.Result)
 	if err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "accept snapshot: %v", err)
 	}
@@ -269,21 +269,21 @@ func (s *Server) acceptSnapshot(ctx context.Context, args testArgs) ([]tooltest.
 
 // testActions offers "Accept the new result as snapshot" on a failing
 // snapshot case whose tool returned.
-func (s *Server) testActions(sn *snapshot, rel string, want checker.Span) []protocol.CommandOrCodeAction {
+func (s *Server) testActions(vw *view, rel string, want checker.Span) []protocol.CommandOrCodeAction {
 	if !isTestFile(rel) {
 		return nil
 	}
 	var out []protocol.CommandOrCodeAction
-	for _, f := range sn.testFiles() {
+	for _, f := range vw.testFiles() {
 		if f.Rel != rel {
 			continue
 		}
 		for _, c := range f.Cases {
-			r := sn.resultFor(c)
+			r := vw.resultFor(c)
 			if !c.Snapshot || r == nil || r.Status != tooltest.Fail || r.Record == nil || !r.Record.OK || !overlaps(c.Span, want) {
 				continue
 			}
-			arg, _ := json.Marshal(testArgs{URI: string(uriFor(sn.docs, sn.plugin.Abs(rel))), Name: c.Name})
+			arg, _ := json.Marshal(testArgs{URI: string(uriFor(vw.docs, vw.plugin.Abs(rel))), Name: c.Name})
 			kind := protocol.CodeActionKindQuickFix
 			out = append(out, &protocol.CodeAction{
 				Title:       "Accept the new result as snapshot",
@@ -298,14 +298,14 @@ func (s *Server) testActions(sn *snapshot, rel string, want checker.Span) []prot
 
 // typesActions offers "Generate types" where the plugin has no
 // .plugin/types.d.ts yet: on plugin.json and on its pages.
-func (s *Server) typesActions(sn *snapshot, rel string) []protocol.CommandOrCodeAction {
-	if sn.plugin == nil || !(rel == checker.ManifestName || strings.HasSuffix(rel, ".ts")) {
+func (s *Server) typesActions(vw *view, rel string) []protocol.CommandOrCodeAction {
+	if vw.plugin == nil || !(rel == checker.ManifestName || strings.HasSuffix(rel, ".ts")) {
 		return nil
 	}
-	if _, err := os.Lstat(sn.plugin.Abs(tstypes.TypesPath)); err == nil {
+	if _, err := os.Lstat(vw.plugin.Abs(tstypes.TypesPath)); err == nil {
 		return nil
 	}
-	arg, _ := json.Marshal(testArgs{Dir: sn.plugin.Dir})
+	arg, _ := json.Marshal(testArgs{Dir: vw.plugin.Dir})
 	kind := protocol.CodeActionKindSource
 	return []protocol.CommandOrCodeAction{&protocol.CodeAction{
 		Title: "Generate types (.plugin/types.d.ts and tsconfig.json) for the host API and tool inputs",
@@ -322,11 +322,11 @@ func (s *Server) generateTypes(args testArgs) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	sn := s.check(ps)
-	if sn.plugin == nil {
+	vw := s.check(ps)
+	if vw.plugin == nil {
 		return nil, invalidParams("%s has no plugin.json", ps.dir)
 	}
-	wrote, err := tstypes.WriteFiles(sn.plugin)
+	wrote, err := tstypes.WriteFiles(vw.plugin)
 	if err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "types: %v", err)
 	}
@@ -340,19 +340,19 @@ func (s *Server) generateTypes(args testArgs) ([]string, error) {
 // exists and no longer matches the manifest (a tool or a grant changed).
 // It never creates the file (that is "Generate types") and never writes
 // from a manifest that does not parse. It reports whether it wrote.
-func (s *Server) keepTypesFresh(sn *snapshot) bool {
-	if sn.plugin == nil || sn.plugin.SyntaxError != nil {
+func (s *Server) keepTypesFresh(vw *view) bool {
+	if vw.plugin == nil || vw.plugin.SyntaxError != nil {
 		return false
 	}
-	old, err := checker.ReadPluginFile(checker.OSFS{}, sn.plugin.Dir, tstypes.TypesPath) // no symlink out
+	old, err := checker.ReadPluginFile(checker.OSFS{}, vw.plugin.Dir, tstypes.TypesPath) // no symlink out
 	if err != nil || !strings.HasPrefix(string(old), tstypes.Header) {
 		return false // missing, or not ours: leave it
 	}
-	want := tstypes.PluginTypes(sn.plugin)
+	want := tstypes.PluginTypes(vw.plugin)
 	if string(old) == string(want) {
 		return false
 	}
-	if err := checker.WritePluginFile(sn.plugin.Dir, tstypes.TypesPath, want); err != nil {
+	if err := checker.WritePluginFile(vw.plugin.Dir, tstypes.TypesPath, want); err != nil {
 		s.logf("types: %v", err)
 		return false
 	}

@@ -24,7 +24,7 @@ type pluginState struct {
 	gen    uint64                      // (s.mu) bumped by every change to the plugin's files
 	timer  *time.Timer                 // (s.mu) pending debounced check
 	cancel context.CancelFunc          // (s.mu) cancels the pending/running check
-	snap   *snapshot                   // (s.mu) last check
+	view   *view                       // (s.mu) last check
 	runs   map[string]*toolRun         // (s.mu) last run of each tool
 	tests  map[string]*tooltest.Result // (s.mu) last result of each test case (testKey)
 	stale  string                      // (s.mu) which runs the last check found stale (staleKey)
@@ -55,9 +55,9 @@ type toolRun struct {
 	basis  ide.Basis // what it ran against, for lenses that say it is stale
 }
 
-// snapshot is the result of one check of a plugin: the files as they were
+// view is the result of one check of a plugin: the files as they were
 // (overlay included) and every diagnostic.
-type snapshot struct {
+type view struct {
 	gen    uint64
 	enc    encoding        // the session's position encoding
 	caps   clientCaps      // the client's capabilities, for what is sent
@@ -68,15 +68,15 @@ type snapshot struct {
 	tests  map[string]*tooltest.Result
 }
 
-// adopt returns sn with the documents opened since it was taken whose
+// adopt returns vw with the documents opened since it was taken whose
 // text is the file on disk the check read (document.sameAsDisk): its
 // results stand for them, and a push client gets their diagnostics (an
 // empty list for a clean file) without a second check of the plugin.
 // Callers hold s.mu.
-func (s *Server) adopt(ps *pluginState, sn *snapshot) *snapshot {
+func (s *Server) adopt(ps *pluginState, vw *view) *view {
 	var add []*document
 	for p, d := range s.docs {
-		if _, had := sn.docs[p]; had || !d.sameAsDisk || !sn.readAs(p, d.text) {
+		if _, had := vw.docs[p]; had || !d.sameAsDisk || !vw.readAs(p, d.text) {
 			continue
 		}
 		if _, in := relTo(ps.dir, p); in {
@@ -84,35 +84,35 @@ func (s *Server) adopt(ps *pluginState, sn *snapshot) *snapshot {
 		}
 	}
 	if len(add) == 0 {
-		return sn
+		return vw
 	}
-	c := *sn
-	c.docs = make(map[string]*document, len(sn.docs)+len(add))
-	for p, d := range sn.docs {
+	c := *vw
+	c.docs = make(map[string]*document, len(vw.docs)+len(add))
+	for p, d := range vw.docs {
 		c.docs[p] = d
 	}
 	for _, d := range add {
 		dc := *d
 		c.docs[d.path] = &dc
 	}
-	if ps.snap == sn {
-		ps.snap = &c
+	if ps.view == vw {
+		ps.view = &c
 	}
 	return &c
 }
 
-// readAs reports whether the check of sn read the file at path with
+// readAs reports whether the check of vw read the file at path with
 // this text, or did not read it at all (its result does not depend on
 // it). A file written on disk since the check differs.
-func (sn *snapshot) readAs(path string, text []byte) bool {
-	if sn.plugin == nil {
+func (vw *view) readAs(path string, text []byte) bool {
+	if vw.plugin == nil {
 		return false
 	}
-	rel, ok := sn.plugin.Rel(path)
+	rel, ok := vw.plugin.Rel(path)
 	if !ok {
 		return false
 	}
-	f, read := sn.plugin.Cached(rel)
+	f, read := vw.plugin.Cached(rel)
 	return !read || bytes.Equal(f.Text, text)
 }
 
