@@ -31,6 +31,7 @@ type Recheck func(manifest []byte) ([]checker.Diagnostic, error)
 // of them conflict (two first entries of an empty list, two new members
 // of one object), and then the fixes of that check are merged, for at
 // most 64 checks.
+// A nil recheck merges one check's fixes only.
 func (vw *View) AddAllCapabilities(rel string, recheck Recheck) (int, []byte) {
 	if vw.Plugin == nil {
 		return 0, nil
@@ -59,7 +60,7 @@ func (vw *View) AddAllCapabilities(rel string, recheck Recheck) (int, []byte) {
 			break
 		}
 		text, n = next, n+taken
-		if len(left) == 0 || checks == 64 {
+		if len(left) == 0 || checks == 64 || recheck == nil {
 			break
 		}
 		if diags, err = recheck(text); err != nil {

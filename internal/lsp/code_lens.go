@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"context"
-	"encoding/json"
 	"slices"
 	"strings"
 
@@ -32,29 +31,23 @@ func (vw *view) anchors(rel string) []toolAnchor {
 	return out
 }
 
-// CodeLens puts "▶ Run <tool>" above each tool in the manifest and above
-// the page's default export; after a run the lens shows the outcome, or,
-// when the manifest, the page or the fixtures changed since, says so.
+// CodeLens: the tools' lenses (ide.View.ToolLenses: "▶ Run <tool>", then
+// the outcome or what changed since) and, in a test file, the tests'
+// (ide.TestLenses).
 func (s *Server) CodeLens(ctx context.Context, params *protocol.CodeLensParams) ([]protocol.CodeLens, error) {
 	out := []protocol.CodeLens{}
 	vw, rel := s.viewOf(params.TextDocument.URI)
 	if vw == nil {
 		return out, nil
 	}
-	f := vw.file(rel)
-	isn := vw.ide()
-	for _, a := range vw.anchors(rel) {
-		arg, _ := json.Marshal(runToolArgs{URI: string(uriFor(vw.docs, vw.plugin.Abs(rel))), Tool: a.tool})
-		title := "▶ Run " + a.tool
-		if run := isn.Runs[a.tool]; run != nil {
-			title = ide.RunLens(run, isn.Stale(a.tool))
-		}
-		out = append(out, protocol.CodeLens{
-			Range:   vw.enc.toRange(f, a.span),
-			Command: protocol.Command{Title: title, Command: CommandRunTool, Arguments: []protocol.LSPAny{arg}},
-		})
+	lenses := vw.ide().ToolLenses(rel)
+	if isTestFile(rel) {
+		lenses = append(lenses, ide.TestLenses(rel, vw.testCases(rel))...)
 	}
-	out = append(out, s.testLenses(vw, rel)...)
+	f := vw.file(rel)
+	for _, l := range lenses {
+		out = append(out, protocol.CodeLens{Range: vw.enc.toRange(f, l.Span), Command: vw.toCommand(l.Command)})
+	}
 	return out, nil
 }
 

@@ -13,16 +13,16 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
 
 	"github.com/plugin-lsp/plugin-lsp/internal/authoring/review"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	lock "github.com/plugin-lsp/plugin-lsp/internal/checker/lockfile"
+	"github.com/plugin-lsp/plugin-lsp/internal/ide"
 	"github.com/plugin-lsp/plugin-lsp/internal/text"
 )
 
 // CommandPin writes the capability snapshot (plugin.lock.json).
-const CommandPin = "plugin.pin"
+const CommandPin = ide.CommandPin
 
 // pinArgs is the argument of plugin.pin: which plugin, and whether the
 // author already saw the review card (confirm). Without confirm the card
@@ -69,12 +69,6 @@ type pinResult struct {
 	// Card is the review card that was shown.
 	Card any `json:"card,omitempty"`
 }
-
-// pinLabel is the title of the quick fix and of the confirmation.
-const pinLabel = "Re-pin the capability snapshot"
-
-// snapshotCodes are the drift diagnostics plugin.pin clears.
-var snapshotCodes = map[string]bool{"snapshot-widened": true, "snapshot-narrowed": true, "snapshot-stale": true}
 
 func (s *Server) pin(ctx context.Context, raw []protocol.LSPAny) (protocol.LSPAny, error) {
 	var args pinArgs
@@ -144,7 +138,7 @@ func (s *Server) writePin(ps *pluginState, p *checker.Plugin, res pinResult, rev
 func pinQuestion(p *checker.Plugin, card any) string {
 	var b strings.Builder
 	name, _ := checker.Str(p.Manifest.Name)
-	fmt.Fprintf(&b, "%s of %s? Review what you approve:\n\n", pinLabel, text.Visible(name))
+	fmt.Fprintf(&b, "%s of %s? Review what you approve:\n\n", ide.PinLabel, text.Visible(name))
 	if c, ok := card.(*review.Card); ok {
 		// What changed since the pin first: it is what is approved, and a
 		// client that cuts a long message keeps its start.
@@ -162,17 +156,6 @@ func pinQuestion(p *checker.Plugin, card any) string {
 		b.Write(j)
 	}
 	return b.String()
-}
-
-// pinAction is the quick fix of a drift diagnostic: plugin.pin, which
-// shows the review card before it writes.
-func pinAction(manifestURI uri.URI, d protocol.Diagnostic) *protocol.CodeAction {
-	kind := protocol.CodeActionKindQuickFix
-	arg, _ := json.Marshal(pinArgs{URI: string(manifestURI)})
-	return &protocol.CodeAction{
-		Title: pinLabel, Kind: &kind, Diagnostics: []protocol.Diagnostic{d},
-		Command: protocol.Command{Title: pinLabel, Command: CommandPin, Arguments: []protocol.LSPAny{protocol.LSPAny(arg)}},
-	}
 }
 
 // reviewCard answers plugin.reviewCard: the card model (as review --format

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"regexp"
 	"strings"
 
@@ -14,14 +13,15 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/internal/authoring/tstypes"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
+	"github.com/plugin-lsp/plugin-lsp/internal/ide"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/tooltest"
 )
 
 // Commands of the author loop: tool tests and types.
 const (
-	CommandRunTests       = "plugin.runTests"
-	CommandAcceptSnapshot = "plugin.acceptSnapshot"
-	CommandGenerateTypes  = "plugin.generateTypes"
+	CommandRunTests       = ide.CommandRunTests
+	CommandAcceptSnapshot = ide.CommandAcceptSnapshot
+	CommandGenerateTypes  = ide.CommandGenerateTypes
 )
 
 // testArgs is the argument of plugin.runTests and plugin.acceptSnapshot:
@@ -90,66 +90,24 @@ func testDiagnostics(vw *view) []checker.Diagnostic {
 	return out
 }
 
-// testLenses: "▶ Run all" at the top of a test file, "▶ Run test" (then
-// the outcome) on each case.
-func (s *Server) testLenses(vw *view, rel string) []protocol.CodeLens {
-	if !isTestFile(rel) {
-		return nil
-	}
-	var file *tooltest.File
+// testCases are the cases of test file rel with their last results, as
+// package ide reads them (lenses, the accept quick fix); nil when the file
+// has problems (its diagnostics say which).
+func (vw *view) testCases(rel string) []ide.TestCase {
+	var out []ide.TestCase
 	for _, f := range vw.testFiles() {
-		if f.Rel == rel {
-			file = f
+		if f.Rel != rel || len(f.Problems) > 0 {
+			continue
 		}
-	}
-	if file == nil || len(file.Problems) > 0 {
-		return nil
-	}
-	f := vw.file(rel)
-	u := string(uriFor(vw.docs, vw.plugin.Abs(rel)))
-	var out []protocol.CodeLens
-	passed, failed, ran := 0, 0, 0
-	for _, c := range file.Cases {
-		arg, _ := json.Marshal(testArgs{URI: u, Name: c.Name})
-		title := "▶ Run test"
-		if r := vw.resultFor(c); r != nil {
-			ran++
-			if r.Status == tooltest.Pass {
-				passed++
-				title = fmt.Sprintf("✓ passed · %.0f ms · ▶ Run again", r.DurationMs)
-			} else {
-				failed++
-				title = fmt.Sprintf("✗ failed (%s) · ▶ Run again", plural(len(r.Failures), "difference", "differences"))
+		for _, c := range f.Cases {
+			tc := ide.TestCase{Name: c.Name, Span: c.Span, NameSpan: c.NameSpan, Snapshot: c.Snapshot}
+			if r := vw.resultFor(c); r != nil {
+				tc.Result = &ide.TestResult{Status: string(r.Status), DurationMs: r.DurationMs, Differences: len(r.Failures), Returned: r.Record != nil && r.Record.OK}
 			}
+			out = append(out, tc)
 		}
-		out = append(out, protocol.CodeLens{Range: vw.enc.toRange(f, c.NameSpan),
-			Command: protocol.Command{Title: title, Command: CommandRunTests, Arguments: []protocol.LSPAny{arg}}})
-	}
-	if len(file.Cases) > 0 {
-		arg, _ := json.Marshal(testArgs{URI: u})
-		title := fmt.Sprintf("▶ Run all %d tests", len(file.Cases))
-		if ran > 0 {
-			title = fmt.Sprintf("✓ %d passed", passed)
-			if failed > 0 {
-				title += fmt.Sprintf(" · ✗ %d failed", failed)
-			}
-			title += " · ▶ Run all"
-		}
-		at := checker.Span{}
-		if len(file.Cases) > 0 {
-			at = checker.Span{Start: 0, End: 1}
-		}
-		out = append([]protocol.CodeLens{{Range: vw.enc.toRange(f, at),
-			Command: protocol.Command{Title: title, Command: CommandRunTests, Arguments: []protocol.LSPAny{arg}}}}, out...)
 	}
 	return out
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
 
 // runTests runs a test file, one case, or every test of a plugin, keeps
@@ -265,54 +223,6 @@ func (s *Server) acceptSnapshot(ctx context.Context, args testArgs) ([]tooltest.
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "accept snapshot: %v", err)
 	}
 	return s.runTests(ctx, args, nil)
-}
-
-// testActions offers "Accept the new result as snapshot" on a failing
-// snapshot case whose tool returned.
-func (s *Server) testActions(vw *view, rel string, want checker.Span) []protocol.CommandOrCodeAction {
-	if !isTestFile(rel) {
-		return nil
-	}
-	var out []protocol.CommandOrCodeAction
-	for _, f := range vw.testFiles() {
-		if f.Rel != rel {
-			continue
-		}
-		for _, c := range f.Cases {
-			r := vw.resultFor(c)
-			if !c.Snapshot || r == nil || r.Status != tooltest.Fail || r.Record == nil || !r.Record.OK || !overlaps(c.Span, want) {
-				continue
-			}
-			arg, _ := json.Marshal(testArgs{URI: string(uriFor(vw.docs, vw.plugin.Abs(rel))), Name: c.Name})
-			kind := protocol.CodeActionKindQuickFix
-			out = append(out, &protocol.CodeAction{
-				Title:       "Accept the new result as snapshot",
-				Kind:        &kind,
-				IsPreferred: new(true),
-				Command:     protocol.Command{Title: "Accept the new result as snapshot", Command: CommandAcceptSnapshot, Arguments: []protocol.LSPAny{arg}},
-			})
-		}
-	}
-	return out
-}
-
-// typesActions offers "Generate types" where the plugin has no
-// .plugin/types.d.ts yet: on plugin.json and on its pages.
-func (s *Server) typesActions(vw *view, rel string) []protocol.CommandOrCodeAction {
-	if vw.plugin == nil || !(rel == checker.ManifestName || strings.HasSuffix(rel, ".ts")) {
-		return nil
-	}
-	if _, err := os.Lstat(vw.plugin.Abs(tstypes.TypesPath)); err == nil {
-		return nil
-	}
-	arg, _ := json.Marshal(testArgs{Dir: vw.plugin.Dir})
-	kind := protocol.CodeActionKindSource
-	return []protocol.CommandOrCodeAction{&protocol.CodeAction{
-		Title: "Generate types (.plugin/types.d.ts and tsconfig.json) for the host API and tool inputs",
-		Kind:  &kind,
-		Command: protocol.Command{Title: "Generate types", Command: CommandGenerateTypes,
-			Arguments: []protocol.LSPAny{arg}},
-	}}
 }
 
 // generateTypes writes .plugin/types.d.ts (and tsconfig.json when absent)
