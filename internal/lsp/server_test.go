@@ -17,6 +17,7 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/capability"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/rules"
+	"github.com/plugin-lsp/plugin-lsp/internal/ide"
 	"github.com/plugin-lsp/plugin-lsp/internal/jsonedit"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
@@ -457,6 +458,9 @@ func TestAddAllMissingCapabilities(t *testing.T) {
 	h.waitDiags(manifest, func(p *protocol.PublishDiagnosticsParams) bool { return !hasCode(p, "manifest-syntax") })
 }
 
+// The glue of a create action: a CreateFile, then the edit of the created
+// file's URI (what each action offers and its template: the markers in
+// internal/ide/testdata/markers/actions-create).
 func TestSourceActionCreatesMissingPageAndModule(t *testing.T) {
 	dir := copyExample(t)
 	h := newHarness(t, Options{})
@@ -470,10 +474,9 @@ func TestSourceActionCreatesMissingPageAndModule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var titles []string
+	var created []string
 	for _, a := range acts {
 		ca := a.(*protocol.CodeAction)
-		titles = append(titles, ca.Title)
 		if *ca.Kind != protocol.CodeActionKindSource {
 			t.Errorf("kind %s", *ca.Kind)
 		}
@@ -482,20 +485,44 @@ func TestSourceActionCreatesMissingPageAndModule(t *testing.T) {
 			t.Fatalf("want CreateFile + edit, got %s", dump(ca.Edit))
 		}
 		te := ca.Edit.DocumentChanges[1].(*protocol.TextDocumentEdit)
-		if te.TextDocument.URI != create.URI {
-			t.Errorf("edit of %s after creating %s", te.TextDocument.URI, create.URI)
+		if te.TextDocument.URI != create.URI || len(te.Edits) != 1 || te.Edits[0].(*protocol.TextEdit).NewText == "" {
+			t.Errorf("edit of %s after creating %s: %s", te.TextDocument.URI, create.URI, dump(te))
 		}
-		body := te.Edits[0].(*protocol.TextEdit).NewText
-		if strings.HasSuffix(string(create.URI), "new-tool.ts") && !strings.Contains(body, "export default async function saveFavourite(") {
-			t.Errorf("page template:\n%s", body)
-		}
-		if strings.HasSuffix(string(create.URI), "chat.js") && !strings.Contains(body, `"tg.sendMessage": {`) {
-			t.Errorf("module template:\n%s", body)
-		}
+		created = append(created, string(create.URI))
 	}
-	want := "Create page code/new-tool.ts from a template|Create module native/chat.js from a template"
-	if got := strings.Join(titles, "|"); got != want {
-		t.Fatalf("actions %q, want %q", got, want)
+	want := []string{string(uri.File(filepath.Join(dir, "code", "new-tool.ts"))), string(uri.File(filepath.Join(dir, "native", "chat.js")))}
+	if strings.Join(created, "|") != strings.Join(want, "|") {
+		t.Fatalf("created %q, want %q", created, want)
+	}
+}
+
+// toCommand sends each command of package ide with the argument object
+// the commands read (the same JSON as before ide computed them): the
+// file as its URI, as the client spelled it when the document is open.
+func TestCommandsConverted(t *testing.T) {
+	dir := copyExample(t)
+	p, err := checker.Load(nil, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	openURI := "file:///client/spelling/plugin.json"
+	vw := &view{plugin: p, docs: map[string]*document{p.Abs("plugin.json"): {uri: openURI}}}
+	page := string(uri.File(p.Abs("code/lookup-book.ts")))
+	for _, c := range []struct {
+		cmd  ide.Command
+		want string
+	}{
+		{ide.Command{Title: "▶ Run lookupBook", Name: ide.CommandRunTool, File: "code/lookup-book.ts", Tool: "lookupBook"}, `{"uri":"` + page + `","tool":"lookupBook"}`},
+		{ide.Command{Title: "▶ Run lookupBook", Name: ide.CommandRunTool, File: "plugin.json", Tool: "lookupBook"}, `{"uri":"` + openURI + `","tool":"lookupBook"}`},
+		{ide.Command{Title: "▶ Run test", Name: ide.CommandRunTests, File: "tests/a.json", Case: "x"}, `{"uri":"` + string(uri.File(p.Abs("tests/a.json"))) + `","name":"x"}`},
+		{ide.Command{Title: "▶ Run all", Name: ide.CommandRunTests, File: "tests/a.json"}, `{"uri":"` + string(uri.File(p.Abs("tests/a.json"))) + `"}`},
+		{ide.Command{Title: "Generate types", Name: ide.CommandGenerateTypes, Dir: true}, `{"dir":` + dump2(p.Dir) + `}`},
+		{ide.Command{Title: ide.PinLabel, Name: ide.CommandPin, File: "plugin.json"}, `{"uri":"` + string(uri.File(p.Abs("plugin.json"))) + `"}`},
+	} {
+		got := vw.toCommand(c.cmd)
+		if got.Title != c.cmd.Title || got.Command != c.cmd.Name || len(got.Arguments) != 1 || string(got.Arguments[0]) != c.want {
+			t.Errorf("%+v: sent %s %s %s, want the argument %s", c.cmd, got.Title, got.Command, dump(got.Arguments), c.want)
+		}
 	}
 }
 
