@@ -1,6 +1,10 @@
 // Package ide answers the editor's questions about a checked plugin:
-// hover text, completion candidates, definition targets, the tools shown
-// in a file, and the merged "add all missing capabilities" fix. It is the
+// hover text, completion candidates, definition targets, code lenses (the
+// tools' and the tests'), code actions (fixes, add-all, fix-all, create
+// from a template, accept a snapshot case, generate types), the commands
+// they invoke, and the pin question. One file per feature (hover.go,
+// completion.go, definition.go, lens.go, code_action.go, create.go,
+// fixall.go, pin.go, command.go). It is the
 // layer between the analysis and the protocol (rust-analyzer's ide crate,
 // gopls's golang package): it takes a View (one check of a plugin), a file
 // and a byte offset and returns plain Go values (checker spans and edits,

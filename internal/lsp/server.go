@@ -6,7 +6,8 @@
 // (or UTF-8) positions (convert.go), and are sent.
 //
 // One file per request family (gopls-style): server.go (the Server, its
-// options, the connection loop), lifecycle.go (initialize,
+// options, the connection loop), lifecycle.go (initialize and the
+// server's capabilities,
 // shutdown), capabilities.go (what the client declared, what is sent),
 // text_sync.go and overlay.go (open documents),
 // workspace.go (plugins, views), diagnostics.go (checks, publish and
