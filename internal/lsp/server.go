@@ -6,20 +6,18 @@
 // (or UTF-8) positions (convert.go), and are sent.
 //
 // One file per request family (gopls-style): server.go (the Server, its
-// options, the connection loop), lifecycle.go (initialize and the
-// server's capabilities,
-// shutdown), capabilities.go (what the client declared, what is sent),
-// text_sync.go and overlay.go (open documents),
-// workspace.go (plugins, views), diagnostics.go (checks, publish and
-// pull), code_action.go and fix_all.go, code_lens.go, inlay_hint.go,
-// ide.go (hover, completion, definition), symbols.go, command.go
-// (plugin.runTool), tests.go (plugin.runTests, plugin.acceptSnapshot,
-// plugin.generateTypes), pin.go (plugin.pin, plugin.reviewCard),
-// authority.go (which directories the commands may touch), config.go
-// (settings), docs.go (the rule docs' location), message.go (notices),
-// backpressure.go, bigfile.go, memory.go and transport.go (the
-// connection). Methods the server does not implement fall through to
-// protocol.UnimplementedServer (nyi.go).
+// options, the connection loop), lifecycle.go (initialize, shutdown and the
+// server's capabilities), capabilities.go (what the client declared, what
+// is sent), text_sync.go and overlay.go (open documents), workspace.go
+// (plugins, views), diagnostics.go (checks, publish and pull),
+// code_action.go and fix_all.go, code_lens.go, inlay_hint.go, ide.go
+// (hover, completion, definition), symbols.go, command.go (plugin.runTool),
+// tests.go (plugin.runTests, plugin.acceptSnapshot, plugin.generateTypes),
+// pin.go (plugin.pin, plugin.reviewCard), authority.go (which directories
+// the commands may touch), config.go (settings), docs.go (the rule docs'
+// location), message.go (notices), backpressure.go, bigfile.go, memory.go
+// and transport.go (the connection). Methods the server does not implement
+// fall through to protocol.UnimplementedServer (nyi.go).
 package lsp
 
 import (
