@@ -4,7 +4,7 @@
 // from a template, accept a snapshot case, generate types), the commands
 // they invoke, and the pin question. One file per feature (hover.go,
 // completion.go, definition.go, lens.go, code_action.go, create.go,
-// fixall.go, pin.go, command.go). It is the
+// fixall.go, inlay_hint.go, stale.go, pin.go, command.go). It is the
 // layer between the analysis and the protocol (rust-analyzer's ide crate,
 // gopls's golang package): it takes a View (one check of a plugin), a file
 // and a byte offset and returns plain Go values (checker spans and edits,

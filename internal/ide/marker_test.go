@@ -32,6 +32,7 @@ var update = flag.Bool("update", false, "rewrite testdata/golden from the curren
 //	//@diag(at, code, part)     a diagnostic of code whose span holds the cursor and whose message holds part
 //	//@nodiag(code[, part])     no diagnostic of code in this file (whose message holds part)
 //	//@lens(at, title)          the code lens whose span holds the cursor has this title
+//	//@hint(label)              the inlay hint on the marker's line has this label
 //	//@command(at, name, args)  a lens or code action at the cursor invokes command name with
 //	                            args ({"file", "dir", "tool", "name"}: Command's fields, "" and false left out)
 //	//@codeaction(at, golden[, kind...])  the code actions at the cursor (of these kinds only,
@@ -301,6 +302,24 @@ func checkMarker(t tb, env *markerEnv, m marker) {
 		if len(got) != 1 || got[0] != want {
 			t.Errorf("%s: lenses here %q, want one: %q", m, got, want)
 		}
+	case "hint":
+		f, err := vw.Plugin.ReadFile(m.file)
+		if err != nil {
+			t.Fatalf("%s: %v", m, err)
+		}
+		end := m.lineStart
+		for end < len(f.Text) && f.Text[end] != '\n' {
+			end++
+		}
+		var got []string
+		for _, h := range vw.RunHints(m.file) {
+			if m.lineStart <= h.At && h.At <= end {
+				got = append(got, h.Label)
+			}
+		}
+		if want := m.str(t, 0); len(got) != 1 || got[0] != want {
+			t.Errorf("%s: hints on the line %q, want one: %q", m, got, want)
+		}
 	case "command":
 		off, name := m.cursor(t, m.str(t, 0)), m.str(t, 1)
 		if len(m.args) < 3 {
@@ -443,6 +462,8 @@ func TestMarkerHarnessFails(t *testing.T) {
 				bad.name, bad.args = "definition", append(bad.args, "nowhere.ts:1:1", "")
 			case "lens":
 				bad.args[1] = "no such title"
+			case "hint":
+				bad.args[0] = "no such label"
 			case "command":
 				bad.args[2] = map[string]any{"file": "elsewhere.json"}
 			case "codeaction":
@@ -467,7 +488,7 @@ func TestMarkerHarnessFails(t *testing.T) {
 			kinds[m.name]++
 		}
 	}
-	for _, k := range []string{"hover", "nohover", "complete", "definition", "nodefinition", "diag", "nodiag", "lens", "command", "codeaction"} {
+	for _, k := range []string{"hover", "nohover", "complete", "definition", "nodefinition", "diag", "nodiag", "lens", "hint", "command", "codeaction"} {
 		if kinds[k] == 0 {
 			t.Errorf("no @%s marker was broken", k)
 		}

@@ -2,34 +2,12 @@ package lsp
 
 import (
 	"context"
-	"slices"
-	"strings"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
-	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	"github.com/plugin-lsp/plugin-lsp/internal/ide"
 )
-
-// toolAnchor is where a tool's lens and hint sit: its entry in plugin.json,
-// or the default export of its page.
-type toolAnchor struct {
-	tool string
-	span checker.Span
-}
-
-// anchors lists the tools shown in file rel.
-func (vw *view) anchors(rel string) []toolAnchor {
-	if vw.plugin == nil {
-		return nil
-	}
-	var out []toolAnchor
-	for _, a := range ide.Anchors(vw.plugin, rel) {
-		out = append(out, toolAnchor{tool: a.Tool, span: a.Span})
-	}
-	return out
-}
 
 // CodeLens: the tools' lenses (ide.View.ToolLenses: "▶ Run <tool>", then
 // the outcome or what changed since) and, in a test file, the tests'
@@ -77,7 +55,7 @@ func (s *Server) viewOf(u uri.URI) (*view, string) {
 // of plugin.json marks the lens of the page, which a client asks for again
 // only when the page itself changes.
 func (s *Server) refreshWhenStale(ctx context.Context, ps *pluginState, vw *view) {
-	key := staleKey(vw)
+	key := vw.ide().StaleKey()
 	s.mu.Lock()
 	changed := key != ps.stale
 	ps.stale = key
@@ -92,25 +70,4 @@ func (s *Server) refreshWhenStale(ctx context.Context, ps *pluginState, vw *view
 	if hints {
 		_ = s.client.InlayHintRefresh(ctx)
 	}
-}
-
-// staleKey names the stale runs of vw and what changed since each, e.g.
-// "lookupBook:plugin.json;".
-func staleKey(vw *view) string {
-	if vw.plugin == nil || len(vw.runs) == 0 {
-		return ""
-	}
-	isn := vw.ide()
-	tools := make([]string, 0, len(vw.runs))
-	for t := range vw.runs {
-		tools = append(tools, t)
-	}
-	slices.Sort(tools)
-	var b strings.Builder
-	for _, t := range tools {
-		if ch := isn.Stale(t); len(ch) > 0 {
-			b.WriteString(t + ":" + strings.Join(ch, ",") + ";")
-		}
-	}
-	return b.String()
 }

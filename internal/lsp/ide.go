@@ -32,9 +32,6 @@ func ideRun(r *toolRun) *ide.Run {
 	return &ide.Run{Record: r.record, Err: r.err, Input: r.input, Basis: r.basis}
 }
 
-// renderRun is the whole result of a run.
-func renderRun(tool string, run *toolRun) ide.Doc { return ide.RenderRun(tool, ideRun(run)) }
-
 // Hover: see ide.View.Hover.
 func (s *Server) Hover(ctx context.Context, params *protocol.HoverParams) (*protocol.Hover, error) {
 	vw, rel := s.viewOf(params.TextDocument.URI)

@@ -27,7 +27,7 @@ type pluginState struct {
 	view   *view                       // (s.mu) last check
 	runs   map[string]*toolRun         // (s.mu) last run of each tool
 	tests  map[string]*tooltest.Result // (s.mu) last result of each test case (testKey)
-	stale  string                      // (s.mu) which runs the last check found stale (staleKey)
+	stale  string                      // (s.mu) which runs the last check found stale (ide.View.StaleKey)
 	// cache memoizes the plugin's per-file analyses; check sweeps it, so
 	// it holds what the latest check used and nothing else.
 	cache *checker.Cache
