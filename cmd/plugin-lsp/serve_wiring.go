@@ -9,6 +9,7 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/lockfile"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/rules"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
 )
 
 // lazyRunner creates the sandbox runner on the first run: preparing the
@@ -22,7 +23,7 @@ type lazyRunner struct {
 
 func newToolRunner() runner.ToolRunner { return &lazyRunner{} }
 
-func (l *lazyRunner) Run(ctx context.Context, req runner.Request) (*runner.Record, error) {
+func (l *lazyRunner) Run(ctx context.Context, req runner.Request) (*record.Record, error) {
 	l.once.Do(func() { l.r, l.err = runner.New(runner.Config{}) })
 	if l.err != nil {
 		return nil, l.err

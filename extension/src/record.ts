@@ -1,5 +1,5 @@
 // The run record returned by the server's `plugin.runTool` command and
-// printed by `plugin-lsp run` (internal/runner/record.go is the contract). Every field
+// printed by `plugin-lsp run` (internal/runner/record/record.go is the contract). Every field
 // is optional here: the renderer must cope with a partial or hostile record.
 
 export interface RunError {

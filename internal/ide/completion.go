@@ -39,13 +39,40 @@ type Candidate struct {
 // has any: host methods in capabilities.host, domains seen in the pages
 // (and in runs) in capabilities.fetch and credential domains, page paths
 // in tools[].page, module paths in nativeTools[].module, exported names in
-// nativeTools[].names.
-func (sn *Snapshot) Complete(rel string, off int) []Candidate {
-	p := sn.Plugin
-	if p == nil || rel != checker.ManifestName {
+// nativeTools[].names. It runs in three phases: where the cursor is
+// (locate), what may go there (labels), and the candidates (with the span
+// they replace).
+func (vw *View) Complete(rel string, off int) []Candidate {
+	if vw.Plugin == nil || rel != checker.ManifestName {
 		return nil
 	}
-	f, err := p.ReadFile(rel)
+	at := vw.locate(off)
+	if at == nil {
+		return nil
+	}
+	labels, kind, detail, ok := vw.labels(at)
+	if !ok {
+		return nil
+	}
+	return candidates(labels, kind, detail, at.replace())
+}
+
+// completionSite is where in plugin.json a completion was asked for.
+type completionSite struct {
+	file *checker.File
+	// str is the string being typed (replaced by the completion), nil at
+	// an insertion point between array elements; arr is the array (or
+	// object) it is in.
+	str, arr *jsonpos.Node
+	where    []string          // the JSON path of arr (of str in an object)
+	whole    *checker.Manifest // the manifest as the completion will make it
+}
+
+// locate finds the value at off that a completion fills; nil on a key,
+// outside any value, or when plugin.json cannot be read.
+func (vw *View) locate(off int) *completionSite {
+	p := vw.Plugin
+	f, err := p.ReadFile(checker.ManifestName)
 	if err != nil {
 		return nil
 	}
@@ -53,100 +80,132 @@ func (sn *Snapshot) Complete(rel string, off int) []Candidate {
 	if n == nil || onKey(n, off) {
 		return nil
 	}
-	// The string being typed (replaced by the completion), or an insertion
-	// point between array elements.
-	var str *jsonpos.Node
-	arr := n
+	at := &completionSite{file: f, arr: n}
 	if n.Kind == jsonpos.String {
-		str, arr = n, n.Parent
+		at.str, at.arr = n, n.Parent
 	}
-	if arr == nil {
+	if at.arr == nil {
 		return nil
 	}
-	where := pathOfNode(arr)
-	if str != nil && arr.Kind == jsonpos.Object {
-		where = pathOfNode(str)
+	at.where = pathOfNode(at.arr)
+	if at.str != nil && at.arr.Kind == jsonpos.Object {
+		at.where = pathOfNode(at.str)
 	}
-	whole := completionManifest(p.Manifest, f.Text, off)
-	var labels []string
-	var kind Kind
-	var detail string
+	at.whole = completionManifest(p.Manifest, f.Text, off)
+	return at
+}
+
+// labels are what may go at the site, by the path it is at; ok false
+// where nothing completes.
+func (vw *View) labels(at *completionSite) (labels []string, kind Kind, detail string, ok bool) {
+	where := at.where
 	switch {
 	case matchPath(where, "capabilities", "host") && len(where) == 2:
-		have := setOf(capability.FromManifest(whole).Host)
-		for _, m := range capability.HostMethodNames() {
-			if !have[m] || str != nil && str.Str == m {
-				labels = append(labels, m)
-			}
-		}
-		kind, detail = HostMethod, "host method"
+		return hostLabels(at), HostMethod, "host method", true
 	case matchPath(where, "capabilities", "fetch") && len(where) == 2,
 		matchPath(where, "capabilities", "fetch", "[]", "domain") && len(where) == 4,
 		matchPath(where, "capabilities", "credentials", "[]", "domains") && len(where) == 4:
-		reach := capability.FromManifest(whole)
-		have := setOf(reach.Domains())
-		inFetch := where[1] == "fetch"
-		for _, d := range seenDomains(p, sn.Runs) {
-			if !inFetch || !have[d] {
-				labels = append(labels, d)
-			}
-		}
-		if !inFetch {
-			labels = reach.Domains()
-		}
-		kind, detail = Domain, "domain"
+		return vw.domainLabels(at), Domain, "domain", true
 	case matchPath(where, "tools", "[]", "page") && len(where) == 3:
-		labels = listFiles(p, func(rel string) (string, bool) {
+		return listFiles(vw.Plugin, func(rel string) (string, bool) {
 			ext := path.Ext(rel)
 			if ext != ".ts" && ext != ".js" || strings.HasPrefix(rel, "native/") {
 				return "", false
 			}
 			return strings.TrimSuffix(rel, ext), true
-		})
-		kind, detail = PagePath, "page"
+		}), PagePath, "page", true
 	case matchPath(where, "nativeTools", "[]", "module") && len(where) == 3:
-		labels = listFiles(p, func(rel string) (string, bool) {
+		return listFiles(vw.Plugin, func(rel string) (string, bool) {
 			ext := path.Ext(rel)
 			return rel, ext == ".js" || ext == ".mjs"
-		})
-		kind, detail = ModulePath, "native module"
+		}), ModulePath, "native module", true
 	case matchPath(where, "nativeTools", "[]", "names") && len(where) == 3:
-		ntNode := arr.Parent
-		for _, nt := range p.Manifest.NativeTools {
-			if nt.Node != ntNode {
-				continue
-			}
-			mod, _ := checker.Str(nt.Module)
-			if m, _ := moduleInfo(p, mod); m != nil && m.Tools != nil {
-				have := map[string]bool{}
-				for _, x := range nt.Names {
-					if s, ok := checker.Str(x); ok {
-						have[s] = true
-					}
-				}
-				for _, e := range m.Tools.Entries {
-					if !have[e.Name] || str != nil && str.Str == e.Name {
-						labels = append(labels, e.Name)
-					}
-				}
+		return vw.nativeNameLabels(at), NativeName, "exported native tool", true
+	}
+	return nil, 0, "", false
+}
+
+// hostLabels: the catalogue's host methods not granted yet (the one being
+// typed kept).
+func hostLabels(at *completionSite) []string {
+	var out []string
+	have := setOf(capability.FromManifest(at.whole).Host)
+	for _, m := range capability.HostMethodNames() {
+		if !have[m] || at.str != nil && at.str.Str == m {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// domainLabels: in capabilities.fetch, the domains the pages and the last
+// runs reach that are not declared yet; in a credential's domains, the
+// declared ones.
+func (vw *View) domainLabels(at *completionSite) []string {
+	reach := capability.FromManifest(at.whole)
+	if at.where[1] != "fetch" {
+		return reach.Domains()
+	}
+	var out []string
+	have := setOf(reach.Domains())
+	for _, d := range seenDomains(vw.Plugin, vw.Runs) {
+		if !have[d] {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// nativeNameLabels: the names the entry's module exports that the entry
+// does not list yet (the one being typed kept).
+func (vw *View) nativeNameLabels(at *completionSite) []string {
+	var out []string
+	p := vw.Plugin
+	ntNode := at.arr.Parent
+	for _, nt := range p.Manifest.NativeTools {
+		if nt.Node != ntNode {
+			continue
+		}
+		mod, _ := checker.Str(nt.Module)
+		m, _ := moduleInfo(p, mod)
+		if m == nil || m.Tools == nil {
+			continue
+		}
+		have := map[string]bool{}
+		for _, x := range nt.Names {
+			if s, ok := checker.Str(x); ok {
+				have[s] = true
 			}
 		}
-		kind, detail = NativeName, "exported native tool"
-	default:
+		for _, e := range m.Tools.Entries {
+			if !have[e.Name] || at.str != nil && at.str.Str == e.Name {
+				out = append(out, e.Name)
+			}
+		}
+	}
+	return out
+}
+
+// replace is the content of the string being typed (quotes kept), which
+// a candidate replaces; nil between array elements.
+func (at *completionSite) replace() *checker.Span {
+	str := at.str
+	if str == nil {
 		return nil
 	}
-	var replace *checker.Span
-	if str != nil {
-		// replace the string's content, quotes kept
-		sp := checker.Span{Start: str.Span.Start + 1, End: str.Span.End - 1}
-		if str.Span.End-str.Span.Start < 2 || f.Text[str.Span.End-1] != '"' {
-			sp.End = str.Span.End
-		}
-		if sp.End < sp.Start {
-			sp.End = sp.Start
-		}
-		replace = &sp
+	sp := checker.Span{Start: str.Span.Start + 1, End: str.Span.End - 1}
+	if str.Span.End-str.Span.Start < 2 || at.file.Text[str.Span.End-1] != '"' {
+		sp.End = str.Span.End
 	}
+	if sp.End < sp.Start {
+		sp.End = sp.Start
+	}
+	return &sp
+}
+
+// candidates are the labels as completions, a host method with its
+// documentation.
+func candidates(labels []string, kind Kind, detail string, replace *checker.Span) []Candidate {
 	out := make([]Candidate, 0, len(labels))
 	for _, l := range labels {
 		c := Candidate{Label: l, Kind: kind, Detail: detail, Replace: replace}

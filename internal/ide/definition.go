@@ -14,8 +14,8 @@ type Target struct {
 // default export, a module path to the module, a native name to its entry
 // in the module's tools map. nil when the cursor is on none of these, or
 // the target does not exist.
-func (sn *Snapshot) Definition(rel string, off int) []Target {
-	p := sn.Plugin
+func (vw *View) Definition(rel string, off int) []Target {
+	p := vw.Plugin
 	if p == nil || rel != checker.ManifestName {
 		return nil
 	}

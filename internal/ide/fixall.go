@@ -31,16 +31,17 @@ type Recheck func(manifest []byte) ([]checker.Diagnostic, error)
 // of them conflict (two first entries of an empty list, two new members
 // of one object), and then the fixes of that check are merged, for at
 // most 64 checks.
-func (sn *Snapshot) AddAllCapabilities(rel string, recheck Recheck) (int, []byte) {
-	if sn.Plugin == nil {
+// A nil recheck merges one check's fixes only.
+func (vw *View) AddAllCapabilities(rel string, recheck Recheck) (int, []byte) {
+	if vw.Plugin == nil {
 		return 0, nil
 	}
-	mf, err := sn.Plugin.ReadFile(checker.ManifestName)
+	mf, err := vw.Plugin.ReadFile(checker.ManifestName)
 	if err != nil {
 		return 0, nil
 	}
 	text := append([]byte(nil), mf.Text...)
-	diags := sn.Diags
+	diags := vw.Diags
 	n := 0
 	for checks := 0; ; checks++ {
 		var fxs []checker.Fix
@@ -59,7 +60,7 @@ func (sn *Snapshot) AddAllCapabilities(rel string, recheck Recheck) (int, []byte
 			break
 		}
 		text, n = next, n+taken
-		if len(left) == 0 || checks == 64 {
+		if len(left) == 0 || checks == 64 || recheck == nil {
 			break
 		}
 		if diags, err = recheck(text); err != nil {
@@ -83,10 +84,10 @@ func manifestOnly(fx checker.Fix) bool {
 
 // AddAllEdit is the edit that replaces plugin.json with the text
 // AddAllCapabilities returned.
-func (sn *Snapshot) AddAllEdit(text []byte) checker.Edit {
+func (vw *View) AddAllEdit(text []byte) checker.Edit {
 	end := 0
-	if sn.Plugin != nil {
-		if mf, err := sn.Plugin.ReadFile(checker.ManifestName); err == nil {
+	if vw.Plugin != nil {
+		if mf, err := vw.Plugin.ReadFile(checker.ManifestName); err == nil {
 			end = len(mf.Text)
 		}
 	}

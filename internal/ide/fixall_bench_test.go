@@ -12,8 +12,8 @@ func BenchmarkAddAllCapabilities(b *testing.B) {
 	b.Run("merged", func(b *testing.B) {
 		for b.Loop() {
 			ck := &fixChecker{dir: dir}
-			sn := ck.check(b, nil)
-			if n, _ := sn.AddAllCapabilities("code/get.ts", ck.recheck(b)); n != 21 {
+			vw := ck.check(b, nil)
+			if n, _ := vw.AddAllCapabilities("code/get.ts", ck.recheck(b)); n != 21 {
 				b.Fatalf("%d fixes", n)
 			}
 		}

@@ -56,7 +56,7 @@ type fixChecker struct {
 	checks int
 }
 
-func (c *fixChecker) check(t testing.TB, manifest []byte) *Snapshot {
+func (c *fixChecker) check(t testing.TB, manifest []byte) *View {
 	t.Helper()
 	c.checks++
 	var o *checker.Overlay
@@ -69,7 +69,7 @@ func (c *fixChecker) check(t testing.TB, manifest []byte) *Snapshot {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Snapshot{Plugin: p, Diags: checker.Run(p, rules.All(), nil, nil)}
+	return &View{Plugin: p, Diags: checker.Run(p, rules.All(), nil, nil)}
 }
 
 func (c *fixChecker) recheck(t testing.TB) Recheck {
@@ -81,13 +81,13 @@ func (c *fixChecker) recheck(t testing.TB) Recheck {
 // applied, the manifest, and the checks made.
 func oneAtATime(t testing.TB, dir, rel string) (int, string, int) {
 	c := &fixChecker{dir: dir}
-	sn := c.check(t, nil)
-	mf, _ := sn.Plugin.ReadFile(checker.ManifestName)
+	vw := c.check(t, nil)
+	mf, _ := vw.Plugin.ReadFile(checker.ManifestName)
 	text, n := mf.Text, 0
 	for round := 0; round < 64; round++ {
 		var fix *checker.Fix
-		for i := range sn.Diags {
-			d := &sn.Diags[i]
+		for i := range vw.Diags {
+			d := &vw.Diags[i]
 			if fx := d.PreferredFix(); d.File == rel && IsCapabilityCode(d.Code) && fx != nil && manifestOnly(*fx) {
 				fix = fx
 				break
@@ -101,7 +101,7 @@ func oneAtATime(t testing.TB, dir, rel string) (int, string, int) {
 			t.Fatal(err)
 		}
 		text, n = next, n+1
-		sn = c.check(t, text)
+		vw = c.check(t, text)
 	}
 	return n, string(text), c.checks
 }
@@ -133,8 +133,8 @@ func TestAddAllCapabilitiesChecksOnce(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			dir := fixAllPlugin(t, n, c.caps)
 			ck := &fixChecker{dir: dir}
-			sn := ck.check(t, nil)
-			got, text := sn.AddAllCapabilities("code/get.ts", ck.recheck(t))
+			vw := ck.check(t, nil)
+			got, text := vw.AddAllCapabilities("code/get.ts", ck.recheck(t))
 			wantN, wantText, before := oneAtATime(t, dir, "code/get.ts")
 			wantFixes := n
 			wantFixes++ // collections.put is missing everywhere

@@ -24,19 +24,19 @@ type Hover struct {
 // (value redacted), a host method, a native tool (description and schema
 // from the module); in a page the default export (the last run) and host
 // calls. nil when there is nothing to say.
-func (sn *Snapshot) Hover(rel string, off int) *Hover {
-	if sn.Plugin == nil {
+func (vw *View) Hover(rel string, off int) *Hover {
+	if vw.Plugin == nil {
 		return nil
 	}
-	f, err := sn.Plugin.ReadFile(rel)
+	f, err := vw.Plugin.ReadFile(rel)
 	if err != nil {
 		return nil
 	}
 	var h Hover
 	if rel == checker.ManifestName {
-		h.Doc, h.Span = sn.hoverManifest(off)
+		h.Doc, h.Span = vw.hoverManifest(off)
 	} else {
-		h.Doc, h.Span = sn.hoverPage(rel, f, off)
+		h.Doc, h.Span = vw.hoverPage(rel, f, off)
 	}
 	if len(h.Doc) == 0 {
 		return nil
@@ -44,8 +44,8 @@ func (sn *Snapshot) Hover(rel string, off int) *Hover {
 	return &h
 }
 
-func (sn *Snapshot) hoverManifest(off int) (Doc, checker.Span) {
-	p := sn.Plugin
+func (vw *View) hoverManifest(off int) (Doc, checker.Span) {
+	p := vw.Plugin
 	n := nodeAt(p.Manifest.Root, off)
 	if n == nil {
 		return nil, checker.Span{}
@@ -60,7 +60,7 @@ func (sn *Snapshot) hoverManifest(off int) (Doc, checker.Span) {
 		tn := ancestorAt(n, 2)
 		for _, t := range p.Manifest.Tools {
 			if t.Node == tn {
-				return hoverTool(sn, t), span
+				return hoverTool(vw, t), span
 			}
 		}
 	case matchPath(path, "nativeTools", "[]", "names", "[]"):
@@ -88,7 +88,7 @@ func (sn *Snapshot) hoverManifest(off int) (Doc, checker.Span) {
 		fe := ancestorAt(n, 3)
 		for _, fc := range p.Manifest.Fetch {
 			if fc.Node == fe {
-				return hoverDomain(sn, fc, capability.FromManifest(p.Manifest)), span
+				return hoverDomain(vw, fc, capability.FromManifest(p.Manifest)), span
 			}
 		}
 	case matchPath(path, "capabilities", "credentials", "[]"):
@@ -107,8 +107,8 @@ func hostMethodDoc(name string, hm capability.HostMethod) Doc {
 	return Doc{Para(Strong("host method"), Text(" "), Code(name)), Markdown(hm.Markdown())}
 }
 
-func hoverTool(sn *Snapshot, t *checker.Tool) Doc {
-	p := sn.Plugin
+func hoverTool(vw *View, t *checker.Tool) Doc {
+	p := vw.Plugin
 	name, _ := checker.Str(t.Name)
 	head := []Inline{Strong("function tool"), Text(" "), Code("fn." + name)}
 	if d, ok := checker.Str(t.Description); ok {
@@ -120,9 +120,9 @@ func hoverTool(sn *Snapshot, t *checker.Tool) Doc {
 	// (often thirty lines of JSON) come last.
 	reach := capability.FromManifest(p.Manifest)
 	doc = append(doc, Para(Text("Reach: host "), Quote(listOrNone(reach.Host)), Text("; fetch "), Quote(listOrNone(reach.Domains()))))
-	if run := sn.Runs[name]; run != nil {
+	if run := vw.Runs[name]; run != nil {
 		doc = append(doc, Rule())
-		if changed := sn.Stale(name); len(changed) > 0 {
+		if changed := vw.Stale(name); len(changed) > 0 {
 			doc = append(doc, Para(Strong("Changed since this run: "), Code(strings.Join(changed, ", ")), Text(" (run it again for a current result)")))
 		}
 		doc = append(doc, RenderRun(name, run)...)
@@ -141,7 +141,7 @@ func hoverTool(sn *Snapshot, t *checker.Tool) Doc {
 	return doc
 }
 
-func hoverDomain(sn *Snapshot, fc *checker.FetchCap, reach *capability.Reach) Doc {
+func hoverDomain(vw *View, fc *checker.FetchCap, reach *capability.Reach) Doc {
 	d, _ := checker.Str(fc.Domain)
 	doc := Doc{Para(Strong("fetch domain"), Text(" "), Code(d), Text(" — https only, exact host"))}
 	var f capability.Fetch
@@ -169,7 +169,7 @@ func hoverDomain(sn *Snapshot, fc *checker.FetchCap, reach *capability.Reach) Do
 		doc = append(doc, Para(Text("Credentials injected: "), Quote(strings.Join(creds, ", "))))
 	}
 	var used []string
-	for tool, run := range sn.Runs {
+	for tool, run := range vw.Runs {
 		if run.Record == nil {
 			continue
 		}
@@ -284,8 +284,8 @@ func hoverNative(p *checker.Plugin, nt *checker.NativeTool, name string) Doc {
 	return doc
 }
 
-func (sn *Snapshot) hoverPage(rel string, f *checker.File, off int) (Doc, checker.Span) {
-	for _, a := range Anchors(sn.Plugin, rel) {
+func (vw *View) hoverPage(rel string, f *checker.File, off int) (Doc, checker.Span) {
+	for _, a := range Anchors(vw.Plugin, rel) {
 		lineStart, lineEnd := a.Span.Start, a.Span.End
 		for lineStart > 0 && f.Text[lineStart-1] != '\n' {
 			lineStart--
@@ -294,11 +294,11 @@ func (sn *Snapshot) hoverPage(rel string, f *checker.File, off int) (Doc, checke
 			lineEnd++
 		}
 		if off >= lineStart && off <= lineEnd {
-			t := sn.Plugin.Manifest.FunctionTool(a.Tool)
+			t := vw.Plugin.Manifest.FunctionTool(a.Tool)
 			if t == nil {
 				return nil, a.Span
 			}
-			return hoverTool(sn, t), a.Span
+			return hoverTool(vw, t), a.Span
 		}
 	}
 	// host calls: http.fetch, collections.get… (only the text around the

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
-	"github.com/plugin-lsp/plugin-lsp/internal/runner"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
 	"github.com/plugin-lsp/plugin-lsp/internal/text"
 )
 
@@ -37,17 +37,17 @@ func TestHoverShowsPlantedControls(t *testing.T) {
 	}
 	md := "# Result" + P + "\n\n[run](command:workbench.action.terminal.new) [f](file:///etc/passwd) <img src=x onerror=alert(1)> <command:x>\n\n```\n" + P + "\n```"
 	runs := map[string]*Run{
-		"t": {Record: &runner.Record{OK: true, Result: json.RawMessage(`{"type":"markdown","text":` + js(md) + `}`), DurationMs: 1,
-			Logs:    []runner.LogEntry{{Level: "log", Message: "log" + P}},
-			Fetches: []runner.FetchEntry{{Method: "GET", URL: "https://api.example.com/" + P, Refused: "not-allowed" + P}}}},
+		"t": {Record: &record.Record{OK: true, Result: json.RawMessage(`{"type":"markdown","text":` + js(md) + `}`), DurationMs: 1,
+			Logs:    []record.LogEntry{{Level: "log", Message: "log" + P}},
+			Fetches: []record.FetchEntry{{Method: "GET", URL: "https://api.example.com/" + P, Refused: "not-allowed" + P}}}},
 	}
 	failed := map[string]*Run{
-		"t": {Record: &runner.Record{OK: false, Error: &runner.RunError{Name: "Error" + P, Message: "boom" + P, Stack: "Error: boom\n    at f (code/t.ts:1:2)" + P}}},
+		"t": {Record: &record.Record{OK: false, Error: &record.RunError{Name: "Error" + P, Message: "boom" + P, Stack: "Error: boom\n    at f (code/t.ts:1:2)" + P}}},
 	}
 	off := strings.Index(string(p.ManifestFile.Text), `"name":"t"`) + 9
 	for name, rs := range map[string]map[string]*Run{"markdown result": runs, "thrown error": failed} {
-		sn := &Snapshot{Plugin: p, Runs: rs}
-		h := sn.Hover(checker.ManifestName, off)
+		vw := &View{Plugin: p, Runs: rs}
+		h := vw.Hover(checker.ManifestName, off)
 		if h == nil {
 			t.Fatalf("%s: no hover", name)
 		}

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
-	"github.com/plugin-lsp/plugin-lsp/internal/runner"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
 )
 
 // The hover of a manifest tool puts what a reader asks first above the
@@ -36,10 +36,10 @@ func TestToolHoverReachAndRunBeforeSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := &Run{Record: &runner.Record{OK: true, Result: json.RawMessage(`{"type":"stat","label":"High","value":"21 °C"}`), DurationMs: 3,
-		Fetches: []runner.FetchEntry{{Method: "GET", URL: "https://evil.example/x", Refused: "not-allowed", Error: "fetch refused: host evil.example is not in capabilities.fetch"}}}}
+	run := &Run{Record: &record.Record{OK: true, Result: json.RawMessage(`{"type":"stat","label":"High","value":"21 °C"}`), DurationMs: 3,
+		Fetches: []record.FetchEntry{{Method: "GET", URL: "https://evil.example/x", Refused: "not-allowed", Error: "fetch refused: host evil.example is not in capabilities.fetch"}}}}
 	off := strings.Index(string(p.ManifestFile.Text), `"name":"forecast"`) + 9
-	h := (&Snapshot{Plugin: p, Runs: map[string]*Run{"forecast": run}}).Hover(checker.ManifestName, off)
+	h := (&View{Plugin: p, Runs: map[string]*Run{"forecast": run}}).Hover(checker.ManifestName, off)
 	if h == nil {
 		t.Fatal("no hover")
 	}

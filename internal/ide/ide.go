@@ -1,25 +1,29 @@
 // Package ide answers the editor's questions about a checked plugin:
-// hover text, completion candidates, definition targets, the tools shown
-// in a file, and the merged "add all missing capabilities" fix. It is the
+// hover text, completion candidates, definition targets, code lenses (the
+// tools' and the tests'), code actions (fixes, add-all, fix-all, create
+// from a template, accept a snapshot case, generate types), the commands
+// they invoke, and the pin question. One file per feature (hover.go,
+// completion.go, definition.go, lens.go, code_action.go, create.go,
+// fixall.go, inlay_hint.go, stale.go, pin.go, command.go). It is the
 // layer between the analysis and the protocol (rust-analyzer's ide crate,
-// gopls's golang package): it takes a snapshot, a file and a byte offset
-// and returns plain Go values (checker spans and edits, Markdown), and
-// knows nothing of LSP. internal/lsp converts its answers to protocol types.
+// gopls's golang package): it takes a View (one check of a plugin), a file
+// and a byte offset and returns plain Go values (checker spans and edits,
+// structured docs), and knows nothing of LSP. lsp/ converts its answers to
+// protocol types.
 //
-// No function of this package changes a Snapshot, and its Plugin is an
-// immutable checker.Plugin, safe for concurrent use (the files it reads on
-// demand are read once, under its own lock): callers share one Snapshot
-// between goroutines without a lock of their own.
+// A View's plugin (checker.Plugin) is immutable: it reads each file once,
+// under its own lock, so concurrent requests share one View without a lock
+// of their own.
 package ide
 
 import (
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
-	"github.com/plugin-lsp/plugin-lsp/internal/runner"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
 )
 
-// Snapshot is what the features read: a loaded plugin, its diagnostics
+// View is what the features read: one check of a plugin, i.e. the loaded plugin, its diagnostics
 // and the last run of each function tool (by tool name).
-type Snapshot struct {
+type View struct {
 	Plugin *checker.Plugin
 	Diags  []checker.Diagnostic
 	Runs   map[string]*Run
@@ -27,7 +31,7 @@ type Snapshot struct {
 
 // Run is the outcome of the last run of a tool.
 type Run struct {
-	Record *runner.Record // nil when the run could not start
+	Record *record.Record // nil when the run could not start
 	Err    string         // why it could not start (no sandbox, bad input)
 	Input  []byte         // the input it ran with
 	Basis  Basis          // what it ran against (BasisOf when it started)

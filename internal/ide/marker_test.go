@@ -2,6 +2,7 @@ package ide
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io/fs"
 	"os"
@@ -10,10 +11,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/plugin-lsp/plugin-lsp/internal/authoring/fixes"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/rules"
-	"github.com/plugin-lsp/plugin-lsp/internal/runner"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/tooltest"
 )
+
+var update = flag.Bool("update", false, "rewrite testdata/golden from the current output")
 
 // Marker tests (after gopls's): each directory of testdata/markers is a
 // plugin whose files carry inline markers, in a block comment anywhere
@@ -26,6 +31,13 @@ import (
 //	//@nodefinition(at)         no target
 //	//@diag(at, code, part)     a diagnostic of code whose span holds the cursor and whose message holds part
 //	//@nodiag(code[, part])     no diagnostic of code in this file (whose message holds part)
+//	//@lens(at, title)          the code lens whose span holds the cursor has this title
+//	//@hint(label)              the inlay hint on the marker's line has this label
+//	//@command(at, name, args)  a lens or code action at the cursor invokes command name with
+//	                            args ({"file", "dir", "tool", "name"}: Command's fields, "" and false left out)
+//	//@codeaction(at, golden[, kind...])  the code actions at the cursor (of these kinds only,
+//	                            "source.fixAll" included only when named) are testdata/golden/<case>/<golden>.golden
+//	                            (go test -update rewrites it)
 //
 // Arguments are JSON values. at is text on the marker's line, before the
 // marker; the cursor is at its "|" when it has one (the "|" is not part of
@@ -34,7 +46,9 @@ import (
 // present, holds the last run of each tool ({tool: run record}): hover,
 // completion and fetch-refused-at-run read it. The plugin is checked with
 // every rule, as `plugin-lsp check` and the server check it. A file base
-// names a plugin (a path from the directory) the case starts from.
+// names a plugin (a path from the directory) the case starts from. A file
+// testresults.json holds the last result of test cases ({test file:
+// {case name: TestResult}}), for the lenses and actions of test files.
 
 // tb is what the marker checks report to: a *testing.T, or a recorder
 // (TestMarkerHarnessFails).
@@ -60,6 +74,9 @@ type marker struct {
 	// lineText is the marker's line (markers removed) up to the marker.
 	lineStart int
 	before    string
+	// golden, when set, replaces the golden file's text
+	// (TestMarkerHarnessFails).
+	golden *string
 }
 
 func (m marker) String() string {
@@ -157,11 +174,19 @@ func (m marker) strs(t tb, from int) []string {
 // markerCase loads the plugin of one testdata directory, markers removed.
 // A file named base holds the path (from the directory) of a plugin whose
 // files come first: the case's own files replace or add to them.
-func markerCase(t *testing.T, src string) (*Snapshot, []marker) {
+func markerCase(t *testing.T, src string) (*View, []marker) {
+	vw, ms, _ := markerCaseTests(t, src)
+	return vw, ms
+}
+
+// markerCaseTests is markerCase with the test cases of each test file and
+// their results (testresults.json), as the server gathers them.
+func markerCaseTests(t *testing.T, src string) (*View, []marker, map[string][]TestCase) {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), filepath.Base(src))
 	var ms []marker
 	var runs map[string]*Run
+	var results map[string]map[string]*TestResult
 	copyIn := func(from string, own bool) {
 		err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
@@ -176,8 +201,13 @@ func markerCase(t *testing.T, src string) (*Snapshot, []marker) {
 			switch {
 			case own && rel == "base":
 				return nil
+			case own && rel == "testresults.json":
+				if err := json.Unmarshal(b, &results); err != nil {
+					t.Fatalf("%s: %v", p, err)
+				}
+				return nil
 			case own && rel == "runs.json":
-				var recs map[string]*runner.Record
+				var recs map[string]*record.Record
 				if err := json.Unmarshal(b, &recs); err != nil {
 					t.Fatalf("%s: %v", p, err)
 				}
@@ -211,8 +241,21 @@ func markerCase(t *testing.T, src string) (*Snapshot, []marker) {
 	}
 	cfg := checker.DefaultConfig()
 	cfg.Runs = AnalysisRuns(runs)
-	sn := &Snapshot{Plugin: p, Diags: checker.Run(p, rules.All(), cfg, nil), Runs: runs}
-	return sn, ms
+	vw := &View{Plugin: p, Diags: checker.Run(p, rules.All(), cfg, nil), Runs: runs}
+	tests := map[string][]TestCase{}
+	files, err := tooltest.Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if len(f.Problems) > 0 {
+			continue
+		}
+		for _, c := range f.Cases {
+			tests[f.Rel] = append(tests[f.Rel], TestCase{Name: c.Name, Span: c.Span, NameSpan: c.NameSpan, Snapshot: c.Snapshot, Result: results[f.Rel][c.Name]})
+		}
+	}
+	return vw, ms, tests
 }
 
 func TestMarkers(t *testing.T) {
@@ -223,24 +266,103 @@ func TestMarkers(t *testing.T) {
 	total := 0
 	for _, c := range cases {
 		t.Run(filepath.Base(c), func(t *testing.T) {
-			sn, ms := markerCase(t, c)
+			vw, ms, tests := markerCaseTests(t, c)
 			if len(ms) == 0 {
 				t.Fatal("no markers")
 			}
 			total += len(ms)
 			for _, m := range ms {
-				checkMarker(t, sn, m)
+				checkMarker(t, &markerEnv{vw: vw, tests: tests, name: filepath.Base(c), update: *update}, m)
 			}
 		})
 	}
 	t.Logf("%d markers in %d plugins", total, len(cases))
 }
 
-func checkMarker(t tb, sn *Snapshot, m marker) {
+// markerEnv is what the markers of one case read.
+type markerEnv struct {
+	vw     *View
+	tests  map[string][]TestCase // by test file
+	name   string                // the case (its directory's name)
+	update bool                  // rewrite golden files
+}
+
+func checkMarker(t tb, env *markerEnv, m marker) {
 	t.Helper()
+	vw := env.vw
 	switch m.name {
+	case "lens":
+		off, want := m.cursor(t, m.str(t, 0)), m.str(t, 1)
+		var got []string
+		for _, l := range env.lenses(m.file) {
+			if l.Span.Start <= off && off <= l.Span.End {
+				got = append(got, l.Command.Title)
+			}
+		}
+		if len(got) != 1 || got[0] != want {
+			t.Errorf("%s: lenses here %q, want one: %q", m, got, want)
+		}
+	case "hint":
+		f, err := vw.Plugin.ReadFile(m.file)
+		if err != nil {
+			t.Fatalf("%s: %v", m, err)
+		}
+		end := m.lineStart
+		for end < len(f.Text) && f.Text[end] != '\n' {
+			end++
+		}
+		var got []string
+		for _, h := range vw.RunHints(m.file) {
+			if m.lineStart <= h.At && h.At <= end {
+				got = append(got, h.Label)
+			}
+		}
+		if want := m.str(t, 0); len(got) != 1 || got[0] != want {
+			t.Errorf("%s: hints on the line %q, want one: %q", m, got, want)
+		}
+	case "command":
+		off, name := m.cursor(t, m.str(t, 0)), m.str(t, 1)
+		if len(m.args) < 3 {
+			t.Fatalf("%s: want (at, name, args)", m)
+		}
+		want, _ := json.Marshal(m.args[2])
+		var got []string
+		for _, c := range env.commandsAt(m.file, off) {
+			b, _ := json.Marshal(commandArgs(c))
+			got = append(got, c.Name+" "+string(b))
+			if c.Name == name && string(b) == string(want) {
+				return
+			}
+		}
+		t.Errorf("%s: no command %s %s here (got %q)", m, name, want, got)
+	case "codeaction":
+		off, golden := m.cursor(t, m.str(t, 0)), m.str(t, 1)
+		got := renderActions(vw, env.actions(m.file, checker.Span{Start: off, End: off}, m.strs(t, 2)))
+		path := filepath.Join("testdata", "golden", env.name, golden+".golden")
+		if m.golden == nil && env.update {
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatalf("%s: %v", m, err)
+			}
+			if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+				t.Fatalf("%s: %v", m, err)
+			}
+			return
+		}
+		var want string
+		if m.golden != nil {
+			want = *m.golden
+		} else {
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%s: %v (go test -update writes it)", m, err)
+			}
+			want = string(b)
+		}
+		if got != want {
+			t.Errorf("%s: code actions differ from %s (go test -update rewrites it):\n--- got\n%s--- want\n%s", m, path, got, want)
+		}
 	case "hover", "nohover":
-		h := sn.Hover(m.file, m.cursor(t, m.str(t, 0)))
+		h := vw.Hover(m.file, m.cursor(t, m.str(t, 0)))
 		if m.name == "nohover" {
 			if h != nil {
 				t.Errorf("%s: hover %q", m, h.Doc.Markdown())
@@ -262,7 +384,7 @@ func checkMarker(t tb, sn *Snapshot, m marker) {
 		}
 	case "complete":
 		var got []string
-		for _, c := range sn.Complete(m.file, m.cursor(t, m.str(t, 0))) {
+		for _, c := range vw.Complete(m.file, m.cursor(t, m.str(t, 0))) {
 			got = append(got, c.Label)
 		}
 		if want := m.strs(t, 1); strings.Join(got, "|") != strings.Join(want, "|") {
@@ -270,8 +392,8 @@ func checkMarker(t tb, sn *Snapshot, m marker) {
 		}
 	case "definition", "nodefinition":
 		var got []string
-		for _, d := range sn.Definition(m.file, m.cursor(t, m.str(t, 0))) {
-			f, err := sn.Plugin.ReadFile(d.File)
+		for _, d := range vw.Definition(m.file, m.cursor(t, m.str(t, 0))) {
+			f, err := vw.Plugin.ReadFile(d.File)
 			if err != nil {
 				t.Fatalf("%s: target %s: %v", m, d.File, err)
 			}
@@ -289,7 +411,7 @@ func checkMarker(t tb, sn *Snapshot, m marker) {
 	case "diag":
 		off, code, part := m.cursor(t, m.str(t, 0)), m.str(t, 1), m.str(t, 2)
 		var seen []string
-		for _, d := range sn.Diags {
+		for _, d := range vw.Diags {
 			if d.File != m.file || d.Code != code {
 				continue
 			}
@@ -304,7 +426,7 @@ func checkMarker(t tb, sn *Snapshot, m marker) {
 		if len(m.args) > 1 {
 			part = m.str(t, 1)
 		}
-		for _, d := range sn.Diags {
+		for _, d := range vw.Diags {
 			if d.File == m.file && d.Code == code && strings.Contains(d.Message, part) {
 				t.Errorf("%s: %s", m, d.Message)
 			}
@@ -320,7 +442,8 @@ func TestMarkerHarnessFails(t *testing.T) {
 	cases, _ := filepath.Glob(filepath.Join("testdata", "markers", "*"))
 	kinds := map[string]int{}
 	for _, c := range cases {
-		sn, ms := markerCase(t, c)
+		vw, ms, tests := markerCaseTests(t, c)
+		env := &markerEnv{vw: vw, tests: tests, name: filepath.Base(c)}
 		for _, m := range ms {
 			bad := m
 			bad.args = append([]any(nil), m.args...)
@@ -337,6 +460,15 @@ func TestMarkerHarnessFails(t *testing.T) {
 				bad.args[1] = "nowhere.ts:1:1"
 			case "nodefinition":
 				bad.name, bad.args = "definition", append(bad.args, "nowhere.ts:1:1", "")
+			case "lens":
+				bad.args[1] = "no such title"
+			case "hint":
+				bad.args[0] = "no such label"
+			case "command":
+				bad.args[2] = map[string]any{"file": "elsewhere.json"}
+			case "codeaction":
+				wrong := "no such action\n"
+				bad.golden = &wrong
 			case "nodiag":
 				bad.args = bad.args[:1] // any diagnostic of the code
 				if len(m.args) == 1 {
@@ -347,7 +479,7 @@ func TestMarkerHarnessFails(t *testing.T) {
 			done := make(chan bool)
 			go func() {
 				defer close(done)
-				checkMarker(rec, sn, bad)
+				checkMarker(rec, env, bad)
 			}()
 			<-done
 			if !rec.failed {
@@ -356,9 +488,167 @@ func TestMarkerHarnessFails(t *testing.T) {
 			kinds[m.name]++
 		}
 	}
-	for _, k := range []string{"hover", "nohover", "complete", "definition", "nodefinition", "diag", "nodiag"} {
+	for _, k := range []string{"hover", "nohover", "complete", "definition", "nodefinition", "diag", "nodiag", "lens", "hint", "command", "codeaction"} {
 		if kinds[k] == 0 {
 			t.Errorf("no @%s marker was broken", k)
 		}
 	}
+}
+
+// lenses are the code lenses of file rel, as the server serves them.
+func (env *markerEnv) lenses(rel string) []Lens {
+	out := env.vw.ToolLenses(rel)
+	return append(out, TestLenses(rel, env.tests[rel])...)
+}
+
+// actions are the code actions for span of file rel, of the kinds only
+// (every kind but fix-all when empty), as the server computes them.
+func (env *markerEnv) actions(rel string, span checker.Span, only []string) []Action {
+	req := ActionRequest{File: rel, Span: span, Tests: env.tests[rel], Recheck: func(manifest []byte) ([]checker.Diagnostic, error) {
+		dir := env.vw.Plugin.Dir
+		fsys := &checker.Overlay{Files: map[string][]byte{filepath.Join(dir, checker.ManifestName): manifest}}
+		p, err := checker.Load(fsys, dir)
+		if err != nil {
+			return nil, err
+		}
+		return checker.Run(p, rules.All(), checker.DefaultConfig(), nil), nil
+	}}
+	if len(only) > 0 {
+		req.Allow = func(k ActionKind) bool {
+			for _, o := range only {
+				if string(k) == o || strings.HasPrefix(string(k), o+".") {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	for _, o := range only {
+		if o == string(SourceFixAll) {
+			req.FixAll = &fixes.Options{Rules: rules.All(), Config: checker.DefaultConfig()}
+		}
+	}
+	return env.vw.CodeActions(req)
+}
+
+// commandsAt are the commands of the lenses and code actions at off.
+func (env *markerEnv) commandsAt(rel string, off int) []Command {
+	var out []Command
+	for _, l := range env.lenses(rel) {
+		if l.Span.Start <= off && off <= l.Span.End {
+			out = append(out, l.Command)
+		}
+	}
+	for _, a := range env.actions(rel, checker.Span{Start: off, End: off}, nil) {
+		if a.Command != nil {
+			out = append(out, *a.Command)
+		}
+	}
+	return out
+}
+
+// commandArgs is a command's argument as the markers spell it.
+func commandArgs(c Command) map[string]any {
+	out := map[string]any{}
+	if c.File != "" {
+		out["file"] = c.File
+	}
+	if c.Dir {
+		out["dir"] = true
+	}
+	if c.Tool != "" {
+		out["tool"] = c.Tool
+	}
+	if c.Case != "" {
+		out["name"] = c.Case
+	}
+	return out
+}
+
+// renderActions is the golden text of code actions: each one's kind,
+// title and whether it is preferred, the diagnostics it resolves, its
+// command, and its edits (line:column, 1-based, columns in bytes) with the
+// text they put there; a created file is shown whole.
+func renderActions(vw *View, acts []Action) string {
+	var b strings.Builder
+	pos := func(f *checker.File, off int) string {
+		if f == nil {
+			return fmt.Sprint(off)
+		}
+		before := string(f.Text[:min(off, len(f.Text))])
+		return fmt.Sprintf("%d:%d", strings.Count(before, "\n")+1, off-strings.LastIndexByte(before, '\n'))
+	}
+	if len(acts) == 0 {
+		return "(no code actions)\n"
+	}
+	for _, a := range acts {
+		pref := ""
+		if a.Preferred {
+			pref = " (preferred)"
+		}
+		fmt.Fprintf(&b, "%s %q%s\n", a.Kind, a.Title, pref)
+		for _, d := range a.Diagnostics {
+			f, _ := vw.Plugin.ReadFile(d.File)
+			fmt.Fprintf(&b, "  fixes %s at %s:%s\n", d.Code, d.File, pos(f, d.Span.Start))
+		}
+		if c := a.Command; c != nil {
+			args, _ := json.Marshal(commandArgs(*c))
+			fmt.Fprintf(&b, "  command %s %q %s\n", c.Name, c.Title, args)
+		}
+		byFile := map[string][]checker.Edit{}
+		var order []string
+		for _, e := range a.Edits {
+			if e.Create {
+				fmt.Fprintf(&b, "  create %s:\n", e.File)
+				for _, l := range strings.SplitAfter(e.NewText, "\n") {
+					if l != "" {
+						fmt.Fprintf(&b, "    | %s\n", strings.TrimSuffix(l, "\n"))
+					}
+				}
+				continue
+			}
+			if byFile[e.File] == nil {
+				order = append(order, e.File)
+			}
+			byFile[e.File] = append(byFile[e.File], e)
+		}
+		for _, file := range order {
+			f, err := vw.Plugin.ReadFile(file)
+			if err != nil {
+				fmt.Fprintf(&b, "  edit %s: %v\n", file, err)
+				continue
+			}
+			after, err := fixes.ApplyText(f.Text, byFile[file])
+			if err != nil {
+				fmt.Fprintf(&b, "  edit %s: %v\n", file, err)
+				continue
+			}
+			fmt.Fprintf(&b, "  edit %s:\n%s", file, lineDiff(string(f.Text), string(after)))
+		}
+	}
+	return b.String()
+}
+
+// lineDiff shows the lines that differ between a and b (one changed
+// region: the common leading and trailing lines cut), with the line
+// number in a where the change starts.
+func lineDiff(a, b string) string {
+	al, bl := strings.SplitAfter(a, "\n"), strings.SplitAfter(b, "\n")
+	i := 0
+	for i < len(al) && i < len(bl) && al[i] == bl[i] {
+		i++
+	}
+	j := 0
+	for j < len(al)-i && j < len(bl)-i && al[len(al)-1-j] == bl[len(bl)-1-j] {
+		j++
+	}
+	var out strings.Builder
+	fmt.Fprintf(&out, "    @@ line %d\n", i+1)
+	for _, l := range al[i : len(al)-j] {
+		fmt.Fprintf(&out, "    -%s\n", strings.TrimSuffix(l, "\n"))
+	}
+	for _, l := range bl[i : len(bl)-j] {
+		fmt.Fprintf(&out, "    +%s\n", strings.TrimSuffix(l, "\n"))
+	}
+	return out.String()
 }

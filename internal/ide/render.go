@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
-	"github.com/plugin-lsp/plugin-lsp/internal/runner"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
 	"github.com/plugin-lsp/plugin-lsp/internal/text"
 )
 
@@ -134,7 +134,7 @@ func RenderRun(tool string, run *Run) Doc {
 	return d
 }
 
-func renderFetches(fs []runner.FetchEntry) []Block {
+func renderFetches(fs []record.FetchEntry) []Block {
 	rows := [][]string{{"method", "URL", "status", "source", "ms", "credentials"}}
 	for _, f := range fs {
 		status := fmt.Sprint(f.Status)

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/plugin-lsp/plugin-lsp/internal/runner"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
 )
 
 func TestRenderValue(t *testing.T) {
@@ -25,16 +25,16 @@ func TestRenderValue(t *testing.T) {
 }
 
 func TestSummary(t *testing.T) {
-	ok := &runner.Record{OK: true, Result: json.RawMessage(`{"type":"table","columns":["a","b","c"],"rows":[[1,2,3],[4,5,6]]}`), DurationMs: 7.4,
-		Fetches: []runner.FetchEntry{{URL: "https://x"}, {URL: "https://y", Refused: "not-allowed"}}}
+	ok := &record.Record{OK: true, Result: json.RawMessage(`{"type":"table","columns":["a","b","c"],"rows":[[1,2,3],[4,5,6]]}`), DurationMs: 7.4,
+		Fetches: []record.FetchEntry{{URL: "https://x"}, {URL: "https://y", Refused: "not-allowed"}}}
 	if got := Summary(&Run{Record: ok}); got != "✓ table 2×3 · 7 ms · 2 fetches (1 refused)" {
 		t.Errorf("summary %q", got)
 	}
-	failed := &runner.Record{OK: false, Error: &runner.RunError{Name: "Error", Message: "Open Library answered 404 for ISBN 1"}, DurationMs: 3}
+	failed := &record.Record{OK: false, Error: &record.RunError{Name: "Error", Message: "Open Library answered 404 for ISBN 1"}, DurationMs: 3}
 	if got := Summary(&Run{Record: failed}); got != "✗ Error: Open Library answered 404 for ISBN 1 · 3 ms · 0 fetches" {
 		t.Errorf("summary %q", got)
 	}
-	one := &runner.Record{OK: true, Result: json.RawMessage(`{"type":"markdown","text":"line one\nline two"}`), DurationMs: 12, Fetches: []runner.FetchEntry{{}}}
+	one := &record.Record{OK: true, Result: json.RawMessage(`{"type":"markdown","text":"line one\nline two"}`), DurationMs: 12, Fetches: []record.FetchEntry{{}}}
 	if got := Summary(&Run{Record: one}); got != "✓ line one · 12 ms · 1 fetch" {
 		t.Errorf("summary %q", got)
 	}

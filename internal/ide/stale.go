@@ -2,6 +2,7 @@ package ide
 
 import (
 	"crypto/sha256"
+	"slices"
 	"strings"
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
@@ -87,13 +88,13 @@ func (b Basis) Changed(now Basis) []string {
 }
 
 // Stale lists what changed since tool's last run (Basis.Changed against
-// the snapshot's plugin); nil when nothing did or there is no run.
-func (sn *Snapshot) Stale(tool string) []string {
-	run := sn.Runs[tool]
-	if run == nil || sn.Plugin == nil {
+// the view's plugin); nil when nothing did or there is no run.
+func (vw *View) Stale(tool string) []string {
+	run := vw.Runs[tool]
+	if run == nil || vw.Plugin == nil {
 		return nil
 	}
-	return run.Basis.Changed(BasisOf(sn.Plugin, tool))
+	return run.Basis.Changed(BasisOf(vw.Plugin, tool))
 }
 
 // RunLens is the title of a tool's lens after a run: its outcome and the
@@ -118,4 +119,25 @@ func RunHint(run *Run, changed []string) string {
 
 func since(run *Run, changed []string) string {
 	return strings.Join(changed, ", ") + " changed since: " + Summary(run)
+}
+
+// StaleKey names the stale runs and what changed since each, e.g.
+// "lookupBook:plugin.json;": when it changes, the client is asked for
+// lenses and inlay hints again.
+func (vw *View) StaleKey() string {
+	if vw.Plugin == nil || len(vw.Runs) == 0 {
+		return ""
+	}
+	tools := make([]string, 0, len(vw.Runs))
+	for t := range vw.Runs {
+		tools = append(tools, t)
+	}
+	slices.Sort(tools)
+	var b strings.Builder
+	for _, t := range tools {
+		if ch := vw.Stale(t); len(ch) > 0 {
+			b.WriteString(t + ":" + strings.Join(ch, ",") + ";")
+		}
+	}
+	return b.String()
 }

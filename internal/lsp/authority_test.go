@@ -20,6 +20,7 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/internal/authoring/tstypes"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
 )
 
 // outsideSecret is planted in the outside plugin's fixtures.json; no
@@ -112,7 +113,7 @@ type leakyRunner struct {
 	dirs []string
 }
 
-func (r *leakyRunner) Run(ctx context.Context, req runner.Request) (*runner.Record, error) {
+func (r *leakyRunner) Run(ctx context.Context, req runner.Request) (*record.Record, error) {
 	r.mu.Lock()
 	r.dirs = append(r.dirs, req.Plugin.Dir)
 	r.mu.Unlock()

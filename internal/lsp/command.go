@@ -17,6 +17,7 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/internal/ide"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/broker"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
 	"github.com/plugin-lsp/plugin-lsp/internal/text"
 )
 
@@ -69,7 +70,7 @@ func invalidParams(format string, args ...any) error {
 // reporting progress, cancellable by $/cancelRequest or by the progress
 // cancel button. The record is kept for lenses, hints and hover, and its
 // refused fetches become diagnostics.
-func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.ProgressToken) (*runner.Record, error) {
+func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.ProgressToken) (*record.Record, error) {
 	if args.Tool == "" {
 		return nil, invalidParams("%s: \"tool\" is required", CommandRunTool)
 	}
@@ -77,23 +78,23 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 	if err != nil {
 		return nil, err
 	}
-	sn := s.runPlugin(ps)
-	if sn.plugin == nil {
+	vw := s.runView(ps)
+	if vw.plugin == nil {
 		return nil, invalidParams("%s has no plugin.json", ps.dir)
 	}
-	if sn.plugin.Manifest.FunctionTool(args.Tool) == nil {
-		return nil, invalidParams("plugin %s: %s", ps.dir, checker.WhyNotRunnable(sn.plugin.Manifest, args.Tool))
+	if vw.plugin.Manifest.FunctionTool(args.Tool) == nil {
+		return nil, invalidParams("plugin %s: %s", ps.dir, checker.WhyNotRunnable(vw.plugin.Manifest, args.Tool))
 	}
 	input := args.Input
 	if len(input) == 0 {
-		input = runner.DefaultInput(sn.plugin, args.Tool)
+		input = runner.DefaultInput(vw.plugin, args.Tool)
 	}
 	if s.opts.Runner == nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "the sandbox is not available in this build of plugin-lsp")
 	}
-	// The snapshot's plugin, as checked: it is immutable and safe for
+	// The view's plugin, as checked: it is immutable and safe for
 	// concurrent use, so the run reads the same text the diagnostics came from.
-	p := sn.plugin
+	p := vw.plugin
 	basis := ide.BasisOf(p, args.Tool)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -151,10 +152,10 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "run %s: the runner returned no record", args.Tool)
 	}
 	if rec.Logs == nil {
-		rec.Logs = []runner.LogEntry{}
+		rec.Logs = []record.LogEntry{}
 	}
 	if rec.Fetches == nil {
-		rec.Fetches = []runner.FetchEntry{}
+		rec.Fetches = []record.FetchEntry{}
 	}
 	for i := range rec.Fetches {
 		if rec.Fetches[i].Credentials == nil {

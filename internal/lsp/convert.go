@@ -31,7 +31,7 @@ func pathOf(u uri.URI) string {
 
 // uriFor returns the URI of an OS path: the one the client used when the
 // document is open (clients compare URIs as strings), else a file URI.
-// Callers hold s.mu or pass docs from a snapshot.
+// Callers hold s.mu or pass docs from a view.
 func uriFor(docs map[string]*document, path string) uri.URI {
 	if d, ok := docs[path]; ok {
 		return uri.URI(d.uri)
@@ -109,12 +109,12 @@ func (e encoding) fromRange(f *checker.File, r protocol.Range) checker.Span {
 }
 
 // file returns the plugin's file at rel as the check saw it, or nil
-// (checker.Plugin is an immutable snapshot: concurrent requests share it).
-func (sn *snapshot) file(rel string) *checker.File {
-	if sn.plugin == nil {
+// (checker.Plugin is immutable: concurrent requests share it).
+func (vw *view) file(rel string) *checker.File {
+	if vw.plugin == nil {
 		return nil
 	}
-	f, err := sn.plugin.ReadFile(rel)
+	f, err := vw.plugin.ReadFile(rel)
 	if err != nil {
 		return nil
 	}
@@ -138,7 +138,7 @@ func severity(s checker.Severity) protocol.DiagnosticSeverity {
 // create become CreateFile operations followed by the insertion of their
 // content; both require documentChanges, which is also used whenever the
 // client supports it, with the open documents' versions.
-func (sn *snapshot) workspaceEdit(edits []checker.Edit, useDocChanges bool) *protocol.WorkspaceEdit {
+func (vw *view) workspaceEdit(edits []checker.Edit, useDocChanges bool) *protocol.WorkspaceEdit {
 	type group struct {
 		path   string
 		create bool
@@ -149,7 +149,7 @@ func (sn *snapshot) workspaceEdit(edits []checker.Edit, useDocChanges bool) *pro
 	for _, e := range edits {
 		g, ok := groups[e.File]
 		if !ok {
-			g = &group{path: sn.plugin.Abs(e.File)}
+			g = &group{path: vw.plugin.Abs(e.File)}
 			groups[e.File] = g
 			order = append(order, e.File)
 		}
@@ -169,10 +169,10 @@ func (sn *snapshot) workspaceEdit(edits []checker.Edit, useDocChanges bool) *pro
 	}
 	for _, rel := range order {
 		g := groups[rel]
-		u := uriFor(sn.docs, g.path)
+		u := uriFor(vw.docs, g.path)
 		var f *checker.File
 		if !g.create {
-			f = sn.file(rel)
+			f = vw.file(rel)
 			if f == nil {
 				f = checker.NewFile(rel, nil)
 			}
@@ -184,7 +184,7 @@ func (sn *snapshot) workspaceEdit(edits []checker.Edit, useDocChanges bool) *pro
 		for _, e := range es {
 			r := protocol.Range{}
 			if f != nil {
-				r = sn.enc.toRange(f, e.Span)
+				r = vw.enc.toRange(f, e.Span)
 			}
 			tes = append(tes, protocol.TextEdit{Range: r, NewText: e.NewText})
 		}
@@ -203,7 +203,7 @@ func (sn *snapshot) workspaceEdit(edits []checker.Edit, useDocChanges bool) *pro
 			elems = append(elems, &tes[i])
 		}
 		id := protocol.OptionalVersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}}
-		if d, ok := sn.docs[g.path]; ok && !g.create {
+		if d, ok := vw.docs[g.path]; ok && !g.create {
 			v := d.version
 			id.Version = &v
 		}

@@ -41,7 +41,7 @@ func (s *Server) scheduleIn(ps *pluginState, now bool) {
 	ps.cancel = cancel
 	gen := ps.gen
 	delay := s.debounce()
-	if now || ps.snap == nil && ps.timer == nil {
+	if now || ps.view == nil && ps.timer == nil {
 		delay = 0 // the first check of a plugin, or a file opened
 	}
 	ps.timer = time.AfterFunc(delay, func() {
@@ -69,39 +69,39 @@ func (s *Server) checkAndPublish(ctx context.Context, ps *pluginState, gen uint6
 	if ctx.Err() != nil {
 		return
 	}
-	sn := s.check(ps)
-	if ctx.Err() != nil || sn.gen != gen {
+	vw := s.check(ps)
+	if ctx.Err() != nil || vw.gen != gen {
 		return // a newer edit will publish
 	}
 	s.mu.Lock()
 	pull := s.caps.pullDiagnostics
 	refresh := s.caps.diagnosticRefresh
-	sn = s.adopt(ps, sn)
+	vw = s.adopt(ps, vw)
 	s.mu.Unlock()
-	s.publish(ctx, ps, sn, pull)
+	s.publish(ctx, ps, vw, pull)
 	if pull && refresh {
 		_ = s.client.DiagnosticRefresh(ctx)
 	}
-	s.refreshWhenStale(ctx, ps, sn)
+	s.refreshWhenStale(ctx, ps, vw)
 	if s.onChecked != nil {
 		s.onChecked(ps.dir, gen)
 	}
 }
 
-// check returns an up-to-date snapshot of the plugin, running the rules
+// check returns an up-to-date view of the plugin, running the rules
 // when the files changed since the last one. Checks of one plugin are
 // serialized; analysis results per file are memoized in ps.cache, which
 // is swept after each check: a version of a file two edits old leaves the
 // cache, and the buffer of a closed one with the check that follows the
 // close.
-func (s *Server) check(ps *pluginState) *snapshot {
+func (s *Server) check(ps *pluginState) *view {
 	ps.checkMu.Lock()
 	defer ps.checkMu.Unlock()
 	s.mu.Lock()
-	if ps.snap != nil && ps.snap.gen == ps.gen {
-		sn := ps.snap
+	if ps.view != nil && ps.view.gen == ps.gen {
+		vw := ps.view
 		s.mu.Unlock()
-		return sn
+		return vw
 	}
 	gen := ps.gen
 	files := make(map[string][]byte, len(s.docs))
@@ -124,16 +124,16 @@ func (s *Server) check(ps *pluginState) *snapshot {
 		hook(ps.dir)
 	}
 
-	sn := &snapshot{gen: gen, docs: docs, runs: runs, tests: tests, enc: caps.enc, caps: caps}
+	vw := &view{gen: gen, docs: docs, runs: runs, tests: tests, enc: caps.enc, caps: caps}
 	if p, err := checker.Load(newOverlayFS(files), ps.dir); err == nil {
-		sn.plugin = p
+		vw.plugin = p
 		rules, notice := s.checkRules(size, limit)
-		sn.diags = checker.Run(p, rules, cfg, ps.cache)
+		vw.diags = checker.Run(p, rules, cfg, ps.cache)
 		if notice != nil {
-			sn.diags = append(sn.diags, *notice)
+			vw.diags = append(vw.diags, *notice)
 		}
-		sn.diags = append(sn.diags, testDiagnostics(sn)...)
-		checker.SortDiagnostics(sn.diags)
+		vw.diags = append(vw.diags, testDiagnostics(vw)...)
+		checker.SortDiagnostics(vw.diags)
 	}
 	// Keep the previous version of each file too (an undo, or two texts
 	// toggled, is then a cache hit), except after a file was closed: its
@@ -147,15 +147,15 @@ func (s *Server) check(ps *pluginState) *snapshot {
 	ps.cache.Sweep(keep)
 	s.trimWhenIdle()
 	s.mu.Lock()
-	if ps.snap == nil || ps.snap.gen <= gen {
-		ps.snap = sn
+	if ps.view == nil || ps.view.gen <= gen {
+		ps.view = vw
 	}
 	s.mu.Unlock()
-	return sn
+	return vw
 }
 
 // scheduleAfterRun is schedule for a run's record: the files did not
-// change, so the next run need not wait for a check (runPlugin). Callers
+// change, so the next run need not wait for a check (runView). Callers
 // hold s.mu.
 func (s *Server) scheduleAfterRun(ps *pluginState) {
 	from := ps.runsOnlyFrom
@@ -166,29 +166,29 @@ func (s *Server) scheduleAfterRun(ps *pluginState) {
 	ps.runsOnlyFrom = from
 }
 
-// runPlugin returns the snapshot a run reads its plugin from: the last
-// check's when only runs happened since (a run's record changes learnt
+// runView returns the view a run reads its plugin from: the last check's
+// when only runs happened since (a run's record changes learnt
 // diagnostics, never the plugin's files), else a check's. A run does not
 // wait for the check the previous run scheduled.
-func (s *Server) runPlugin(ps *pluginState) *snapshot {
+func (s *Server) runView(ps *pluginState) *view {
 	s.mu.Lock()
-	sn := ps.snap
-	ok := sn != nil && sn.plugin != nil && (sn.gen == ps.gen || ps.runsOnlyFrom != 0 && sn.gen >= ps.runsOnlyFrom)
+	vw := ps.view
+	ok := vw != nil && vw.plugin != nil && (vw.gen == ps.gen || ps.runsOnlyFrom != 0 && vw.gen >= ps.runsOnlyFrom)
 	s.mu.Unlock()
 	if ok {
-		return sn
+		return vw
 	}
 	return s.check(ps)
 }
 
-// current returns the snapshot a request (hover, completion, …) reads:
+// current returns the view a request (hover, completion, …) reads:
 // an up-to-date one, except while a plugin whose manifest is over the
 // live limit is being checked: then the last check's, so that the editor
 // does not wait seconds for an answer (such a plugin's edits are checked
 // on save anyway). The first check of a plugin is waited for.
-func (s *Server) current(ps *pluginState) *snapshot {
+func (s *Server) current(ps *pluginState) *view {
 	s.mu.Lock()
-	last := ps.snap
+	last := ps.view
 	big := last != nil && s.manifestSize(ps) > s.liveLimit()
 	s.mu.Unlock()
 	if big {
@@ -218,31 +218,31 @@ func (s *Server) analysisConfig() *checker.Config {
 	return cfg
 }
 
-// fileDiagnostics converts the snapshot's diagnostics of one plugin file.
+// fileDiagnostics converts the view's diagnostics of one plugin file.
 // The result is never nil (clients want [], not null).
-func (s *Server) fileDiagnostics(sn *snapshot, rel string) []protocol.Diagnostic {
+func (s *Server) fileDiagnostics(vw *view, rel string) []protocol.Diagnostic {
 	out := []protocol.Diagnostic{}
-	if sn.plugin == nil {
+	if vw.plugin == nil {
 		return out
 	}
-	for i := range sn.diags {
-		if sn.diags[i].File == rel {
-			out = append(out, s.toDiagnostic(sn, &sn.diags[i]))
+	for i := range vw.diags {
+		if vw.diags[i].File == rel {
+			out = append(out, s.toDiagnostic(vw, &vw.diags[i]))
 		}
 	}
 	return out
 }
 
 // toDiagnostic converts one analysis diagnostic.
-func (s *Server) toDiagnostic(sn *snapshot, d *checker.Diagnostic) protocol.Diagnostic {
-	f := sn.file(d.File)
+func (s *Server) toDiagnostic(vw *view, d *checker.Diagnostic) protocol.Diagnostic {
+	f := vw.file(d.File)
 	pd := protocol.Diagnostic{
-		Range:    sn.enc.toRange(f, d.Span),
+		Range:    vw.enc.toRange(f, d.Span),
 		Severity: severity(d.Severity),
 		Source:   protocol.NewOptional("plugin-lsp"),
 		Message:  protocol.String(text.VisibleBlock(d.Message)), // messages quote the plugin: its controls shown
 	}
-	dc := sn.caps.diag
+	dc := vw.caps.diag
 	if d.Code != "" {
 		pd.Code = protocol.String(d.Code)
 		if s.opts.DocsURL != "" && dc.codeDescription {
@@ -265,8 +265,8 @@ func (s *Server) toDiagnostic(sn *snapshot, d *checker.Diagnostic) protocol.Diag
 	}
 	var inline []string
 	for _, r := range d.Related {
-		rf := sn.file(r.File)
-		rng := sn.enc.toRange(rf, r.Span)
+		rf := vw.file(r.File)
+		rng := vw.enc.toRange(rf, r.Span)
 		if !dc.related {
 			// A client without relatedInformation gets it in the message,
 			// with a 1-based line and column as editors show them.
@@ -274,7 +274,7 @@ func (s *Server) toDiagnostic(sn *snapshot, d *checker.Diagnostic) protocol.Diag
 			continue
 		}
 		pd.RelatedInformation = append(pd.RelatedInformation, protocol.DiagnosticRelatedInformation{
-			Location: protocol.Location{URI: uriFor(sn.docs, sn.plugin.Abs(r.File)), Range: rng},
+			Location: protocol.Location{URI: uriFor(vw.docs, vw.plugin.Abs(r.File)), Range: rng},
 			Message:  text.VisibleBlock(r.Message),
 		})
 	}
@@ -290,17 +290,17 @@ func (s *Server) toDiagnostic(sn *snapshot, d *checker.Diagnostic) protocol.Diag
 // diagnostics, open files are left to the pull (their old pushes are
 // cleared) and the other files are still pushed, so that a page nobody
 // opened still shows its problems.
-func (s *Server) publish(ctx context.Context, ps *pluginState, sn *snapshot, pull bool) {
+func (s *Server) publish(ctx context.Context, ps *pluginState, vw *view, pull bool) {
 	ps.pubMu.Lock()
 	defer ps.pubMu.Unlock()
 	files := map[string]bool{} // plugin-relative
-	if sn.plugin != nil {
-		for _, d := range sn.diags {
+	if vw.plugin != nil {
+		for _, d := range vw.diags {
 			files[d.File] = true
 		}
 	}
 	if !pull {
-		for p := range sn.docs {
+		for p := range vw.docs {
 			if rel, ok := relTo(ps.dir, p); ok {
 				files[rel] = true
 			}
@@ -308,7 +308,7 @@ func (s *Server) publish(ctx context.Context, ps *pluginState, sn *snapshot, pul
 	}
 	byURI := map[uri.URI]string{}
 	for rel := range files {
-		byURI[uriFor(sn.docs, absIn(ps.dir, rel))] = rel
+		byURI[uriFor(vw.docs, absIn(ps.dir, rel))] = rel
 	}
 	for u := range ps.published {
 		if _, ok := byURI[uri.URI(u)]; !ok {
@@ -322,11 +322,11 @@ func (s *Server) publish(ctx context.Context, ps *pluginState, sn *snapshot, pul
 	sort.Strings(keys)
 	for _, k := range keys {
 		rel := byURI[uri.URI(k)]
-		_, open := sn.docs[absIn(ps.dir, rel)]
+		_, open := vw.docs[absIn(ps.dir, rel)]
 		open = open && rel != ""
 		diags := []protocol.Diagnostic{}
 		if rel != "" && !(pull && open) {
-			diags = s.fileDiagnostics(sn, rel)
+			diags = s.fileDiagnostics(vw, rel)
 		}
 		h := hashDiagnostics(diags)
 		prev, had := ps.published[k]
@@ -337,7 +337,7 @@ func (s *Server) publish(ctx context.Context, ps *pluginState, sn *snapshot, pul
 			return
 		}
 		params := &protocol.PublishDiagnosticsParams{URI: uri.URI(k), Diagnostics: diags}
-		if d, ok := sn.docs[absIn(ps.dir, rel)]; ok && rel != "" {
+		if d, ok := vw.docs[absIn(ps.dir, rel)]; ok && rel != "" {
 			params.Version = protocol.NewOptional(d.version)
 		}
 		if err := s.client.PublishDiagnostics(ctx, params); err != nil {
@@ -376,9 +376,9 @@ func (s *Server) Diagnostic(ctx context.Context, params *protocol.DocumentDiagno
 	if ps == nil {
 		return full, nil
 	}
-	sn := s.check(ps)
+	vw := s.check(ps)
 	rel, _ := relTo(ps.dir, path)
-	items := s.fileDiagnostics(sn, rel)
+	items := s.fileDiagnostics(vw, rel)
 	id := hashDiagnostics(items)
 	if params.PreviousResultID != nil && *params.PreviousResultID == id {
 		un := &protocol.RelatedUnchangedDocumentDiagnosticReport{}

@@ -11,6 +11,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/plugin-lsp/plugin-lsp/internal/runner"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
 )
 
 // shutdown cancels a tool run in flight: the runner sees its context end
@@ -19,7 +20,7 @@ func TestShutdownCancelsRunsInFlight(t *testing.T) {
 	dir := copyExample(t)
 	started := make(chan struct{}, 1)
 	stopped := make(chan error, 1)
-	fr := &fakeRunner{run: func(ctx context.Context, req runner.Request) (*runner.Record, error) {
+	fr := &fakeRunner{run: func(ctx context.Context, req runner.Request) (*record.Record, error) {
 		started <- struct{}{}
 		<-ctx.Done() // a busy loop that only cancellation ends
 		stopped <- ctx.Err()

@@ -1,37 +1,21 @@
 package lsp
 
 import (
-	"fmt"
-	"github.com/plugin-lsp/plugin-lsp/internal/text"
-
 	"go.lsp.dev/protocol"
 
 	"github.com/plugin-lsp/plugin-lsp/internal/authoring/fixes"
-	"github.com/plugin-lsp/plugin-lsp/internal/ide"
 )
 
-// fixAllAction is the source.fixAll action: what `plugin-lsp check --fix`
-// would apply to the editor's text (every preferred, safe fix, each
-// re-checked), as one WorkspaceEdit replacing each changed file. nil when
-// there is nothing to fix.
-func (s *Server) fixAllAction(sn *snapshot, ps *pluginState, docChanges bool) *protocol.CodeAction {
+// fixAllOptions is how `plugin-lsp check --fix` runs on the editor's text
+// (ide's fix-all action).
+func (s *Server) fixAllOptions(vw *view, ps *pluginState) *fixes.Options {
 	files := map[string][]byte{}
-	for p, d := range sn.docs {
+	for p, d := range vw.docs {
 		files[p] = d.text
 	}
 	s.mu.Lock()
-	o := fixes.Options{Rules: s.rules(), Config: s.analysisConfig(), Cache: ps.cache, FS: newOverlayFS(files)}
-	s.mu.Unlock()
-	n, edits, err := ide.FixAll(ps.dir, o)
-	if err != nil || n == 0 {
-		return nil
-	}
-	kind := protocol.CodeActionKindSourceFixAll
-	title := "Apply the preferred fix"
-	if n > 1 {
-		title = fmt.Sprintf("Apply all %d preferred fixes", n)
-	}
-	return &protocol.CodeAction{Title: text.Visible(title + " (plugin-lsp check --fix)"), Kind: &kind, Edit: sn.workspaceEdit(edits, docChanges)}
+	defer s.mu.Unlock()
+	return &fixes.Options{Rules: s.rules(), Config: s.analysisConfig(), Cache: ps.cache, FS: newOverlayFS(files)}
 }
 
 // explicitly reports whether the client asked for kind by its name

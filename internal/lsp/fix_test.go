@@ -199,41 +199,6 @@ func TestRunToolNativeLane(t *testing.T) {
 	}
 }
 
-// A page path a typo away from an existing page: the preferred quick fix
-// uses the existing page, and creating a stub is offered once, not as a
-// quick fix and again as a source action.
-func TestMissingPathDidYouMean(t *testing.T) {
-	dir := copyPlugin(t, "fix-did-you-mean")
-	h := newHarness(t, Options{})
-	h.initialize(dir, protocol.ClientCapabilities{})
-	manifest := filepath.Join(dir, "plugin.json")
-	h.open(manifest)
-	mp := h.waitDiags(manifest, func(p *protocol.PublishDiagnosticsParams) bool { return hasCode(p, "tool-page-missing") })
-	var d protocol.Diagnostic
-	for _, x := range mp.Diagnostics {
-		if x.Code == protocol.String("tool-page-missing") {
-			d = x
-		}
-	}
-	acts, err := h.server.CodeAction(h.ctx, &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(manifest)}, Range: d.Range,
-		Context: protocol.CodeActionContext{Diagnostics: []protocol.Diagnostic{d}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := preferred(t, acts).Title; got != `Use "code/lookup-book" (code/lookup-book.ts exists)` {
-		t.Errorf("preferred %q", got)
-	}
-	creates := 0
-	for _, a := range acts {
-		if ca, ok := a.(*protocol.CodeAction); ok && strings.Contains(ca.Title, "code/lookup-bok.ts") {
-			creates++
-		}
-	}
-	if creates != 1 {
-		t.Errorf("%d actions create code/lookup-bok.ts, want 1: %s", creates, dump(acts))
-	}
-}
-
 // source.fixAll is check --fix on the editor's text: the typo renamed,
 // in one edit; unsaved buffers are what it reads.
 func TestSourceFixAll(t *testing.T) {

@@ -12,9 +12,9 @@ import (
 // This file is the glue to package ide, which answers hover, completion
 // and definition on plain Go values: here they become protocol types.
 
-// ide returns the snapshot as package ide reads it.
-func (sn *snapshot) ide() *ide.Snapshot {
-	return &ide.Snapshot{Plugin: sn.plugin, Diags: sn.diags, Runs: ideRuns(sn.runs)}
+// ide returns the view as package ide reads it.
+func (vw *view) ide() *ide.View {
+	return &ide.View{Plugin: vw.plugin, Diags: vw.diags, Runs: ideRuns(vw.runs)}
 }
 
 func ideRuns(runs map[string]*toolRun) map[string]*ide.Run {
@@ -32,26 +32,23 @@ func ideRun(r *toolRun) *ide.Run {
 	return &ide.Run{Record: r.record, Err: r.err, Input: r.input, Basis: r.basis}
 }
 
-// renderRun is the whole result of a run.
-func renderRun(tool string, run *toolRun) ide.Doc { return ide.RenderRun(tool, ideRun(run)) }
-
-// Hover: see ide.Snapshot.Hover.
+// Hover: see ide.View.Hover.
 func (s *Server) Hover(ctx context.Context, params *protocol.HoverParams) (*protocol.Hover, error) {
-	sn, rel := s.snapshotOf(params.TextDocument.URI)
-	if sn == nil {
+	vw, rel := s.viewOf(params.TextDocument.URI)
+	if vw == nil {
 		return nil, nil
 	}
-	f := sn.file(rel)
+	f := vw.file(rel)
 	if f == nil {
 		return nil, nil
 	}
-	off := sn.enc.fromPosition(f, params.Position)
-	h := sn.ide().Hover(rel, off)
+	off := vw.enc.fromPosition(f, params.Position)
+	h := vw.ide().Hover(rel, off)
 	if h == nil {
 		return nil, nil
 	}
-	r := sn.enc.toRange(f, h.Span)
-	return &protocol.Hover{Contents: markup(h.Doc, sn.caps.hoverMarkdown), Range: &r}, nil
+	r := vw.enc.toRange(f, h.Span)
+	return &protocol.Hover{Contents: markup(h.Doc, vw.caps.hoverMarkdown), Range: &r}, nil
 }
 
 var completionKinds = map[ide.Kind]protocol.CompletionItemKind{
@@ -62,28 +59,28 @@ var completionKinds = map[ide.Kind]protocol.CompletionItemKind{
 	ide.NativeName: protocol.CompletionItemKindFunction,
 }
 
-// Completion: see ide.Snapshot.Complete. A candidate replacing the string
+// Completion: see ide.View.Complete. A candidate replacing the string
 // being typed is a TextEdit (the quotes kept); between array elements it
 // is inserted as a new JSON string.
 func (s *Server) Completion(ctx context.Context, params *protocol.CompletionParams) (protocol.CompletionResult, error) {
 	list := &protocol.CompletionList{Items: []protocol.CompletionItem{}}
-	sn, rel := s.snapshotOf(params.TextDocument.URI)
-	if sn == nil || rel != checker.ManifestName {
+	vw, rel := s.viewOf(params.TextDocument.URI)
+	if vw == nil || rel != checker.ManifestName {
 		return list, nil
 	}
-	f := sn.file(rel)
+	f := vw.file(rel)
 	if f == nil {
 		return list, nil
 	}
-	off := sn.enc.fromPosition(f, params.Position)
-	cands := sn.ide().Complete(rel, off)
+	off := vw.enc.fromPosition(f, params.Position)
+	cands := vw.ide().Complete(rel, off)
 	for _, c := range cands {
 		item := protocol.CompletionItem{Label: c.Label, Kind: completionKinds[c.Kind], Detail: protocol.NewOptional(c.Detail)}
 		if len(c.Doc) > 0 {
-			item.Documentation = markup(c.Doc, sn.caps.completionDocMD)
+			item.Documentation = markup(c.Doc, vw.caps.completionDocMD)
 		}
 		if c.Replace != nil {
-			item.TextEdit = &protocol.TextEdit{Range: sn.enc.toRange(f, *c.Replace), NewText: c.Label}
+			item.TextEdit = &protocol.TextEdit{Range: vw.enc.toRange(f, *c.Replace), NewText: c.Label}
 			item.FilterText = protocol.NewOptional(c.Label)
 		} else {
 			item.InsertText = protocol.NewOptional(`"` + c.Label + `"`)
@@ -93,25 +90,25 @@ func (s *Server) Completion(ctx context.Context, params *protocol.CompletionPara
 	return list, nil
 }
 
-// Definition: see ide.Snapshot.Definition.
+// Definition: see ide.View.Definition.
 func (s *Server) Definition(ctx context.Context, params *protocol.DefinitionParams) (protocol.DefinitionResult, error) {
 	out := protocol.LocationSlice{}
-	sn, rel := s.snapshotOf(params.TextDocument.URI)
-	if sn == nil || rel != checker.ManifestName {
+	vw, rel := s.viewOf(params.TextDocument.URI)
+	if vw == nil || rel != checker.ManifestName {
 		return out, nil
 	}
-	f := sn.file(rel)
+	f := vw.file(rel)
 	if f == nil {
 		return out, nil
 	}
-	off := sn.enc.fromPosition(f, params.Position)
-	targets := sn.ide().Definition(rel, off)
+	off := vw.enc.fromPosition(f, params.Position)
+	targets := vw.ide().Definition(rel, off)
 	for _, t := range targets {
-		tf := sn.file(t.File)
+		tf := vw.file(t.File)
 		if tf == nil {
 			continue
 		}
-		out = append(out, protocol.Location{URI: uriFor(sn.docs, sn.plugin.Abs(t.File)), Range: sn.enc.toRange(tf, t.Span)})
+		out = append(out, protocol.Location{URI: uriFor(vw.docs, vw.plugin.Abs(t.File)), Range: vw.enc.toRange(tf, t.Span)})
 	}
 	return out, nil
 }

@@ -4,43 +4,30 @@ import (
 	"context"
 
 	"go.lsp.dev/protocol"
-
-	"github.com/plugin-lsp/plugin-lsp/internal/ide"
 )
 
-// InlayHint shows the outcome of each tool's last run at the end of the
-// line of its anchor (the tool's name in plugin.json, the page's default
-// export).
+// InlayHint: see ide.View.RunHints (the outcome of each tool's last run at
+// the end of the line of its anchor), those in the requested lines.
 func (s *Server) InlayHint(ctx context.Context, params *protocol.InlayHintParams) ([]protocol.InlayHint, error) {
 	out := []protocol.InlayHint{}
-	sn, rel := s.snapshotOf(params.TextDocument.URI)
-	if sn == nil {
+	vw, rel := s.viewOf(params.TextDocument.URI)
+	if vw == nil {
 		return out, nil
 	}
-	f := sn.file(rel)
+	f := vw.file(rel)
 	if f == nil {
 		return out, nil
 	}
-	isn := sn.ide()
-	for _, a := range sn.anchors(rel) {
-		run := sn.runs[a.tool]
-		if run == nil {
-			continue
-		}
-		// end of the anchor's line
-		end := a.span.End
-		for end < len(f.Text) && f.Text[end] != '\n' {
-			end++
-		}
-		pos := sn.enc.toPosition(f, end)
+	for _, h := range vw.ide().RunHints(rel) {
+		pos := vw.enc.toPosition(f, h.At)
 		if pos.Line < params.Range.Start.Line || pos.Line > params.Range.End.Line {
 			continue
 		}
 		out = append(out, protocol.InlayHint{
 			Position:    pos,
-			Label:       protocol.String(ide.RunHint(isn.Runs[a.tool], isn.Stale(a.tool))),
+			Label:       protocol.String(h.Label),
 			PaddingLeft: new(true),
-			Tooltip:     markup(renderRun(a.tool, run), sn.caps.hoverMarkdown),
+			Tooltip:     markup(h.Tooltip, vw.caps.hoverMarkdown),
 		})
 	}
 	return out, nil

@@ -11,6 +11,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/plugin-lsp/plugin-lsp/internal/runner"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
 )
 
 // TestAllowlistLearntFromRuns uses the real sandbox: a page builds its
@@ -47,13 +48,13 @@ func TestAllowlistLearntFromRuns(t *testing.T) {
 	manifest := filepath.Join(dir, "plugin.json")
 	h.open(manifest)
 	h.open(page)
-	run := func() runner.Record {
+	run := func() record.Record {
 		t.Helper()
 		res, err := h.server.ExecuteCommand(h.ctx, runToolParams(t, map[string]any{"uri": string(uri.File(page)), "tool": "lookupBook", "input": map[string]any{"isbn": "1"}}))
 		if err != nil {
 			t.Fatal(err)
 		}
-		var rec runner.Record
+		var rec record.Record
 		if err := json.Unmarshal(res, &rec); err != nil {
 			t.Fatal(err)
 		}

@@ -4,12 +4,14 @@ import (
 	"context"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/plugin-lsp/plugin-lsp/internal/ide"
 )
 
 // Commands the server executes (workspace/executeCommand).
 const (
-	CommandRunTool    = "plugin.runTool"
-	CommandReviewCard = "plugin.reviewCard"
+	CommandRunTool    = ide.CommandRunTool
+	CommandReviewCard = ide.CommandReviewCard
 )
 
 // Initialize records the client's capabilities and workspace folders and

@@ -19,7 +19,7 @@ type document struct {
 	sameAsDisk bool
 }
 
-// newOverlayFS is the snapshot one check reads: the editor's unsaved
+// newOverlayFS is the file system one check reads: the editor's unsaved
 // buffers over the disk.
 func newOverlayFS(files map[string][]byte) checker.FS {
 	return &checker.Overlay{Files: files}

@@ -7,22 +7,20 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"path/filepath"
-	"strings"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
 
 	"github.com/plugin-lsp/plugin-lsp/internal/authoring/review"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	lock "github.com/plugin-lsp/plugin-lsp/internal/checker/lockfile"
+	"github.com/plugin-lsp/plugin-lsp/internal/ide"
 	"github.com/plugin-lsp/plugin-lsp/internal/text"
 )
 
 // CommandPin writes the capability snapshot (plugin.lock.json).
-const CommandPin = "plugin.pin"
+const CommandPin = ide.CommandPin
 
 // pinArgs is the argument of plugin.pin: which plugin, and whether the
 // author already saw the review card (confirm). Without confirm the card
@@ -59,23 +57,6 @@ type approval struct {
 // maxApprovals bounds the tokens kept (one per plugin directory).
 const maxApprovals = 64
 
-// pinResult is what plugin.pin returns.
-type pinResult struct {
-	Pinned bool `json:"pinned"`
-	// File is the snapshot written; Changes are the reach changes since
-	// the previous snapshot ("+ api.x.org (fetch, tool searchBooks)").
-	File    string   `json:"file,omitempty"`
-	Changes []string `json:"changes"`
-	// Card is the review card that was shown.
-	Card any `json:"card,omitempty"`
-}
-
-// pinLabel is the title of the quick fix and of the confirmation.
-const pinLabel = "Re-pin the capability snapshot"
-
-// snapshotCodes are the drift diagnostics plugin.pin clears.
-var snapshotCodes = map[string]bool{"snapshot-widened": true, "snapshot-narrowed": true, "snapshot-stale": true}
-
 func (s *Server) pin(ctx context.Context, raw []protocol.LSPAny) (protocol.LSPAny, error) {
 	var args pinArgs
 	if len(raw) == 1 {
@@ -93,7 +74,7 @@ func (s *Server) pin(ctx context.Context, raw []protocol.LSPAny) (protocol.LSPAn
 	if err != nil {
 		return nil, invalidParams("%s: %v", CommandPin, err)
 	}
-	res := pinResult{Changes: []string{}}
+	res := ide.PinResult{Changes: []string{}}
 	if s.opts.Review != nil {
 		if res.Card, err = s.opts.Review(p); err != nil {
 			return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "review card: %v", err)
@@ -109,7 +90,7 @@ func (s *Server) pin(ctx context.Context, raw []protocol.LSPAny) (protocol.LSPAn
 	if !args.Confirm {
 		pick, err := s.client.ShowMessageRequest(ctx, &protocol.ShowMessageRequestParams{
 			Type:    protocol.MessageTypeWarning,
-			Message: notice(pinQuestion(p, res.Card)),
+			Message: notice(ide.PinQuestion(p, res.Card)),
 			Actions: []protocol.MessageActionItem{{Title: "Pin"}, {Title: "Cancel"}},
 		})
 		if err != nil || pick == nil || pick.Title != "Pin" {
@@ -121,7 +102,7 @@ func (s *Server) pin(ctx context.Context, raw []protocol.LSPAny) (protocol.LSPAn
 
 // writePin writes the snapshot of p (reviewed: the approved files' hash,
 // "" for any) and re-checks the plugin.
-func (s *Server) writePin(ps *pluginState, p *checker.Plugin, res pinResult, reviewed string) (protocol.LSPAny, error) {
+func (s *Server) writePin(ps *pluginState, p *checker.Plugin, res ide.PinResult, reviewed string) (protocol.LSPAny, error) {
 	out, err := lock.PinReviewed(p, "plugin-lsp "+s.version(), reviewed)
 	if errors.Is(err, lock.ErrChangedSinceReview) {
 		return nil, invalidParams("%s: %v", CommandPin, err)
@@ -137,42 +118,6 @@ func (s *Server) writePin(ps *pluginState, p *checker.Plugin, res pinResult, rev
 	s.touch(res.File, true) // re-check: the drift diagnostics clear
 	s.mu.Unlock()
 	return json.Marshal(res)
-}
-
-// pinQuestion is the confirmation: the review card, led by what changed
-// since the pinned snapshot.
-func pinQuestion(p *checker.Plugin, card any) string {
-	var b strings.Builder
-	name, _ := checker.Str(p.Manifest.Name)
-	fmt.Fprintf(&b, "%s of %s? Review what you approve:\n\n", pinLabel, text.Visible(name))
-	if c, ok := card.(*review.Card); ok {
-		// What changed since the pin first: it is what is approved, and a
-		// client that cuts a long message keeps its start.
-		var rest []string
-		for _, sec := range c.Sections() {
-			if sec.Name == review.SectionSincePinned {
-				b.WriteString(sec.Text + "\n")
-			} else {
-				rest = append(rest, sec.Text)
-			}
-		}
-		b.WriteString(strings.Join(rest, "\n"))
-	} else if card != nil {
-		j, _ := json.MarshalIndent(card, "", "  ")
-		b.Write(j)
-	}
-	return b.String()
-}
-
-// pinAction is the quick fix of a drift diagnostic: plugin.pin, which
-// shows the review card before it writes.
-func pinAction(manifestURI uri.URI, d protocol.Diagnostic) *protocol.CodeAction {
-	kind := protocol.CodeActionKindQuickFix
-	arg, _ := json.Marshal(pinArgs{URI: string(manifestURI)})
-	return &protocol.CodeAction{
-		Title: pinLabel, Kind: &kind, Diagnostics: []protocol.Diagnostic{d},
-		Command: protocol.Command{Title: pinLabel, Command: CommandPin, Arguments: []protocol.LSPAny{protocol.LSPAny(arg)}},
-	}
 }
 
 // reviewCard answers plugin.reviewCard: the card model (as review --format

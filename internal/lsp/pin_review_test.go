@@ -12,6 +12,7 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/internal/authoring/review"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	lock "github.com/plugin-lsp/plugin-lsp/internal/checker/lockfile"
+	"github.com/plugin-lsp/plugin-lsp/internal/ide"
 )
 
 // realReview is what cmd/plugin-lsp wires: the card with its "since the
@@ -159,7 +160,7 @@ func TestPinQuestionLeadsWithTheChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	c, _ := realReview(p)
-	q := notice(pinQuestion(p, c))
+	q := notice(ide.PinQuestion(p, c))
 	lines := strings.Split(q, "\n")
 	if len(lines) < 5 || !strings.HasPrefix(lines[2], "Since the pinned snapshot (sha256:") || !strings.HasPrefix(lines[3], "  + api.evil-cdn.example (fetch, tools ") {
 		t.Fatalf("question:\n%s", q)

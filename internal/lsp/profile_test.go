@@ -13,6 +13,7 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
 )
 
 // The client-capability matrix: the initialize capabilities of real
@@ -76,7 +77,7 @@ func testProfile(t *testing.T, pr profile) {
 		t.Fatal("the example changed: the profile fixture no longer applies")
 	}
 
-	fr := &fakeRunner{run: func(ctx context.Context, req runner.Request) (*runner.Record, error) { return hobbitRecord(req), nil }}
+	fr := &fakeRunner{run: func(ctx context.Context, req runner.Request) (*record.Record, error) { return hobbitRecord(req), nil }}
 	h := newHarness(t, Options{DocsURL: "https://example.org/rules.md", Runner: fr})
 	res := h.initialize(dir, caps)
 	if res.Capabilities.PositionEncoding != pr.enc {

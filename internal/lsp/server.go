@@ -1,13 +1,23 @@
 // Package lsp is the language server: protocol glue between an LSP client
-// and the analysis and runner packages. It is the only package that imports
-// go.lsp.dev/protocol. Everything below it speaks byte offsets and
-// plugin-relative paths; conversion to URIs and UTF-16 positions happens
-// here (convert.go).
+// and the packages below it. It is the only package that imports
+// go.lsp.dev/protocol. What an editor feature answers is computed in
+// internal/ide as plain Go values (byte offsets, plugin-relative paths,
+// checker edits); here they become protocol types, with URIs and UTF-16
+// (or UTF-8) positions (convert.go), and are sent.
 //
-// One file per request family (gopls-style): lifecycle.go, text_sync.go,
-// diagnostics.go, code_action.go, command.go, code_lens.go, inlay_hint.go,
-// hover.go, completion.go, definition.go, symbols.go. Methods the server does
-// not implement fall through to protocol.UnimplementedServer (nyi.go).
+// One file per request family (gopls-style): server.go (the Server, its
+// options, the connection loop), lifecycle.go (initialize, shutdown and the
+// server's capabilities), capabilities.go (what the client declared, what
+// is sent), text_sync.go and overlay.go (open documents), workspace.go
+// (plugins, views), diagnostics.go (checks, publish and pull),
+// code_action.go and fix_all.go, code_lens.go, inlay_hint.go, ide.go
+// (hover, completion, definition), symbols.go, command.go (plugin.runTool),
+// tests.go (plugin.runTests, plugin.acceptSnapshot, plugin.generateTypes),
+// pin.go (plugin.pin, plugin.reviewCard), authority.go (which directories
+// the commands may touch), config.go (settings), docs.go (the rule docs'
+// location), message.go (notices), backpressure.go, bigfile.go, memory.go
+// and transport.go (the connection). Methods the server does not implement
+// fall through to protocol.UnimplementedServer (nyi.go).
 package lsp
 
 import (

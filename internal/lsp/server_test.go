@@ -17,8 +17,10 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/capability"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/rules"
+	"github.com/plugin-lsp/plugin-lsp/internal/ide"
 	"github.com/plugin-lsp/plugin-lsp/internal/jsonedit"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
 )
 
 // needsCaps is a test rule standing in for the page rules: for every
@@ -80,26 +82,26 @@ func testRules() []*checker.Rule { return append(rules.All(), needsCaps) }
 
 // fakeRunner answers runs from a function.
 type fakeRunner struct {
-	run func(ctx context.Context, req runner.Request) (*runner.Record, error)
+	run func(ctx context.Context, req runner.Request) (*record.Record, error)
 	got chan runner.Request
 }
 
-func (f *fakeRunner) Run(ctx context.Context, req runner.Request) (*runner.Record, error) {
+func (f *fakeRunner) Run(ctx context.Context, req runner.Request) (*record.Record, error) {
 	if f.got != nil {
 		f.got <- req
 	}
 	return f.run(ctx, req)
 }
 
-func hobbitRecord(req runner.Request) *runner.Record {
+func hobbitRecord(req runner.Request) *record.Record {
 	if req.Progress != nil {
 		req.Progress("fetch https://api.openlibrary.org/isbn/9780261103344.json")
 	}
-	return &runner.Record{
+	return &record.Record{
 		Claim: "fn." + req.Tool + ":1", OK: true,
 		Result:     json.RawMessage(`{"type":"stat","value":"The Hobbit","label":"Title"}`),
 		DurationMs: 12,
-		Fetches: []runner.FetchEntry{
+		Fetches: []record.FetchEntry{
 			{Method: "GET", URL: "https://api.openlibrary.org/isbn/9780261103344.json", Status: 200, Source: "fixture", Host: "api.openlibrary.org", Credentials: []string{"openlibrary_key"}},
 		},
 	}
@@ -456,6 +458,9 @@ func TestAddAllMissingCapabilities(t *testing.T) {
 	h.waitDiags(manifest, func(p *protocol.PublishDiagnosticsParams) bool { return !hasCode(p, "manifest-syntax") })
 }
 
+// The glue of a create action: a CreateFile, then the edit of the created
+// file's URI (what each action offers and its template: the markers in
+// internal/ide/testdata/markers/actions-create).
 func TestSourceActionCreatesMissingPageAndModule(t *testing.T) {
 	dir := copyExample(t)
 	h := newHarness(t, Options{})
@@ -469,10 +474,9 @@ func TestSourceActionCreatesMissingPageAndModule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var titles []string
+	var created []string
 	for _, a := range acts {
 		ca := a.(*protocol.CodeAction)
-		titles = append(titles, ca.Title)
 		if *ca.Kind != protocol.CodeActionKindSource {
 			t.Errorf("kind %s", *ca.Kind)
 		}
@@ -481,20 +485,44 @@ func TestSourceActionCreatesMissingPageAndModule(t *testing.T) {
 			t.Fatalf("want CreateFile + edit, got %s", dump(ca.Edit))
 		}
 		te := ca.Edit.DocumentChanges[1].(*protocol.TextDocumentEdit)
-		if te.TextDocument.URI != create.URI {
-			t.Errorf("edit of %s after creating %s", te.TextDocument.URI, create.URI)
+		if te.TextDocument.URI != create.URI || len(te.Edits) != 1 || te.Edits[0].(*protocol.TextEdit).NewText == "" {
+			t.Errorf("edit of %s after creating %s: %s", te.TextDocument.URI, create.URI, dump(te))
 		}
-		body := te.Edits[0].(*protocol.TextEdit).NewText
-		if strings.HasSuffix(string(create.URI), "new-tool.ts") && !strings.Contains(body, "export default async function saveFavourite(") {
-			t.Errorf("page template:\n%s", body)
-		}
-		if strings.HasSuffix(string(create.URI), "chat.js") && !strings.Contains(body, `"tg.sendMessage": {`) {
-			t.Errorf("module template:\n%s", body)
-		}
+		created = append(created, string(create.URI))
 	}
-	want := "Create page code/new-tool.ts from a template|Create module native/chat.js from a template"
-	if got := strings.Join(titles, "|"); got != want {
-		t.Fatalf("actions %q, want %q", got, want)
+	want := []string{string(uri.File(filepath.Join(dir, "code", "new-tool.ts"))), string(uri.File(filepath.Join(dir, "native", "chat.js")))}
+	if strings.Join(created, "|") != strings.Join(want, "|") {
+		t.Fatalf("created %q, want %q", created, want)
+	}
+}
+
+// toCommand sends each command of package ide with the argument object
+// the commands read (the same JSON as before ide computed them): the
+// file as its URI, as the client spelled it when the document is open.
+func TestCommandsConverted(t *testing.T) {
+	dir := copyExample(t)
+	p, err := checker.Load(nil, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	openURI := "file:///client/spelling/plugin.json"
+	vw := &view{plugin: p, docs: map[string]*document{p.Abs("plugin.json"): {uri: openURI}}}
+	page := string(uri.File(p.Abs("code/lookup-book.ts")))
+	for _, c := range []struct {
+		cmd  ide.Command
+		want string
+	}{
+		{ide.Command{Title: "▶ Run lookupBook", Name: ide.CommandRunTool, File: "code/lookup-book.ts", Tool: "lookupBook"}, `{"uri":"` + page + `","tool":"lookupBook"}`},
+		{ide.Command{Title: "▶ Run lookupBook", Name: ide.CommandRunTool, File: "plugin.json", Tool: "lookupBook"}, `{"uri":"` + openURI + `","tool":"lookupBook"}`},
+		{ide.Command{Title: "▶ Run test", Name: ide.CommandRunTests, File: "tests/a.json", Case: "x"}, `{"uri":"` + string(uri.File(p.Abs("tests/a.json"))) + `","name":"x"}`},
+		{ide.Command{Title: "▶ Run all", Name: ide.CommandRunTests, File: "tests/a.json"}, `{"uri":"` + string(uri.File(p.Abs("tests/a.json"))) + `"}`},
+		{ide.Command{Title: "Generate types", Name: ide.CommandGenerateTypes, Dir: true}, `{"dir":` + dump2(p.Dir) + `}`},
+		{ide.Command{Title: ide.PinLabel, Name: ide.CommandPin, File: "plugin.json"}, `{"uri":"` + string(uri.File(p.Abs("plugin.json"))) + `"}`},
+	} {
+		got := vw.toCommand(c.cmd)
+		if got.Title != c.cmd.Title || got.Command != c.cmd.Name || len(got.Arguments) != 1 || string(got.Arguments[0]) != c.want {
+			t.Errorf("%+v: sent %s %s %s, want the argument %s", c.cmd, got.Title, got.Command, dump(got.Arguments), c.want)
+		}
 	}
 }
 
@@ -508,9 +536,9 @@ func runToolParams(t testing.TB, args any) *protocol.ExecuteCommandParams {
 
 func TestRunToolAndInlinePreview(t *testing.T) {
 	dir := copyExample(t)
-	fr := &fakeRunner{got: make(chan runner.Request, 10), run: func(ctx context.Context, req runner.Request) (*runner.Record, error) {
+	fr := &fakeRunner{got: make(chan runner.Request, 10), run: func(ctx context.Context, req runner.Request) (*record.Record, error) {
 		rec := hobbitRecord(req)
-		rec.Fetches = append(rec.Fetches, runner.FetchEntry{Method: "GET", URL: "https://evil.example/x", Source: "fixture", Host: "evil.example", Refused: "not-allowed"})
+		rec.Fetches = append(rec.Fetches, record.FetchEntry{Method: "GET", URL: "https://evil.example/x", Source: "fixture", Host: "evil.example", Refused: "not-allowed"})
 		return rec, nil
 	}}
 	h := newHarness(t, Options{Runner: fr})
@@ -545,7 +573,7 @@ func TestRunToolAndInlinePreview(t *testing.T) {
 	if req.Tool != "lookupBook" || req.Providers != "real" || req.Timeout != 5*time.Second || input.String() != `{"isbn":"9780261103344"}` {
 		t.Errorf("request: tool %q providers %q timeout %v input %s", req.Tool, req.Providers, req.Timeout, req.Input)
 	}
-	var rec runner.Record
+	var rec record.Record
 	if err := json.Unmarshal(res, &rec); err != nil || !rec.OK || rec.Claim != "fn.lookupBook:1" {
 		t.Fatalf("record %s: %v", res, err)
 	}
@@ -622,7 +650,7 @@ func TestRunToolErrors(t *testing.T) {
 func TestRunToolCancel(t *testing.T) {
 	dir := copyExample(t)
 	started := make(chan struct{}, 2)
-	fr := &fakeRunner{run: func(ctx context.Context, req runner.Request) (*runner.Record, error) {
+	fr := &fakeRunner{run: func(ctx context.Context, req runner.Request) (*record.Record, error) {
 		started <- struct{}{}
 		<-ctx.Done()
 		return nil, ctx.Err()
@@ -662,7 +690,7 @@ func TestRunToolCancel(t *testing.T) {
 
 func TestPanicInHandlerIsReportedAndSurvived(t *testing.T) {
 	dir := copyExample(t)
-	fr := &fakeRunner{run: func(ctx context.Context, req runner.Request) (*runner.Record, error) { panic("boom in the sandbox") }}
+	fr := &fakeRunner{run: func(ctx context.Context, req runner.Request) (*record.Record, error) { panic("boom in the sandbox") }}
 	h := newHarness(t, Options{Runner: fr})
 	h.initialize(dir, protocol.ClientCapabilities{})
 	_, err := h.server.ExecuteCommand(h.ctx, runToolParams(t, map[string]any{"dir": string(uri.File(dir)), "tool": "lookupBook"}))
@@ -713,11 +741,11 @@ func dump2(v any) string { b, _ := json.Marshal(v); return string(b) }
 // put back as it was, they are current again.
 func TestLensStaleAfterChange(t *testing.T) {
 	dir := copyExample(t)
-	fr := &fakeRunner{got: make(chan runner.Request, 10), run: func(ctx context.Context, req runner.Request) (*runner.Record, error) {
+	fr := &fakeRunner{got: make(chan runner.Request, 10), run: func(ctx context.Context, req runner.Request) (*record.Record, error) {
 		rec := hobbitRecord(req)
 		rec.OK, rec.Result = false, nil
-		rec.Error = &runner.RunError{Name: "Error", Message: "fetch refused: host evil.example is not in capabilities.fetch"}
-		rec.Fetches = append(rec.Fetches, runner.FetchEntry{Method: "GET", URL: "https://evil.example/x", Host: "evil.example", Refused: "not-allowed"})
+		rec.Error = &record.RunError{Name: "Error", Message: "fetch refused: host evil.example is not in capabilities.fetch"}
+		rec.Fetches = append(rec.Fetches, record.FetchEntry{Method: "GET", URL: "https://evil.example/x", Host: "evil.example", Refused: "not-allowed"})
 		return rec, nil
 	}}
 	h := newHarness(t, Options{Runner: fr})

@@ -15,12 +15,12 @@ import (
 // names, and the capabilities.
 func (s *Server) DocumentSymbol(ctx context.Context, params *protocol.DocumentSymbolParams) (protocol.DocumentSymbolResult, error) {
 	out := protocol.DocumentSymbolSlice{}
-	sn, rel := s.snapshotOf(params.TextDocument.URI)
-	if sn == nil || rel != checker.ManifestName {
+	vw, rel := s.viewOf(params.TextDocument.URI)
+	if vw == nil || rel != checker.ManifestName {
 		return out, nil
 	}
-	f := sn.file(rel)
-	m := sn.plugin.Manifest
+	f := vw.file(rel)
+	m := vw.plugin.Manifest
 	sym := func(name, detail string, kind protocol.SymbolKind, n, sel *jsonpos.Node, children []protocol.DocumentSymbol) protocol.DocumentSymbol {
 		if name == "" {
 			name = "(unnamed)"
@@ -35,7 +35,7 @@ func (s *Server) DocumentSymbol(ctx context.Context, params *protocol.DocumentSy
 		}
 		// Names and details are the plugin's strings: their controls shown.
 		name, detail = text.Visible(name), text.Visible(detail)
-		d := protocol.DocumentSymbol{Name: name, Kind: kind, Range: sn.enc.toRange(f, full), SelectionRange: sn.enc.toRange(f, selSpan), Children: children}
+		d := protocol.DocumentSymbol{Name: name, Kind: kind, Range: vw.enc.toRange(f, full), SelectionRange: vw.enc.toRange(f, selSpan), Children: children}
 		if detail != "" {
 			d.Detail = &detail
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"regexp"
 	"strings"
 
@@ -14,14 +13,15 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/internal/authoring/tstypes"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
+	"github.com/plugin-lsp/plugin-lsp/internal/ide"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/tooltest"
 )
 
 // Commands of the author loop: tool tests and types.
 const (
-	CommandRunTests       = "plugin.runTests"
-	CommandAcceptSnapshot = "plugin.acceptSnapshot"
-	CommandGenerateTypes  = "plugin.generateTypes"
+	CommandRunTests       = ide.CommandRunTests
+	CommandAcceptSnapshot = ide.CommandAcceptSnapshot
+	CommandGenerateTypes  = ide.CommandGenerateTypes
 )
 
 // testArgs is the argument of plugin.runTests and plugin.acceptSnapshot:
@@ -36,12 +36,12 @@ type testArgs struct {
 // testKey identifies a case across edits: its file and name.
 func testKey(rel, name string) string { return rel + "\x00" + name }
 
-// testFiles parses the plugin's test files as the snapshot sees them.
-func (sn *snapshot) testFiles() []*tooltest.File {
-	if sn.plugin == nil {
+// testFiles parses the plugin's test files as the view sees them.
+func (vw *view) testFiles() []*tooltest.File {
+	if vw.plugin == nil {
 		return nil
 	}
-	files, err := tooltest.Load(sn.plugin)
+	files, err := tooltest.Load(vw.plugin)
 	if err != nil {
 		return nil
 	}
@@ -50,8 +50,8 @@ func (sn *snapshot) testFiles() []*tooltest.File {
 
 // resultFor is the last result of case c, unless the case was edited since
 // it ran (an outcome for other expectations would mislead).
-func (sn *snapshot) resultFor(c *tooltest.Case) *tooltest.Result {
-	r := sn.tests[testKey(c.File.Rel, c.Name)]
+func (vw *view) resultFor(c *tooltest.Case) *tooltest.Result {
+	r := vw.tests[testKey(c.File.Rel, c.Name)]
 	if r == nil || r.Case == nil || caseText(r.Case) != caseText(c) {
 		return nil
 	}
@@ -72,14 +72,14 @@ func isTestFile(rel string) bool {
 // testDiagnostics are a test file's mistakes (errors) and the failures of
 // the cases' last runs (errors on the case name, the differences in the
 // message).
-func testDiagnostics(sn *snapshot) []checker.Diagnostic {
+func testDiagnostics(vw *view) []checker.Diagnostic {
 	var out []checker.Diagnostic
-	for _, f := range sn.testFiles() {
+	for _, f := range vw.testFiles() {
 		for _, pr := range f.Problems {
 			out = append(out, checker.Diagnostic{File: f.Rel, Span: pr.Span, Severity: checker.Error, Message: "test file: " + pr.Message})
 		}
 		for _, c := range f.Cases {
-			r := sn.resultFor(c)
+			r := vw.resultFor(c)
 			if r == nil || r.Status == tooltest.Pass {
 				continue
 			}
@@ -90,66 +90,24 @@ func testDiagnostics(sn *snapshot) []checker.Diagnostic {
 	return out
 }
 
-// testLenses: "▶ Run all" at the top of a test file, "▶ Run test" (then
-// the outcome) on each case.
-func (s *Server) testLenses(sn *snapshot, rel string) []protocol.CodeLens {
-	if !isTestFile(rel) {
-		return nil
-	}
-	var file *tooltest.File
-	for _, f := range sn.testFiles() {
-		if f.Rel == rel {
-			file = f
+// testCases are the cases of test file rel with their last results, as
+// package ide reads them (lenses, the accept quick fix); nil when the file
+// has problems (its diagnostics say which).
+func (vw *view) testCases(rel string) []ide.TestCase {
+	var out []ide.TestCase
+	for _, f := range vw.testFiles() {
+		if f.Rel != rel || len(f.Problems) > 0 {
+			continue
 		}
-	}
-	if file == nil || len(file.Problems) > 0 {
-		return nil
-	}
-	f := sn.file(rel)
-	u := string(uriFor(sn.docs, sn.plugin.Abs(rel)))
-	var out []protocol.CodeLens
-	passed, failed, ran := 0, 0, 0
-	for _, c := range file.Cases {
-		arg, _ := json.Marshal(testArgs{URI: u, Name: c.Name})
-		title := "▶ Run test"
-		if r := sn.resultFor(c); r != nil {
-			ran++
-			if r.Status == tooltest.Pass {
-				passed++
-				title = fmt.Sprintf("✓ passed · %.0f ms · ▶ Run again", r.DurationMs)
-			} else {
-				failed++
-				title = fmt.Sprintf("✗ failed (%s) · ▶ Run again", plural(len(r.Failures), "difference", "differences"))
+		for _, c := range f.Cases {
+			tc := ide.TestCase{Name: c.Name, Span: c.Span, NameSpan: c.NameSpan, Snapshot: c.Snapshot}
+			if r := vw.resultFor(c); r != nil {
+				tc.Result = &ide.TestResult{Status: string(r.Status), DurationMs: r.DurationMs, Differences: len(r.Failures), Returned: r.Record != nil && r.Record.OK}
 			}
+			out = append(out, tc)
 		}
-		out = append(out, protocol.CodeLens{Range: sn.enc.toRange(f, c.NameSpan),
-			Command: protocol.Command{Title: title, Command: CommandRunTests, Arguments: []protocol.LSPAny{arg}}})
-	}
-	if len(file.Cases) > 0 {
-		arg, _ := json.Marshal(testArgs{URI: u})
-		title := fmt.Sprintf("▶ Run all %d tests", len(file.Cases))
-		if ran > 0 {
-			title = fmt.Sprintf("✓ %d passed", passed)
-			if failed > 0 {
-				title += fmt.Sprintf(" · ✗ %d failed", failed)
-			}
-			title += " · ▶ Run all"
-		}
-		at := checker.Span{}
-		if len(file.Cases) > 0 {
-			at = checker.Span{Start: 0, End: 1}
-		}
-		out = append([]protocol.CodeLens{{Range: sn.enc.toRange(f, at),
-			Command: protocol.Command{Title: title, Command: CommandRunTests, Arguments: []protocol.LSPAny{arg}}}}, out...)
 	}
 	return out
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
 
 // runTests runs a test file, one case, or every test of a plugin, keeps
@@ -163,8 +121,8 @@ func (s *Server) runTests(ctx context.Context, args testArgs, token protocol.Pro
 	if s.opts.Runner == nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "the sandbox is not available in this build of plugin-lsp")
 	}
-	sn := s.check(ps)
-	if sn.plugin == nil {
+	vw := s.check(ps)
+	if vw.plugin == nil {
 		return nil, invalidParams("%s has no plugin.json", ps.dir)
 	}
 	rel := ""
@@ -173,9 +131,9 @@ func (s *Server) runTests(ctx context.Context, args testArgs, token protocol.Pro
 			rel = r
 		}
 	}
-	// The snapshot's plugin, as checked: it is immutable and safe for
+	// The view's plugin, as checked: it is immutable and safe for
 	// concurrent use, so the run reads the same text the diagnostics came from.
-	p := sn.plugin
+	p := vw.plugin
 	suite, err := tooltest.LoadSuite(p)
 	if err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "tests of %s: %v", ps.dir, err)
@@ -248,9 +206,9 @@ func (s *Server) acceptSnapshot(ctx context.Context, args testArgs) ([]tooltest.
 	if r == nil || r.Record == nil || !r.Record.OK {
 		return nil, invalidParams("%s: case %q has no result to accept: run it first", CommandAcceptSnapshot, args.Name)
 	}
-	sn := s.check(ps)
+	vw := s.check(ps)
 	var c *tooltest.Case
-	for _, f := range sn.testFiles() {
+	for _, f := range vw.testFiles() {
 		for _, x := range f.Cases {
 			if f.Rel == rel && x.Name == args.Name {
 				c = x
@@ -260,59 +218,11 @@ func (s *Server) acceptSnapshot(ctx context.Context, args testArgs) ([]tooltest.
 	if c == nil || !c.Snapshot {
 		return nil, invalidParams("%s: %s has no snapshot case %q", CommandAcceptSnapshot, rel, args.Name)
 	}
-	err = tooltest.Accept(sn.plugin, c, r.Record.Result)
+	err = tooltest.Accept(vw.plugin, c, r.Record.Result)
 	if err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "accept snapshot: %v", err)
 	}
 	return s.runTests(ctx, args, nil)
-}
-
-// testActions offers "Accept the new result as snapshot" on a failing
-// snapshot case whose tool returned.
-func (s *Server) testActions(sn *snapshot, rel string, want checker.Span) []protocol.CommandOrCodeAction {
-	if !isTestFile(rel) {
-		return nil
-	}
-	var out []protocol.CommandOrCodeAction
-	for _, f := range sn.testFiles() {
-		if f.Rel != rel {
-			continue
-		}
-		for _, c := range f.Cases {
-			r := sn.resultFor(c)
-			if !c.Snapshot || r == nil || r.Status != tooltest.Fail || r.Record == nil || !r.Record.OK || !overlaps(c.Span, want) {
-				continue
-			}
-			arg, _ := json.Marshal(testArgs{URI: string(uriFor(sn.docs, sn.plugin.Abs(rel))), Name: c.Name})
-			kind := protocol.CodeActionKindQuickFix
-			out = append(out, &protocol.CodeAction{
-				Title:       "Accept the new result as snapshot",
-				Kind:        &kind,
-				IsPreferred: new(true),
-				Command:     protocol.Command{Title: "Accept the new result as snapshot", Command: CommandAcceptSnapshot, Arguments: []protocol.LSPAny{arg}},
-			})
-		}
-	}
-	return out
-}
-
-// typesActions offers "Generate types" where the plugin has no
-// .plugin/types.d.ts yet: on plugin.json and on its pages.
-func (s *Server) typesActions(sn *snapshot, rel string) []protocol.CommandOrCodeAction {
-	if sn.plugin == nil || !(rel == checker.ManifestName || strings.HasSuffix(rel, ".ts")) {
-		return nil
-	}
-	if _, err := os.Lstat(sn.plugin.Abs(tstypes.TypesPath)); err == nil {
-		return nil
-	}
-	arg, _ := json.Marshal(testArgs{Dir: sn.plugin.Dir})
-	kind := protocol.CodeActionKindSource
-	return []protocol.CommandOrCodeAction{&protocol.CodeAction{
-		Title: "Generate types (.plugin/types.d.ts and tsconfig.json) for the host API and tool inputs",
-		Kind:  &kind,
-		Command: protocol.Command{Title: "Generate types", Command: CommandGenerateTypes,
-			Arguments: []protocol.LSPAny{arg}},
-	}}
 }
 
 // generateTypes writes .plugin/types.d.ts (and tsconfig.json when absent)
@@ -322,11 +232,11 @@ func (s *Server) generateTypes(args testArgs) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	sn := s.check(ps)
-	if sn.plugin == nil {
+	vw := s.check(ps)
+	if vw.plugin == nil {
 		return nil, invalidParams("%s has no plugin.json", ps.dir)
 	}
-	wrote, err := tstypes.WriteFiles(sn.plugin)
+	wrote, err := tstypes.WriteFiles(vw.plugin)
 	if err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "types: %v", err)
 	}
@@ -340,19 +250,19 @@ func (s *Server) generateTypes(args testArgs) ([]string, error) {
 // exists and no longer matches the manifest (a tool or a grant changed).
 // It never creates the file (that is "Generate types") and never writes
 // from a manifest that does not parse. It reports whether it wrote.
-func (s *Server) keepTypesFresh(sn *snapshot) bool {
-	if sn.plugin == nil || sn.plugin.SyntaxError != nil {
+func (s *Server) keepTypesFresh(vw *view) bool {
+	if vw.plugin == nil || vw.plugin.SyntaxError != nil {
 		return false
 	}
-	old, err := checker.ReadPluginFile(checker.OSFS{}, sn.plugin.Dir, tstypes.TypesPath) // no symlink out
+	old, err := checker.ReadPluginFile(checker.OSFS{}, vw.plugin.Dir, tstypes.TypesPath) // no symlink out
 	if err != nil || !strings.HasPrefix(string(old), tstypes.Header) {
 		return false // missing, or not ours: leave it
 	}
-	want := tstypes.PluginTypes(sn.plugin)
+	want := tstypes.PluginTypes(vw.plugin)
 	if string(old) == string(want) {
 		return false
 	}
-	if err := checker.WritePluginFile(sn.plugin.Dir, tstypes.TypesPath, want); err != nil {
+	if err := checker.WritePluginFile(vw.plugin.Dir, tstypes.TypesPath, want); err != nil {
 		s.logf("types: %v", err)
 		return false
 	}

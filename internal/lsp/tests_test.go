@@ -14,6 +14,7 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/internal/runner"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/broker"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/tooltest"
 )
 
@@ -21,10 +22,10 @@ import (
 // example's stored snapshot (one cover status changed) and the other
 // tools as the example's tests expect.
 func searchRunner(cover int) *fakeRunner {
-	return &fakeRunner{run: func(ctx context.Context, req runner.Request) (*runner.Record, error) {
+	return &fakeRunner{run: func(ctx context.Context, req runner.Request) (*record.Record, error) {
 		if req.Tool == "searchBooks" {
 			res := `{"type":"table","columns":["Title","Author","Cover"],"rows":[["The Hobbit","J.R.R. Tolkien",200],["The Annotated Hobbit","J.R.R. Tolkien, Douglas A. Anderson",` + itoa(cover) + `]]}`
-			return &runner.Record{OK: true, Result: json.RawMessage(res), Logs: []runner.LogEntry{}, Fetches: []runner.FetchEntry{
+			return &record.Record{OK: true, Result: json.RawMessage(res), Logs: []record.LogEntry{}, Fetches: []record.FetchEntry{
 				{Method: "GET", URL: "https://api.openlibrary.org/search.json?q=hobbit", Status: 200, Credentials: []string{"openlibrary_key"}},
 				{Method: "GET", URL: "https://covers.openlibrary.org/b/id/14627509-S.json", Status: 200, Credentials: []string{}},
 				{Method: "GET", URL: "https://covers.openlibrary.org/b/id/8231856-S.json", Status: 404, Credentials: []string{}},
@@ -211,7 +212,7 @@ func (p cannedProvider) RoundTrip(ctx context.Context, req *broker.Request, limi
 // option is refused.
 func TestRunToolRecord(t *testing.T) {
 	dir := copyExample(t)
-	fr := &fakeRunner{run: func(ctx context.Context, req runner.Request) (*runner.Record, error) {
+	fr := &fakeRunner{run: func(ctx context.Context, req runner.Request) (*record.Record, error) {
 		if req.Recorder == nil {
 			return hobbitRecord(req), nil
 		}

@@ -29,19 +29,19 @@ func (s *Server) DidOpen(ctx context.Context, params *protocol.DidOpenTextDocume
 		uri: strings.Clone(string(params.TextDocument.URI)), path: path, // not the message's memory (pathOf)
 		version: params.TextDocument.Version, text: text, sameAsDisk: same && !wasOpen,
 	}
-	if ps := s.pluginFor(path); ps != nil && same && !wasOpen && ps.gen > 0 && ps.snap != nil && ps.snap.gen == ps.gen && ps.snap.readAs(path, text) {
+	if ps := s.pluginFor(path); ps != nil && same && !wasOpen && ps.gen > 0 && ps.view != nil && ps.view.gen == ps.gen && ps.view.readAs(path, text) {
 		// The plugin's inputs did not change (the last check read this
 		// very text, or did not read the file): no new check; the last
 		// one is republished with the document.
 		{
-			sn := s.adopt(ps, ps.snap)
+			vw := s.adopt(ps, ps.view)
 			pull := s.caps.pullDiagnostics
 			s.safeGo("publish", func() {
 				s.mu.Lock()
-				current := ps.gen == sn.gen
+				current := ps.gen == vw.gen
 				s.mu.Unlock()
 				if current {
-					s.publish(s.ctx, ps, sn, pull)
+					s.publish(s.ctx, ps, vw, pull)
 				}
 			})
 		}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	"github.com/plugin-lsp/plugin-lsp/internal/ide"
-	"github.com/plugin-lsp/plugin-lsp/internal/runner"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/tooltest"
 )
 
@@ -24,15 +24,15 @@ type pluginState struct {
 	gen uint64 // (s.mu) bumped by every change to the plugin's files
 	// runsOnlyFrom (s.mu): when non-zero, every bump of gen since this
 	// generation was a run's (its record changes learnt diagnostics, not
-	// files): a snapshot of that generation or later holds the plugin's
-	// files as they are (runPlugin).
+	// files): a view of that generation or later holds the plugin's files
+	// as they are (runView).
 	runsOnlyFrom uint64
 	timer        *time.Timer                 // (s.mu) pending debounced check
 	cancel       context.CancelFunc          // (s.mu) cancels the pending/running check
-	snap         *snapshot                   // (s.mu) last check
+	view         *view                       // (s.mu) last check
 	runs         map[string]*toolRun         // (s.mu) last run of each tool
 	tests        map[string]*tooltest.Result // (s.mu) last result of each test case (testKey)
-	stale        string                      // (s.mu) which runs the last check found stale (staleKey)
+	stale        string                      // (s.mu) which runs the last check found stale (ide.View.StaleKey)
 	// cache memoizes the plugin's per-file analyses; check sweeps it, so
 	// it holds what the latest check used and nothing else.
 	cache *checker.Cache
@@ -53,16 +53,16 @@ type pluginState struct {
 // toolRun is the outcome of the last run of a tool, shown by lenses,
 // inlay hints and hover, and the source of learnt fetch diagnostics.
 type toolRun struct {
-	record *runner.Record
+	record *record.Record
 	err    string // the run could not start (no sandbox, bad input)
 	input  []byte
 	at     time.Time
 	basis  ide.Basis // what it ran against, for lenses that say it is stale
 }
 
-// snapshot is the result of one check of a plugin: the files as they were
+// view is the result of one check of a plugin: the files as they were
 // (overlay included) and every diagnostic.
-type snapshot struct {
+type view struct {
 	gen    uint64
 	enc    encoding        // the session's position encoding
 	caps   clientCaps      // the client's capabilities, for what is sent
@@ -73,15 +73,15 @@ type snapshot struct {
 	tests  map[string]*tooltest.Result
 }
 
-// adopt returns sn with the documents opened since it was taken whose
+// adopt returns vw with the documents opened since it was taken whose
 // text is the file on disk the check read (document.sameAsDisk): its
 // results stand for them, and a push client gets their diagnostics (an
 // empty list for a clean file) without a second check of the plugin.
 // Callers hold s.mu.
-func (s *Server) adopt(ps *pluginState, sn *snapshot) *snapshot {
+func (s *Server) adopt(ps *pluginState, vw *view) *view {
 	var add []*document
 	for p, d := range s.docs {
-		if _, had := sn.docs[p]; had || !d.sameAsDisk || !sn.readAs(p, d.text) {
+		if _, had := vw.docs[p]; had || !d.sameAsDisk || !vw.readAs(p, d.text) {
 			continue
 		}
 		if _, in := relTo(ps.dir, p); in {
@@ -89,35 +89,35 @@ func (s *Server) adopt(ps *pluginState, sn *snapshot) *snapshot {
 		}
 	}
 	if len(add) == 0 {
-		return sn
+		return vw
 	}
-	c := *sn
-	c.docs = make(map[string]*document, len(sn.docs)+len(add))
-	for p, d := range sn.docs {
+	c := *vw
+	c.docs = make(map[string]*document, len(vw.docs)+len(add))
+	for p, d := range vw.docs {
 		c.docs[p] = d
 	}
 	for _, d := range add {
 		dc := *d
 		c.docs[d.path] = &dc
 	}
-	if ps.snap == sn {
-		ps.snap = &c
+	if ps.view == vw {
+		ps.view = &c
 	}
 	return &c
 }
 
-// readAs reports whether the check of sn read the file at path with
+// readAs reports whether the check of vw read the file at path with
 // this text, or did not read it at all (its result does not depend on
 // it). A file written on disk since the check differs.
-func (sn *snapshot) readAs(path string, text []byte) bool {
-	if sn.plugin == nil {
+func (vw *view) readAs(path string, text []byte) bool {
+	if vw.plugin == nil {
 		return false
 	}
-	rel, ok := sn.plugin.Rel(path)
+	rel, ok := vw.plugin.Rel(path)
 	if !ok {
 		return false
 	}
-	f, read := sn.plugin.Cached(rel)
+	f, read := vw.plugin.Cached(rel)
 	return !read || bytes.Equal(f.Text, text)
 }
 

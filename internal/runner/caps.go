@@ -6,6 +6,7 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/broker"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/sandbox"
 )
 
@@ -30,7 +31,7 @@ const (
 
 // capRecord applies the caps to a finished record. A record still over
 // MaxRecordBytes (a result that redaction made longer) loses its result.
-func capRecord(rec *Record) {
+func capRecord(rec *record.Record) {
 	if e := rec.Error; e != nil {
 		e.Name = checker.Elide(e.Name, MaxErrorNameBytes)
 		e.Message = checker.Elide(e.Message, MaxErrorMessageBytes)
@@ -72,5 +73,5 @@ func capRecord(rec *Record) {
 	n := len(rec.Result)
 	rec.OK = false
 	rec.Result = json.RawMessage("null")
-	rec.Error = &RunError{Name: "ResultTooLarge", Message: fmt.Sprintf("the result is %d bytes after redaction: the run record is capped at %d bytes", n, MaxRecordBytes)}
+	rec.Error = &record.RunError{Name: "ResultTooLarge", Message: fmt.Sprintf("the result is %d bytes after redaction: the run record is capped at %d bytes", n, MaxRecordBytes)}
 }

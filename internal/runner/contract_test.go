@@ -13,6 +13,7 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/rules"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
 )
 
 var updateRecords = flag.Bool("update", false, "rewrite testdata/records/*.json from the current output")
@@ -30,7 +31,7 @@ var volatile = regexp.MustCompile(`"(durationMs|ms|memoryPeakBytes)": [0-9.]+`)
 
 // normalized is a record as golden text: the call id and timings are
 // the only parts that change from run to run.
-func normalized(t *testing.T, rec *Record) []byte {
+func normalized(t *testing.T, rec *record.Record) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

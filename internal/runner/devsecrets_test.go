@@ -12,6 +12,7 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/capability"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/broker"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
 )
 
 // TestDevSecretGrant runs the example's lookupBook as two plugins, alpha
@@ -38,7 +39,7 @@ func TestDevSecretGrant(t *testing.T) {
 	}
 	fx.Secrets = nil // only the environment: the fixtures' secrets are per plugin already
 	manifest := string(books(t).ManifestFile.Text)
-	run := func(plugin, cred string) *Record {
+	run := func(plugin, cred string) *record.Record {
 		t.Helper()
 		m := strings.Replace(manifest, `"name": "books"`, `"name": "`+plugin+`"`, 1)
 		m = strings.ReplaceAll(m, `"openlibrary_key"`, `"`+cred+`"`)
@@ -58,7 +59,7 @@ func TestDevSecretGrant(t *testing.T) {
 	if !rec.OK || len(rec.Fetches) != 1 || len(rec.Fetches[0].Credentials) != 1 {
 		t.Fatalf("alpha: %s %+v %+v", rec.Result, rec.Error, rec.Fetches)
 	}
-	want := []SecretEntry{{Name: "openlibrary_key", Source: capability.SecretFromEnv, Env: "PLUGIN_SECRET_ALPHA__openlibrary_key"}}
+	want := []capability.SecretResolution{{Name: "openlibrary_key", Source: capability.SecretFromEnv, Env: "PLUGIN_SECRET_ALPHA__openlibrary_key"}}
 	if len(rec.Secrets) != 1 || rec.Secrets[0] != want[0] {
 		t.Errorf("alpha: secrets audit %+v, want %+v", rec.Secrets, want)
 	}
@@ -86,9 +87,9 @@ func TestDevSecretGrant(t *testing.T) {
 // record bounded: the first MaxSecretEntries resolutions and the count of
 // the others, each string cut.
 func TestSecretAuditCapped(t *testing.T) {
-	rec := &Record{Result: json.RawMessage("null")}
+	rec := &record.Record{Result: json.RawMessage("null")}
 	for i := 0; i < 1000; i++ {
-		rec.Secrets = append(rec.Secrets, SecretEntry{Name: fmt.Sprintf("k%d", i), Source: capability.SecretRefused,
+		rec.Secrets = append(rec.Secrets, capability.SecretResolution{Name: fmt.Sprintf("k%d", i), Source: capability.SecretRefused,
 			Env: "PLUGIN_SECRET_P__" + strings.Repeat("n", 10_000), Reason: strings.Repeat("why ", 10_000)})
 	}
 	capRecord(rec)

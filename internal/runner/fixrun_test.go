@@ -17,6 +17,7 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/rules"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/broker"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
 )
 
 // The typo scenario end to end: capabilities.fetch says wether.example.com,
@@ -56,7 +57,7 @@ func TestTypoFixEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	run := func() *Record {
+	run := func() *record.Record {
 		t.Helper()
 		p, err := checker.Load(nil, dir)
 		if err != nil {

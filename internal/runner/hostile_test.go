@@ -16,6 +16,7 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/broker"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
 )
 
 // The secret of the hostile corpus (internal/runner/testdata/hostile/fixtures.json).
@@ -101,7 +102,7 @@ type hostileCase struct {
 	refused   []string      // the audit's refused reasons, in order ("" = sent)
 	errFile   string        // mapped position of the error, when checked
 	errLine   int
-	logsCheck func(t *testing.T, logs []LogEntry)
+	logsCheck func(t *testing.T, logs []record.LogEntry)
 	fetchErr  string // substring of the last audit entry's error
 }
 
@@ -144,7 +145,7 @@ func TestHostileCorpus(t *testing.T) {
 		{tool: "never_settles", errName: "UnsettledError", errMsg: "never settles"},
 		{tool: "memory_bomb", timeout: 30 * time.Second, errName: "InternalError", errMsg: "out of memory: the sandbox is capped at 128 MiB"},
 		{tool: "recursion", errName: "RangeError", errMsg: "stack overflow"},
-		{tool: "log_flood", result: `"flooded"`, logsCheck: func(t *testing.T, logs []LogEntry) {
+		{tool: "log_flood", result: `"flooded"`, logsCheck: func(t *testing.T, logs []record.LogEntry) {
 			last := logs[len(logs)-1]
 			if !strings.Contains(last.Message, "cap") || len(logs) < 100 {
 				t.Errorf("log flood: %d entries, last %q", len(logs), last.Message)
@@ -159,7 +160,7 @@ func TestHostileCorpus(t *testing.T) {
 		{tool: "tamper_intrinsics", result: `{"status":200}`, refused: []string{""}},
 		{tool: "secret_hunt", result: `false`, refused: []string{""}},
 		// ordinary cases
-		{tool: "fixtures_ok", input: `{"n":2}`, result: `["one","two"]`, refused: []string{""}, logsCheck: func(t *testing.T, logs []LogEntry) {
+		{tool: "fixtures_ok", input: `{"n":2}`, result: `["one","two"]`, refused: []string{""}, logsCheck: func(t *testing.T, logs []record.LogEntry) {
 			if len(logs) != 1 || logs[0].Level != "info" || logs[0].Message != "got 3 items" {
 				t.Errorf("logs %+v", logs)
 			}
@@ -207,7 +208,7 @@ func TestHostileCorpus(t *testing.T) {
 	}
 }
 
-func checkRecord(t *testing.T, rec *Record, tc hostileCase) {
+func checkRecord(t *testing.T, rec *record.Record, tc hostileCase) {
 	t.Helper()
 	if tc.errName == "" {
 		if !rec.OK || string(rec.Result) != tc.result {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/schema"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
 )
 
 // DefaultInput is the input of a run started without one (`plugin-lsp
@@ -60,15 +61,15 @@ func DefaultInput(p *checker.Plugin, tool string) json.RawMessage {
 
 // checkInput validates the input against the tool's inputJsonSchema
 // before any sandbox starts. nil: valid, or the tool has no schema.
-func checkInput(p *checker.Plugin, t *checker.Tool, name string, input json.RawMessage) *RunError {
+func checkInput(p *checker.Plugin, t *checker.Tool, name string, input json.RawMessage) *record.RunError {
 	sch := t.InputSchema
 	if sch == nil || p.ManifestFile == nil || sch.Span.End > len(p.ManifestFile.Text) {
 		return nil
 	}
 	text := p.ManifestFile.Text[sch.Span.Start:sch.Span.End]
-	failed := func() *RunError {
+	failed := func() *record.RunError {
 		pos := p.ManifestFile.Position(sch.Span.Start)
-		return &RunError{Name: "InputError", File: checker.ManifestName, Line: pos.Line + 1, Column: pos.Col + 1}
+		return &record.RunError{Name: "InputError", File: checker.ManifestName, Line: pos.Line + 1, Column: pos.Col + 1}
 	}
 	s, err := schema.CompileInput(text)
 	if err != nil {

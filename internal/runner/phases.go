@@ -15,6 +15,7 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/capability"
 	"github.com/plugin-lsp/plugin-lsp/internal/jsonpos"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/broker"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/sandbox"
 )
 
@@ -22,7 +23,7 @@ import (
 // request, refuse what must not run (preflight), load the fixtures,
 // compile the page, grant the host methods, run in the sandbox (Run
 // itself), and build the record from what the sandbox gave back. A phase
-// that ends the run returns the *RunError the record carries.
+// that ends the run returns the *record.RunError the record carries.
 
 // runPlan is what validate makes of a request.
 type runPlan struct {
@@ -83,13 +84,13 @@ func serialProgress(report func(string)) func(string) {
 
 // newRecord is the record of a run before it starts: no result, no logs,
 // no fetches, the default caps.
-func newRecord(claim string, timeout time.Duration) *Record {
-	return &Record{
+func newRecord(claim string, timeout time.Duration) *record.Record {
+	return &record.Record{
 		Claim:   claim + ":" + callID(),
 		Result:  json.RawMessage("null"),
-		Logs:    []LogEntry{},
-		Fetches: []FetchEntry{},
-		Usage: Usage{
+		Logs:    []record.LogEntry{},
+		Fetches: []record.FetchEntry{},
+		Usage: record.Usage{
 			MemoryCapBytes: sandbox.DefaultMemoryCapBytes,
 			FetchCap:       broker.DefaultMaxFetches,
 			LogCapBytes:    sandbox.DefaultLogCapBytes,
@@ -98,14 +99,14 @@ func newRecord(claim string, timeout time.Duration) *Record {
 	}
 }
 
-// runErr is a RunError of a phase that ends the run.
-func runErr(name, msg, file string, line, col int) *RunError {
-	return &RunError{Name: name, Message: msg, File: file, Line: line, Column: col}
+// runErr is a record.RunError of a phase that ends the run.
+func runErr(name, msg, file string, line, col int) *record.RunError {
+	return &record.RunError{Name: name, Message: msg, File: file, Line: line, Column: col}
 }
 
 // refuseDuplicateKeys: a manifest with a key written twice says two
 // things, so it is not run.
-func refuseDuplicateKeys(p *checker.Plugin) *RunError {
+func refuseDuplicateKeys(p *checker.Plugin) *record.RunError {
 	if ds := jsonpos.DuplicateKeys(p.Manifest.Root); len(ds) > 0 {
 		e := jsonpos.NewDuplicateKeyError(p.ManifestFile.Text, ds[0])
 		return runErr("ManifestError", e.Message(), checker.ManifestName, e.DupLine, e.DupCol)
@@ -115,7 +116,7 @@ func refuseDuplicateKeys(p *checker.Plugin) *RunError {
 
 // fixturesFor is the fixture set of a run: the request's own (the test
 // runner's merge), else the file it names, else the plugin's fixtures.json.
-func fixturesFor(p *checker.Plugin, req Request) (*fixtureSet, *RunError) {
+func fixturesFor(p *checker.Plugin, req Request) (*fixtureSet, *record.RunError) {
 	if req.Fixtures != nil {
 		return newFixtureSet(req.Fixtures), nil
 	}
@@ -128,7 +129,7 @@ func fixturesFor(p *checker.Plugin, req Request) (*fixtureSet, *RunError) {
 
 // compilePage resolves the plan's page inside the plugin and compiles it
 // (cached by content); rel is the page's plugin-relative path.
-func (r *Runner) compilePage(p *checker.Plugin, plan *runPlan, progress func(string)) (prog *Program, rel string, e *RunError) {
+func (r *Runner) compilePage(p *checker.Plugin, plan *runPlan, progress func(string)) (prog *Program, rel string, e *record.RunError) {
 	rel, ok := p.ResolvePage(plan.page)
 	if !ok {
 		if _, err := p.ReadFile(rel); err != nil && !errors.Is(err, fs.ErrNotExist) { // a FIFO, a huge file, a symlink leading out
@@ -193,7 +194,7 @@ func (r *Runner) releaseSlot() { <-r.slots }
 // buildRecord fills rec from the sandbox's outcome: everything the tool
 // produced passes through the broker's Redact, and an error is mapped
 // back to the source (the page's files, the host call that failed).
-func buildRecord(rec *Record, out sandbox.Outcome, prog *Program, p *checker.Plugin, b *broker.Broker) {
+func buildRecord(rec *record.Record, out sandbox.Outcome, prog *Program, p *checker.Plugin, b *broker.Broker) {
 	rec.OK = out.OK
 	if out.OK {
 		rec.Result = json.RawMessage(b.Redact(string(out.Result)))
@@ -205,10 +206,10 @@ func buildRecord(rec *Record, out sandbox.Outcome, prog *Program, p *checker.Plu
 		rec.Error = mapRunError(out.Err, prog, p, b)
 	}
 	for _, l := range out.Logs {
-		rec.Logs = append(rec.Logs, LogEntry{Level: l.Level, Message: b.Redact(l.Message)})
+		rec.Logs = append(rec.Logs, record.LogEntry{Level: l.Level, Message: b.Redact(l.Message)})
 	}
 	for _, e := range b.Audit() {
-		rec.Fetches = append(rec.Fetches, FetchEntry(e))
+		rec.Fetches = append(rec.Fetches, record.FetchEntry(e))
 	}
 	rec.Secrets = b.SecretAudit()
 	st := b.Stats()
@@ -221,7 +222,7 @@ func buildRecord(rec *Record, out sandbox.Outcome, prog *Program, p *checker.Plu
 // mapRunError is the record's error for the sandbox's: the stack mapped
 // through the source map, placed at the host call that failed or at the
 // callee of the top frame, redacted.
-func mapRunError(se *sandbox.Error, prog *Program, p *checker.Plugin, b *broker.Broker) *RunError {
+func mapRunError(se *sandbox.Error, prog *Program, p *checker.Plugin, b *broker.Broker) *record.RunError {
 	stack, file, line, col := prog.MapStack(se.Stack)
 	placed := false
 	if nl, nc, ok := hostCallPosition(p, file, line, col, se.HostCall); ok {
@@ -233,7 +234,7 @@ func mapRunError(se *sandbox.Error, prog *Program, p *checker.Plugin, b *broker.
 			file, line, col = topFrame(stack, file, line, col)
 		}
 	}
-	e := &RunError{
+	e := &record.RunError{
 		Name:    b.Redact(se.Name),
 		Message: b.Redact(se.Message),
 		Stack:   b.Redact(strings.TrimRight(stack, "\n")),

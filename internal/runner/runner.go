@@ -20,6 +20,7 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/capability"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/broker"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/sandbox"
 )
 
@@ -107,8 +108,8 @@ var ErrUnknownTool = errors.New("unknown tool")
 
 // Run runs one tool. The error is for misuse only (no plugin, unknown
 // tool, bad providers value); a tool that throws, times out or cannot be
-// compiled is a Record with OK false.
-func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
+// compiled is a record.Record with OK false.
+func (r *Runner) Run(ctx context.Context, req Request) (*record.Record, error) {
 	start := time.Now()
 	plan, err := validate(req)
 	if err != nil {
@@ -117,12 +118,12 @@ func (r *Runner) Run(ctx context.Context, req Request) (*Record, error) {
 	p := req.Plugin
 	progress := serialProgress(req.Progress)
 	rec := newRecord(plan.claim, plan.timeout)
-	finish := func() (*Record, error) {
+	finish := func() (*record.Record, error) {
 		capRecord(rec)
 		rec.DurationMs = ms(time.Since(start))
 		return rec, nil
 	}
-	fail := func(e *RunError) (*Record, error) {
+	fail := func(e *record.RunError) (*record.Record, error) {
 		rec.Error = e
 		return finish()
 	}

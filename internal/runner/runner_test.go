@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
 )
 
 var (
@@ -46,7 +47,7 @@ func books(t testing.TB) *checker.Plugin {
 	return p
 }
 
-func runTool(t testing.TB, p *checker.Plugin, tool, input string) *Record {
+func runTool(t testing.TB, p *checker.Plugin, tool, input string) *record.Record {
 	t.Helper()
 	req := Request{Plugin: p, Tool: tool, Timeout: 10 * time.Second}
 	if input != "" {
@@ -133,7 +134,7 @@ func TestUnknownToolIsMisuse(t *testing.T) {
 }
 
 // assertNoSecret fails when a secret value appears anywhere in the record.
-func assertNoSecret(t testing.TB, rec *Record, secrets ...string) {
+func assertNoSecret(t testing.TB, rec *record.Record, secrets ...string) {
 	t.Helper()
 	b, err := json.Marshal(rec)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
 )
 
 // TestWarmRunFollowsEdits: what a warm run reuses (parsed fixtures,
@@ -20,7 +21,7 @@ func TestWarmRunFollowsEdits(t *testing.T) {
 	dir := t.TempDir()
 	copyDir(t, filepath.Join("..", "..", "testdata", "example", "books"), dir)
 	r := sharedRunner(t)
-	run := func() *Record {
+	run := func() *record.Record {
 		t.Helper()
 		p, err := checker.Load(checker.OSFS{}, dir)
 		if err != nil {
@@ -46,7 +47,7 @@ func TestWarmRunFollowsEdits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := func(rec *Record, result string) {
+	want := func(rec *record.Record, result string) {
 		t.Helper()
 		if !rec.OK || string(rec.Result) != result {
 			t.Fatalf("got %s %+v, want %s", rec.Result, rec.Error, result)

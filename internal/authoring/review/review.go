@@ -29,6 +29,7 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/capability"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/native"
 )
 
 // TreeHash returns the source-tree hash of dir as 64 hex digits.
@@ -273,7 +274,7 @@ func FromPlugin(p *checker.Plugin) *Card {
 			Host: host, Fetch: fetch, Credentials: creds,
 		})
 	}
-	for _, n := range capability.Natives(p) {
+	for _, n := range native.Tools(p) {
 		req := n.Requires
 		if req == nil {
 			req = []string{}

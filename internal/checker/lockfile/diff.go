@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/plugin-lsp/plugin-lsp/internal/checker/capability"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/native"
 )
 
 // Kinds of change.
@@ -125,7 +125,7 @@ func Diff(pinned, cur *Lock) []Change {
 		if o.Module != n.Module {
 			add(true, KindNativeModule, n.Module, o.Module, "", n.Name)
 		}
-		if r0, r1 := capability.ApprovalRank(o.NeedsApproval), capability.ApprovalRank(n.NeedsApproval); r1 != r0 {
+		if r0, r1 := native.ApprovalRank(o.NeedsApproval), native.ApprovalRank(n.NeedsApproval); r1 != r0 {
 			add(r1 < r0, KindNeedsApproval, n.NeedsApproval, o.NeedsApproval, "", n.Name)
 		}
 		for _, r := range n.Requires {

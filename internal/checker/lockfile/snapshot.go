@@ -19,6 +19,7 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/internal/authoring/review"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/capability"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/native"
 	"github.com/plugin-lsp/plugin-lsp/internal/jsonpos"
 )
 
@@ -137,7 +138,7 @@ func Reach(p *checker.Plugin) *Lock {
 		}
 		l.FunctionTools = append(l.FunctionTools, toolReach(name, page, reach))
 	}
-	for _, n := range capability.Natives(p) {
+	for _, n := range native.Tools(p) {
 		req := n.Requires
 		if req == nil {
 			req = []string{}

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
-	"github.com/plugin-lsp/plugin-lsp/internal/checker/capability"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/native"
 )
 
 // mutationsDir holds native modules written as authors and attackers
@@ -88,7 +88,7 @@ func mutationCase(t *testing.T, name string) (nativeFS, []marker) {
 // TestNativeMutationCorpus checks every entry of the corpus: exactly the
 // marked lines are reported (a new false positive fails as a missing
 // marker would), each message naming what the marker says; the attack
-// modules leave a trace on the card (capability.Natives: untrusted,
+// modules leave a trace on the card (native.Tools: untrusted,
 // approval unknown) and the benign ones a trusted card.
 func TestNativeMutationCorpus(t *testing.T) {
 	entries, err := os.ReadDir(mutationsDir)
@@ -135,12 +135,12 @@ func TestNativeMutationCorpus(t *testing.T) {
 			if t.Failed() {
 				t.Logf("all native-tools-mutated diagnostics:\n%s", strings.Join(got, "\n"))
 			}
-			natives := capability.Natives(p)
+			natives := native.Tools(p)
 			untrusted := 0
 			for _, n := range natives {
 				if len(n.Untrusted) > 0 {
 					untrusted++
-					if n.NeedsApproval != capability.ApprovalUnknown || len(n.Requires) == 0 || n.Requires[len(n.Requires)-1] != capability.NotKnown {
+					if n.NeedsApproval != native.ApprovalUnknown || len(n.Requires) == 0 || n.Requires[len(n.Requires)-1] != native.NotKnown {
 						t.Errorf("untrusted %s reads as needsApproval %s, requires %v", n.Name, n.NeedsApproval, n.Requires)
 					}
 				}

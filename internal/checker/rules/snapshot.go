@@ -9,6 +9,7 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/capability"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/lockfile"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/native"
 	"github.com/plugin-lsp/plugin-lsp/internal/fetchurl"
 	"github.com/plugin-lsp/plugin-lsp/internal/jsonpos"
 )
@@ -84,8 +85,8 @@ func changePlace(p *checker.Plugin, c lockfile.Change) *jsonpos.Node {
 		}
 		return nil
 	}
-	native := func(name string) *capability.Native {
-		for _, n := range capability.Natives(p) {
+	nativeTool := func(name string) *native.Tool {
+		for _, n := range native.Tools(p) {
 			if n.Name == name {
 				return &n
 			}
@@ -140,12 +141,12 @@ func changePlace(p *checker.Plugin, c lockfile.Change) *jsonpos.Node {
 		}
 		at = firstOf(at, m.CredentialsNode)
 	case lockfile.KindNative, lockfile.KindNeedsApproval, lockfile.KindRequires:
-		if n := native(c.Tools[0]); n != nil {
+		if n := nativeTool(c.Tools[0]); n != nil {
 			at = n.NameNode
 		}
 		at = firstOf(at, m.NativeToolsNode)
 	case lockfile.KindNativeModule:
-		if n := native(c.Tools[0]); n != nil {
+		if n := nativeTool(c.Tools[0]); n != nil {
 			at = n.ModuleNode
 		}
 		at = firstOf(at, m.NativeToolsNode)

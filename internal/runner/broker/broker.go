@@ -13,7 +13,7 @@
 // have applied to is refused.
 //
 // Architecture invariants: a refused request never reaches a Provider (so
-// it opens no socket); secret values never appear in an Entry, in an
+// it opens no socket); secret values never appear in an record.FetchEntry, in an
 // error returned to the tool, or in a response handed back to the tool.
 // The package never imports runner or lsp.
 //
@@ -40,6 +40,7 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/capability"
 	"github.com/plugin-lsp/plugin-lsp/internal/fetchurl"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
 	"github.com/plugin-lsp/plugin-lsp/internal/scrub"
 )
 
@@ -74,10 +75,6 @@ type Credential = capability.Credential
 type Secrets interface {
 	Resolve(name string) capability.SecretResolution
 }
-
-// SecretResolution is how one credential's dev secret was found; the run
-// record audits every one (capability.SecretResolution).
-type SecretResolution = capability.SecretResolution
 
 // Request is what the tool asked for. Method defaults to GET.
 type Request struct {
@@ -151,36 +148,6 @@ type Config struct {
 	MaxInflightBytes int64
 }
 
-// Entry is one http.fetch call as the audit log saw it. It has exactly the
-// fields and JSON tags of runner.FetchEntry (internal/runner/record.go).
-type Entry struct {
-	Method      string   `json:"method"`
-	URL         string   `json:"url"`
-	Status      int      `json:"status,omitempty"`
-	Bytes       int64    `json:"bytes,omitempty"`
-	Ms          float64  `json:"ms"`
-	Source      string   `json:"source,omitempty"` // "fixture" | "network"; absent when no provider was asked
-	Credentials []string `json:"credentials"`
-	// Refused is the fetchurl.Reason (or one of the broker's own reasons:
-	// "limit", "no-fixture", "bad-method", …) when the broker refused the
-	// call; Error says why in words.
-	Refused string `json:"refused,omitempty"`
-	Error   string `json:"error,omitempty"`
-	// Host is the normalized host (fetchurl.Target.Host), when the URL parsed.
-	Host string `json:"host,omitempty"`
-	// MaxBytes and TimeoutMs are the caps that applied to this call.
-	MaxBytes  int64 `json:"maxBytes,omitempty"`
-	TimeoutMs int64 `json:"timeoutMs,omitempty"`
-	// What was sent and what came back (preview.go; capped, redacted):
-	// the request headers as sent, a credential's header written as its
-	// format with the credential's name ("Bearer {{hook_token}}"), the
-	// request body's size and its first bytes, the response headers.
-	RequestHeaders  map[string]string `json:"requestHeaders,omitempty"`
-	RequestBytes    int64             `json:"requestBytes,omitempty"`
-	RequestPreview  string            `json:"requestPreview,omitempty"`
-	ResponseHeaders map[string]string `json:"responseHeaders,omitempty"`
-}
-
 // Reasons of the broker's own refusals and failures (fetchurl's reasons
 // are used as they are for URL and host refusals).
 const (
@@ -229,10 +196,10 @@ type Broker struct {
 	inflight   *budget
 
 	// resolved: one per credential with a name, in manifest order.
-	resolved []SecretResolution
+	resolved []capability.SecretResolution
 
 	mu      sync.Mutex
-	audit   []Entry
+	audit   []record.FetchEntry
 	seqs    []int // Request.Seq of each audit entry
 	calls   int
 	sent    int
@@ -283,7 +250,7 @@ func New(cfg Config) *Broker {
 			cr.problem, cr.reason = c.Broken, ReasonCredential
 		}
 		if c.Name != "" {
-			res := SecretResolution{Name: c.Name, Source: capability.SecretRefused, Reason: "the run has no secret store"}
+			res := capability.SecretResolution{Name: c.Name, Source: capability.SecretRefused, Reason: "the run has no secret store"}
 			if cfg.Secrets != nil {
 				res = cfg.Secrets.Resolve(c.Name)
 			}
@@ -311,10 +278,10 @@ func New(cfg Config) *Broker {
 // SecretAudit is how the run's dev secrets were resolved: one entry per
 // credential (name, source "fixtures" | "env" | "refused", the variable,
 // why refused), never a value.
-func (b *Broker) SecretAudit() []SecretResolution {
-	out := make([]SecretResolution, len(b.resolved))
+func (b *Broker) SecretAudit() []capability.SecretResolution {
+	out := make([]capability.SecretResolution, len(b.resolved))
 	for i, r := range b.resolved {
-		out[i] = SecretResolution{Name: r.Name, Source: r.Source, Env: r.Env, Reason: r.Reason}
+		out[i] = capability.SecretResolution{Name: r.Name, Source: r.Source, Env: r.Env, Reason: r.Reason}
 	}
 	return out
 }
@@ -326,10 +293,10 @@ func (b *Broker) SecretAudit() []SecretResolution {
 func (b *Broker) Redact(s string) string { return b.scrub.Text(s) }
 
 // Audit returns a copy of the audit log, in call order.
-func (b *Broker) Audit() []Entry {
+func (b *Broker) Audit() []record.FetchEntry {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	out := make([]Entry, len(b.audit))
+	out := make([]record.FetchEntry, len(b.audit))
 	// In the order the tool made the calls (parallel calls may reach
 	// the broker in another order).
 	idx := make([]int, len(out))

@@ -10,6 +10,7 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	"github.com/plugin-lsp/plugin-lsp/internal/fetchurl"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
 )
 
 // The phases of Broker.Fetch, in the order it runs them: begin (the audit
@@ -26,9 +27,9 @@ type fetchCall struct {
 	req    Request
 	start  time.Time
 	method string
-	e      Entry // the audit entry, written back to slot by finish
-	slot   int   // index in b.audit; -1 when the call is dropped (over the cap)
-	over   bool  // past the run's fetch cap
+	e      record.FetchEntry // the audit entry, written back to slot by finish
+	slot   int               // index in b.audit; -1 when the call is dropped (over the cap)
+	over   bool              // past the run's fetch cap
 
 	target fetchurl.Target // what the allowlist admitted
 	limits Capability      // the caps of target's host
@@ -55,7 +56,7 @@ func (b *Broker) begin(req Request) *fetchCall {
 	if len(rawURL) > MaxURLBytes {
 		rawURL = rawURL[:MaxURLBytes] + "…"
 	}
-	c.e = Entry{Method: checker.Clip(c.method, 16), URL: b.Redact(rawURL), Credentials: []string{}}
+	c.e = record.FetchEntry{Method: checker.Clip(c.method, 16), URL: b.Redact(rawURL), Credentials: []string{}}
 	b.mu.Lock()
 	b.calls++
 	c.over = b.calls > b.maxFetches

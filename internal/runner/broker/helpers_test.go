@@ -111,6 +111,6 @@ func brokerErr(t *testing.T, err error) *broker.Error {
 // (through the one resolver, capability.DevSecrets).
 type mapSecrets map[string]string
 
-func (m mapSecrets) Resolve(name string) broker.SecretResolution {
+func (m mapSecrets) Resolve(name string) capability.SecretResolution {
 	return capability.DevSecrets{Plugin: "test", Fixtures: m}.Resolve(name)
 }

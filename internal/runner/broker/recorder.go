@@ -11,7 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/fixtures"
-	"github.com/plugin-lsp/plugin-lsp/internal/js/jspage"
+	"github.com/plugin-lsp/plugin-lsp/internal/js/jslex"
 	"github.com/plugin-lsp/plugin-lsp/internal/scrub"
 )
 
@@ -173,7 +173,7 @@ func scrubJSON(v any) any {
 			x[i] = scrubJSON(e)
 		}
 	case string:
-		if kind := jspage.TokenKind(x); kind != "" {
+		if kind := jslex.CredentialKind(x); kind != "" {
 			return scrub.Marker(kind)
 		}
 		return scrubText(x)
@@ -183,14 +183,14 @@ func scrubJSON(v any) any {
 
 // scrubText replaces credential-shaped words in free text.
 func scrubText(s string) string {
-	if kind := jspage.TokenKind(s); kind != "" {
+	if kind := jslex.CredentialKind(s); kind != "" {
 		return scrub.Marker(kind)
 	}
 	words := strings.FieldsFunc(s, func(r rune) bool {
 		return r == ' ' || r == '\n' || r == '\t' || r == '"' || r == '\'' || r == ',' || r == ';' || r == '=' || r == '&' || r == '<' || r == '>'
 	})
 	for _, w := range words {
-		if kind := jspage.TokenKind(w); kind != "" {
+		if kind := jslex.CredentialKind(w); kind != "" {
 			s = strings.ReplaceAll(s, w, scrub.Marker(kind))
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/broker"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
 )
 
 // refusalCases are requests the broker must refuse before any provider
@@ -84,7 +85,7 @@ func refusalConfig(p broker.Provider) broker.Config {
 func TestRefusals(t *testing.T) {
 	p := &recordingProvider{}
 	b := broker.New(refusalConfig(p))
-	var want []broker.Entry
+	var want []record.FetchEntry
 	for _, c := range refusalCases {
 		resp, err := b.Fetch(context.Background(), broker.Request{Method: c.method, URL: c.url})
 		if resp != nil || err == nil {
@@ -98,7 +99,7 @@ func TestRefusals(t *testing.T) {
 		if !strings.HasPrefix(be.Message, "fetch refused: ") {
 			t.Errorf("%s: message %q does not say the fetch was refused", c.name, be.Message)
 		}
-		want = append(want, broker.Entry{Refused: c.reason, Host: c.host})
+		want = append(want, record.FetchEntry{Refused: c.reason, Host: c.host})
 	}
 	if calls := p.calls(); len(calls) != 0 {
 		t.Fatalf("refused requests reached the provider: %v", calls)

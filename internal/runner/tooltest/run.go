@@ -16,6 +16,7 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/fixtures"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/broker"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
 )
 
 // DefaultTimeout is a case's deadline unless it or the caller sets one.
@@ -62,7 +63,7 @@ type Result struct {
 	Name     string         `json:"name"`
 	Status   Status         `json:"status"`
 	Failures []Failure      `json:"failures,omitempty"`
-	Record   *runner.Record `json:"record,omitempty"`
+	Record   *record.Record `json:"record,omitempty"`
 	// Snapshot says what happened to the stored snapshot: "written"
 	// (--update), "" otherwise.
 	Snapshot   string  `json:"snapshot,omitempty"`
@@ -241,7 +242,7 @@ func runCase(ctx context.Context, opt Options, p *checker.Plugin, c *Case, base 
 // Check compares a run record with what the case expects. With update, a
 // snapshot case's result becomes its snapshot (written is set to
 // "written" when it changed) instead of being compared.
-func Check(c *Case, rec *runner.Record, snp *snapshots, update bool, written *string) []Failure {
+func Check(c *Case, rec *record.Record, snp *snapshots, update bool, written *string) []Failure {
 	var out []Failure
 	threw := func() Failure {
 		f := Failure{Path: "error", Message: "the tool threw " + rec.Error.Name + ": " + rec.Error.Message}
@@ -295,7 +296,7 @@ func errorText(e *ErrorExpect) string {
 	return text(m)
 }
 
-func checkFetches(want []FetchExpect, got []runner.FetchEntry) []Failure {
+func checkFetches(want []FetchExpect, got []record.FetchEntry) []Failure {
 	var out []Failure
 	for i := 0; i < len(want) && i < len(got); i++ {
 		w, g := want[i], got[i]
@@ -330,7 +331,7 @@ func checkFetches(want []FetchExpect, got []runner.FetchEntry) []Failure {
 	return out
 }
 
-func checkLogs(want []LogExpect, got []runner.LogEntry) []Failure {
+func checkLogs(want []LogExpect, got []record.LogEntry) []Failure {
 	var out []Failure
 	for i := 0; i < len(want) && i < len(got); i++ {
 		w, g := want[i], got[i]

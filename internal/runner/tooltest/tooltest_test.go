@@ -17,6 +17,7 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
 )
 
 var shared *runner.Runner
@@ -310,7 +311,7 @@ type concurrencyRunner struct {
 	seen           []string
 }
 
-func (c *concurrencyRunner) Run(ctx context.Context, req runner.Request) (*runner.Record, error) {
+func (c *concurrencyRunner) Run(ctx context.Context, req runner.Request) (*record.Record, error) {
 	n := c.inFlight.Add(1)
 	for {
 		p := c.peak.Load()
@@ -324,7 +325,7 @@ func (c *concurrencyRunner) Run(ctx context.Context, req runner.Request) (*runne
 	c.mu.Lock()
 	c.seen = append(c.seen, string(req.Input))
 	c.mu.Unlock()
-	return &runner.Record{OK: true, Result: req.Input}, nil
+	return &record.Record{OK: true, Result: req.Input}, nil
 }
 
 func TestParallelAndFilter(t *testing.T) {

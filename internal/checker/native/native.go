@@ -1,4 +1,10 @@
-package capability
+// Package native reads a plugin's declared native tools as the full-trust
+// lane's reach: each name with its module's hash, what the module's tools
+// map says it requires and its approval gate, read statically
+// (internal/js/jsmodule). It is apart from internal/checker/capability so
+// that the reach of function tools (and the broker that enforces it) does
+// not link the JavaScript front end.
+package native
 
 import (
 	"crypto/sha256"
@@ -33,9 +39,9 @@ func ApprovalRank(a string) int {
 	return 0
 }
 
-// Native is one declared native tool name: the full-trust lane's reach is
+// Tool is one declared native tool name: the full-trust lane's reach is
 // the module's bytes, what it says it requires and its approval gate.
-type Native struct {
+type Tool struct {
 	Name        string
 	Module      string // as cleaned (slash path inside the plugin)
 	ModuleHash  string // "sha256:<hex>" of the module file, "" when missing
@@ -99,11 +105,11 @@ func untrusted(rel string, f *checker.File, mod *jsmodule.Module, tool string) [
 	return out
 }
 
-// Natives reads every declared native name with what its module says
+// Tools reads every declared native name with what its module says
 // about it. Reading never fails: a missing or unreadable module leaves
 // ModuleHash or the definition fields empty ("unknown" approval).
-func Natives(p *checker.Plugin) []Native {
-	var out []Native
+func Tools(p *checker.Plugin) []Tool {
+	var out []Tool
 	mods := map[string]*jsmodule.Module{}
 	for _, nt := range p.Manifest.NativeTools {
 		modStr, _ := checker.Str(nt.Module)
@@ -129,7 +135,7 @@ func Natives(p *checker.Plugin) []Native {
 			if !ok {
 				continue
 			}
-			nv := Native{Name: name, Module: rel, ModuleHash: hash, NeedsApproval: ApprovalUnknown, NameNode: n, ModuleNode: nt.Module}
+			nv := Tool{Name: name, Module: rel, ModuleHash: hash, NeedsApproval: ApprovalUnknown, NameNode: n, ModuleNode: nt.Module}
 			if mod != nil && mod.Tools != nil {
 				if e := mod.Tools.Lookup(name); e != nil && e.Def {
 					nv.NeedsApproval = ApprovalAlways

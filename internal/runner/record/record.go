@@ -1,44 +1,17 @@
-// Package runner runs a function tool in a fresh QuickJS-WASM sandbox with
-// the plugin's host API and the Go-side fetch broker, against fixtures or
-// the network, and returns a Record of what happened. It never imports lsp.
-package runner
+// Package record holds the run record: what a tool run did (result or
+// error, logs, fetches, dev secret resolutions, usage), as `plugin-lsp run`
+// prints it and the LSP command plugin.runTool returns it. It is a leaf of
+// plain values: the editor (internal/ide) reads records without linking the
+// engine (no wazero, QuickJS, goja or esbuild), and the runner and the
+// broker write them.
+package record
 
 import (
-	"context"
 	"encoding/json"
-	"time"
 
-	"github.com/plugin-lsp/plugin-lsp/internal/checker"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/capability"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/schema"
-	"github.com/plugin-lsp/plugin-lsp/internal/runner/broker"
 )
-
-// Request is one tool run.
-type Request struct {
-	Plugin *checker.Plugin
-	Tool   string // the tool's name in the manifest (without "fn.")
-	// Page runs a page by its path when Tool is empty: a page no tool
-	// binds keeps the minimal grant (no host method, no network), a bound
-	// page runs with its plugin's reach.
-	Page  string
-	Input json.RawMessage // the tool's single argument; nil means null
-	// FixturesPath overrides <plugin>/fixtures.json.
-	FixturesPath string
-	// Fixtures, when set, is used instead of any fixtures file (the test
-	// runner's merge of a case's fixtures with the plugin's).
-	Fixtures *broker.Fixtures
-	// Recorder, when set, keeps every answered response (run --record);
-	// read them with Recorder.Fixtures after the run.
-	Recorder *broker.Recorder
-	// Providers is "fake" (default: fixtures) or "real" (network, through
-	// the same broker).
-	Providers string
-	// Timeout is the wall deadline of the run (default 30 s).
-	Timeout time.Duration
-	// Progress, when set, receives short human messages while the run goes
-	// on ("compiling", "fetch https://…").
-	Progress func(msg string)
-}
 
 // Record is the result of a run: what `plugin-lsp run`
 // prints and what the LSP command plugin.runTool returns.
@@ -55,7 +28,7 @@ type Record struct {
 	// Secrets is how each credential's dev secret was resolved: name and
 	// source ("fixtures", "env" with the variable, "refused" with why and
 	// how to bind it), never the value.
-	Secrets []SecretEntry `json:"secrets,omitempty"`
+	Secrets []capability.SecretResolution `json:"secrets,omitempty"`
 	// SecretsOmitted counts the resolutions past MaxSecretEntries.
 	SecretsOmitted int `json:"secretsOmitted,omitempty"`
 }
@@ -88,11 +61,34 @@ type LogEntry struct {
 // method, url, status, bytes, ms, source ("fixture" | "network"),
 // credentials (names, never values), refused (the fetchurl.Reason or the
 // broker's own reason) and error, host, and the caps that applied
-// (maxBytes, timeoutMs). See broker.Entry.
-type FetchEntry = broker.Entry
-
-// SecretEntry is one dev secret resolution (capability.SecretResolution).
-type SecretEntry = broker.SecretResolution
+// (maxBytes, timeoutMs).
+type FetchEntry struct {
+	Method      string   `json:"method"`
+	URL         string   `json:"url"`
+	Status      int      `json:"status,omitempty"`
+	Bytes       int64    `json:"bytes,omitempty"`
+	Ms          float64  `json:"ms"`
+	Source      string   `json:"source,omitempty"` // "fixture" | "network"; absent when no provider was asked
+	Credentials []string `json:"credentials"`
+	// Refused is the fetchurl.Reason (or one of the broker's own reasons:
+	// "limit", "no-fixture", "bad-method", …) when the broker refused the
+	// call; Error says why in words.
+	Refused string `json:"refused,omitempty"`
+	Error   string `json:"error,omitempty"`
+	// Host is the normalized host (fetchurl.Target.Host), when the URL parsed.
+	Host string `json:"host,omitempty"`
+	// MaxBytes and TimeoutMs are the caps that applied to this call.
+	MaxBytes  int64 `json:"maxBytes,omitempty"`
+	TimeoutMs int64 `json:"timeoutMs,omitempty"`
+	// What was sent and what came back (preview.go; capped, redacted):
+	// the request headers as sent, a credential's header written as its
+	// format with the credential's name ("Bearer {{hook_token}}"), the
+	// request body's size and its first bytes, the response headers.
+	RequestHeaders  map[string]string `json:"requestHeaders,omitempty"`
+	RequestBytes    int64             `json:"requestBytes,omitempty"`
+	RequestPreview  string            `json:"requestPreview,omitempty"`
+	ResponseHeaders map[string]string `json:"responseHeaders,omitempty"`
+}
 
 // Usage is what the run consumed, each figure beside its cap.
 type Usage struct {
@@ -104,10 +100,4 @@ type Usage struct {
 	LogBytes        int64 `json:"logBytes"`
 	LogCapBytes     int64 `json:"logCapBytes"`
 	TimeoutMs       int64 `json:"timeoutMs"`
-}
-
-// ToolRunner is what the layers above (cmd, lsp) need from the runner; the
-// lsp tests use a fake.
-type ToolRunner interface {
-	Run(ctx context.Context, req Request) (*Record, error)
 }

@@ -1,0 +1,88 @@
+package ide
+
+import (
+	"fmt"
+
+	"github.com/plugin-lsp/plugin-lsp/internal/checker"
+)
+
+// Lens is one code lens: where it sits and what it runs.
+type Lens struct {
+	Span    checker.Span
+	Command Command
+}
+
+// ToolLenses puts "▶ Run <tool>" on each tool shown in file rel (Anchors);
+// after a run the title is its outcome, or says what changed since.
+func (vw *View) ToolLenses(rel string) []Lens {
+	var out []Lens
+	for _, a := range Anchors(vw.Plugin, rel) {
+		title := "▶ Run " + a.Tool
+		if run := vw.Runs[a.Tool]; run != nil {
+			title = RunLens(run, vw.Stale(a.Tool))
+		}
+		out = append(out, Lens{Span: a.Span, Command: Command{Title: title, Name: CommandRunTool, File: rel, Tool: a.Tool}})
+	}
+	return out
+}
+
+// TestCase is one case of a test file (tests/*.json) as lenses and code
+// actions read it, with the outcome of its last run.
+type TestCase struct {
+	Name     string
+	Span     checker.Span // the whole case
+	NameSpan checker.Span // its "name" value
+	Snapshot bool         // a snapshot case (its expectation is a stored result)
+	// Result is the last run's outcome; nil when the case did not run
+	// since it was last edited.
+	Result *TestResult
+}
+
+// TestResult is the outcome of one run of a test case.
+type TestResult struct {
+	Status      string // "pass", "fail" or "error" (tooltest.Status)
+	DurationMs  float64
+	Differences int  // the failures listed
+	Returned    bool // the tool returned a result (a snapshot can take it)
+}
+
+// TestLenses: "▶ Run all N tests" at the top of test file rel (then the
+// counts passed and failed), "▶ Run test" (then the outcome) on each case.
+func TestLenses(rel string, cases []TestCase) []Lens {
+	if len(cases) == 0 {
+		return nil
+	}
+	out := make([]Lens, 1, len(cases)+1)
+	passed, failed, ran := 0, 0, 0
+	for _, c := range cases {
+		title := "▶ Run test"
+		if r := c.Result; r != nil {
+			ran++
+			if r.Status == "pass" {
+				passed++
+				title = fmt.Sprintf("✓ passed · %.0f ms · ▶ Run again", r.DurationMs)
+			} else {
+				failed++
+				title = fmt.Sprintf("✗ failed (%s) · ▶ Run again", plural(r.Differences, "difference", "differences"))
+			}
+		}
+		out = append(out, Lens{Span: c.NameSpan, Command: Command{Title: title, Name: CommandRunTests, File: rel, Case: c.Name}})
+	}
+	title := fmt.Sprintf("▶ Run all %d tests", len(cases))
+	if ran > 0 {
+		title = fmt.Sprintf("✓ %d passed", passed)
+		if failed > 0 {
+			title += fmt.Sprintf(" · ✗ %d failed", failed)
+		}
+		title += " · ▶ Run all"
+	}
+	out[0] = Lens{Span: checker.Span{Start: 0, End: 1}, Command: Command{Title: title, Name: CommandRunTests, File: rel}}
+	return out
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
