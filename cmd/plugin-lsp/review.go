@@ -5,10 +5,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/plugin-lsp/plugin-lsp/internal/authoring/report"
 	"github.com/plugin-lsp/plugin-lsp/internal/authoring/review"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
-	"github.com/plugin-lsp/plugin-lsp/internal/checker/lockfile"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/rules"
 )
 
@@ -43,11 +41,11 @@ func cmdReview(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "plugin-lsp review: %s: cannot hash the source tree: %v\n", dir, err)
 		return 1
 	}
-	lockfile.AnnotateCard(card, p)
+	review.AnnotateCard(card, p)
 	// The approver should know when the checker finds errors: list them
 	// on the card's problems.
 	exit := 0
-	res := report.CheckOne(dir, cfg, checker.NewCache(), rules.All())
+	res := checker.CheckOne(dir, cfg, checker.NewCache(), rules.All())
 	diags := make([]checker.Diagnostic, len(res.Diags))
 	for i, d := range res.Diags {
 		diags[i] = d.Diagnostic

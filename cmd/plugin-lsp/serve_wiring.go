@@ -6,7 +6,6 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/internal/authoring/review"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
-	"github.com/plugin-lsp/plugin-lsp/internal/checker/lockfile"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/rules"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner"
 )
@@ -35,7 +34,7 @@ func (l *lazyRunner) Run(ctx context.Context, req runner.Request) (*runner.Recor
 // files on disk (unsaved buffers are not part of what gets installed).
 func reviewCard(p *checker.Plugin) (any, error) {
 	c, err := review.Build(p)
-	lockfile.AnnotateCard(c, p)
+	review.AnnotateCard(c, p)
 	if err != nil {
 		c.Problems = append(c.Problems, "source-tree hash: "+err.Error())
 	}

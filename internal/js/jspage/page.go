@@ -41,6 +41,7 @@ import (
 
 	"github.com/dop251/goja/ast"
 	"github.com/evanw/esbuild/pkg/api"
+
 	"github.com/plugin-lsp/plugin-lsp/internal/js/jsfront"
 	"github.com/plugin-lsp/plugin-lsp/internal/js/jslex"
 	"github.com/plugin-lsp/plugin-lsp/internal/text"
@@ -207,16 +208,6 @@ func AnalyzePage(pagePath string, src []byte) *Page {
 		}
 		return nil, fs.ErrNotExist
 	}, false)
-}
-
-// ImportCandidates lists the files a relative import may name, in the
-// order they are tried (the runner's order).
-func ImportCandidates(rel string) []string {
-	switch path.Ext(rel) {
-	case ".ts", ".js", ".mjs", ".json":
-		return []string{rel}
-	}
-	return []string{rel + ".ts", rel + ".js", rel + "/index.ts", rel + "/index.js"}
 }
 
 // cleanRel joins an import to its importer's directory; ok is false when
@@ -458,14 +449,14 @@ func analyzeAll(entries []string, read ReadFunc, follow bool) (pages []*Page) {
 				// (checker.ResolvePageImport, the compiler's own check).
 				return api.OnResolveResult{Path: args.Path, External: true}, nil
 			}
-			for _, c := range ImportCandidates(rel) {
+			for _, c := range jslex.ImportCandidates(rel) {
 				if _, err := l.load(args.Importer, c); err == nil {
 					return api.OnResolveResult{Path: c, Namespace: pluginNS}, nil
 				} else if !errors.Is(err, fs.ErrNotExist) {
 					return api.OnResolveResult{}, fmt.Errorf("import %q: %v", args.Path, err)
 				}
 			}
-			return api.OnResolveResult{}, fmt.Errorf("import %q: no file %s in the plugin", args.Path, strings.Join(ImportCandidates(rel), ", "))
+			return api.OnResolveResult{}, fmt.Errorf("import %q: no file %s in the plugin", args.Path, strings.Join(jslex.ImportCandidates(rel), ", "))
 		})
 		b.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: pluginNS}, func(args api.OnLoadArgs) (api.OnLoadResult, error) {
 			s, err := l.load("", args.Path) // an entry, or a file resolved above (read once)
