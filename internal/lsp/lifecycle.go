@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 )
 
 // Commands the server executes (workspace/executeCommand).
@@ -217,7 +218,7 @@ func (s *Server) clearPublished(ps *pluginState) {
 	ps.pubMu.Lock()
 	defer ps.pubMu.Unlock()
 	for u := range ps.published {
-		_ = s.client.PublishDiagnostics(s.ctx, &protocol.PublishDiagnosticsParams{URI: uriOf(u), Diagnostics: []protocol.Diagnostic{}})
+		_ = s.client.PublishDiagnostics(s.ctx, &protocol.PublishDiagnosticsParams{URI: uri.URI(u), Diagnostics: []protocol.Diagnostic{}})
 		delete(ps.published, u)
 	}
 }

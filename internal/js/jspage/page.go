@@ -744,7 +744,7 @@ func (a *analyzer) localize() {
 func (a *analyzer) gojaError(e *jsfront.ParseError) {
 	start := max(a.toTS(e.Offset), 0)
 	a.page.Errors = append(a.page.Errors, SyntaxError{
-		Span:        Span{Start: start, End: tokenEnd(a.ts, start)},
+		Span:        Span{Start: start, End: jslex.TokenEnd(a.ts, start)},
 		Message:     "cannot analyse the page: " + e.Message,
 		Unsupported: true,
 	})
@@ -873,7 +873,7 @@ func (a *analyzer) exprSpan(e ast.Node) Span {
 	}
 	end := exprEnd(a.ts, s)
 	if end <= s {
-		end = tokenEnd(a.ts, s)
+		end = jslex.TokenEnd(a.ts, s)
 	}
 	return Span{Start: s, End: end}
 }
@@ -885,7 +885,7 @@ func (a *analyzer) tokSpan(n ast.Node) Span {
 	if s < 0 {
 		return Span{}
 	}
-	return Span{Start: s, End: tokenEnd(a.ts, s)}
+	return Span{Start: s, End: jslex.TokenEnd(a.ts, s)}
 }
 
 // text returns the page text of sp, shortened for messages.
