@@ -149,24 +149,52 @@ func analyzeAll(entries []string, read ReadFunc, follow bool) (pages []*Page) {
 	}()
 	batch := len(entries) > 1
 	l := &loader{read: read, limit: MaxSize * len(entries), texts: map[string]string{}, hashes: map[string][32]byte{}}
-	if !batch {
-		if _, err := l.load("", entries[0]); err != nil {
-			pages[0].Files = l.files(entries[0], nil)
-			if deep := l.nestingErrors(entries[0]); len(deep) > 0 {
-				pages[0].Errors = append(pages[0].Errors, deep...)
-			} else {
-				pages[0].Errors = append(pages[0].Errors, SyntaxError{Message: err.Error(), Unsupported: true})
-			}
-			return pages
+	if !batch && !l.readEntry(pages[0]) {
+		return pages
+	}
+	res := l.build(entries, follow)
+	if batch && len(res.Errors) > 0 {
+		// Which page an error belongs to is each page's own build's to say.
+		for i, e := range entries {
+			pages[i] = analyze(e, read, follow)
 		}
+		return pages
 	}
-	isEntry := map[string]bool{}
-	var points []api.EntryPoint
-	for i, e := range entries {
-		isEntry[e] = true
-		points = append(points, api.EntryPoint{InputPath: e, OutputPath: fmt.Sprintf("e%d", i)})
+	if len(res.Errors) > 0 {
+		pages[0].buildErrors(l, entries[0], res.Errors)
+		return pages
 	}
-	resolver := api.Plugin{Name: "plugin-dir", Setup: func(b api.PluginBuild) {
+	l.readBundles(pages, entries, res, read, follow, batch)
+	return pages
+}
+
+// analyzeAll's phases, in order: readEntry (a single page is read before
+// any build, so that one that cannot be read says so), build (one esbuild
+// build of every entry, its files resolved and loaded by resolver), then
+// buildErrors (the build's errors, on a single page) or readBundles (each
+// entry's bundle, source map and metafile entry read back into its Page).
+
+// readEntry reads a single page before the build; false (with the page's
+// error set) when it cannot be read.
+func (l *loader) readEntry(page *Page) bool {
+	if _, err := l.load("", page.Path); err != nil {
+		page.Files = l.files(page.Path, nil)
+		if deep := l.nestingErrors(page.Path); len(deep) > 0 {
+			page.Errors = append(page.Errors, deep...)
+		} else {
+			page.Errors = append(page.Errors, SyntaxError{Message: err.Error(), Unsupported: true})
+		}
+		return false
+	}
+	return true
+}
+
+// resolver is the esbuild plugin that resolves and loads the files of the
+// plugin directory through the loader: entries keep the names they were
+// given, relative imports are followed (when follow) to the first of
+// their candidates that exists, everything else is external.
+func (l *loader) resolver(entries []string, follow bool) api.Plugin {
+	return api.Plugin{Name: "plugin-dir", Setup: func(b api.PluginBuild) {
 		b.OnResolve(api.OnResolveOptions{Filter: ".*"}, func(args api.OnResolveArgs) (api.OnResolveResult, error) {
 			if args.Kind == api.ResolveEntryPoint {
 				// esbuild hands an entry "code/x.ts" back as "./code/x.ts"
@@ -207,6 +235,16 @@ func analyzeAll(entries []string, read ReadFunc, follow bool) (pages []*Page) {
 			return api.OnLoadResult{Contents: &s, Loader: loaderOf(args.Path)}, nil
 		})
 	}}
+}
+
+// build makes one esbuild build of the entries ("e<i>.js" and its map
+// each), and waits out esbuild's hold on a big build.
+func (l *loader) build(entries []string, follow bool) api.BuildResult {
+	resolver := l.resolver(entries, follow)
+	var points []api.EntryPoint
+	for i, e := range entries {
+		points = append(points, api.EntryPoint{InputPath: e, OutputPath: fmt.Sprintf("e%d", i)})
+	}
 	res := api.Build(api.BuildOptions{
 		EntryPointsAdvanced: points,
 		Bundle:              true,
@@ -244,33 +282,34 @@ func analyzeAll(entries []string, read ReadFunc, follow bool) (pages []*Page) {
 	if l.total > BatchBytes {
 		time.Sleep(esbuildKeepsBuild)
 	}
-	if batch && len(res.Errors) > 0 {
-		// Which page an error belongs to is each page's own build's to say.
-		for i, e := range entries {
-			pages[i] = analyze(e, read, follow)
-		}
-		return pages
-	}
-	if len(res.Errors) > 0 {
-		page := pages[0]
-		page.Files = l.files(entries[0], nil)
-		for _, m := range res.Errors {
-			e := SyntaxError{Message: m.Text}
-			if loc := m.Location; loc != nil {
-				rel := strings.TrimPrefix(loc.File, pluginNS+":")
-				if rel != entries[0] {
-					e.File = rel
-				}
-				if t, ok := l.texts[rel]; ok {
-					e.Span.Start = text.NewIndex(t).OffsetUTF8(loc.Line-1, loc.Column)
-					e.Span.End = min(e.Span.Start+loc.Length, len(t))
-				}
+	return res
+}
+
+// buildErrors sets the errors of a single page's failed build, placed in
+// the files they are in.
+func (page *Page) buildErrors(l *loader, entry string, errs []api.Message) {
+	page.Files = l.files(entry, nil)
+	for _, m := range errs {
+		e := SyntaxError{Message: m.Text}
+		if loc := m.Location; loc != nil {
+			rel := strings.TrimPrefix(loc.File, pluginNS+":")
+			if rel != entry {
+				e.File = rel
 			}
-			page.Errors = append(page.Errors, e)
+			if t, ok := l.texts[rel]; ok {
+				e.Span.Start = text.NewIndex(t).OffsetUTF8(loc.Line-1, loc.Column)
+				e.Span.End = min(e.Span.Start+loc.Length, len(t))
+			}
 		}
-		page.Errors = append(page.Errors, l.nestingErrors(entries[0])...)
-		return pages
+		page.Errors = append(page.Errors, e)
 	}
+	page.Errors = append(page.Errors, l.nestingErrors(entry)...)
+}
+
+// readBundles reads each entry's bundle and source map out of the build
+// into its Page; a batched page whose bundle is too big is analysed on
+// its own.
+func (l *loader) readBundles(pages []*Page, entries []string, res api.BuildResult, read ReadFunc, follow, batch bool) {
 	meta := readMetafile(res.Metafile)
 	for i, entry := range entries {
 		name := fmt.Sprintf("e%d.js", i)
@@ -304,7 +343,6 @@ func analyzeAll(entries []string, read ReadFunc, follow bool) (pages []*Page) {
 		pages[i].Via = meta.importSites(entry, l.texts[entry])
 		pages[i].fromBundle(entry, jsText, mapData, l.texts)
 	}
-	return pages
 }
 
 // fromBundle analyses the bundle esbuild made of the page.
