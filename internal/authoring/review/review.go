@@ -113,18 +113,9 @@ func FromPlugin(p *checker.Plugin) *Card {
 		creds = append(creds, CredReach{Name: cr.Name, Header: cr.Header, Domains: reach.SentTo(cr),
 			Unscoped: cr.Unscoped && cr.Broken == "", Broken: cr.Broken})
 	}
-	for _, t := range m.Tools {
-		name, ok := checker.Str(t.Name)
-		if !ok {
-			continue
-		}
-		page, _ := checker.Str(t.Page)
-		if rel, found := p.ResolvePage(page); found {
-			page = rel
-		}
-		desc, _ := checker.Str(t.Description)
+	for _, t := range capability.FunctionTools(p) {
 		c.FunctionTools = append(c.FunctionTools, FunctionTool{
-			Name: name, Registered: checker.ReservedPrefix + name, Page: page, Description: desc,
+			Name: t.Name, Registered: checker.ReservedPrefix + t.Name, Page: t.Page, Description: t.Description,
 			Host: host, Fetch: fetch, Credentials: creds,
 		})
 	}

@@ -150,16 +150,8 @@ func Reach(p *checker.Plugin) *Lock {
 	l.Plugin.Name, _ = checker.Str(m.Name)
 	l.Plugin.Version, _ = checker.Str(m.Version)
 	reach := capability.FromManifest(m)
-	for _, t := range m.Tools {
-		name, ok := checker.Str(t.Name)
-		if !ok {
-			continue
-		}
-		page, _ := checker.Str(t.Page)
-		if rel, found := p.ResolvePage(page); found {
-			page = rel
-		}
-		l.FunctionTools = append(l.FunctionTools, toolReach(name, page, reach))
+	for _, t := range capability.FunctionTools(p) {
+		l.FunctionTools = append(l.FunctionTools, toolReach(t.Name, t.Page, reach))
 	}
 	for _, n := range capability.Natives(p) {
 		req := n.Requires
