@@ -23,6 +23,21 @@ type SincePinned struct {
 	Files []string `json:"files,omitempty"`
 }
 
+// ForApproval is the card an approver sees, as plugin-lsp review and the
+// editor's plugin.reviewCard show it: Build, the "since the pinned
+// snapshot" section (AnnotateCard) and the checker's errors among diags
+// on its problems (AddErrors). When the tree cannot be hashed the card has
+// no Hash, says so among its problems, and err is Build's. hasErrors
+// reports an error among diags.
+func ForApproval(p *checker.Plugin, diags []checker.Diagnostic) (c *Card, hasErrors bool, err error) {
+	c, err = Build(p)
+	AnnotateCard(c, p)
+	if err != nil {
+		c.Problems = append(c.Problems, "source-tree hash: "+err.Error())
+	}
+	return c, c.AddErrors(p, diags), err
+}
+
 // AddErrors lists the checker's errors among the card's problems
 // ("code/a.ts:3:5: message [code]"): the approver should know the plugin
 // has them. A manifest syntax error is left out (FromPlugin lists it).
