@@ -320,7 +320,9 @@ func unknownKey(key string, obj *jsonpos.Node, props, sub map[string]any, file s
 	return fmt.Sprintf("unknown key %q%s; expected one of %s", key, what, strings.Join(shown, ", "))
 }
 
-func typeList(t any) string {
+// TypeNames is what a JSON Schema "type" keyword names: one type, or the
+// strings of a list of them (nil for anything else).
+func TypeNames(t any) []string {
 	var names []string
 	switch t := t.(type) {
 	case string:
@@ -332,6 +334,11 @@ func typeList(t any) string {
 			}
 		}
 	}
+	return names
+}
+
+func typeList(t any) string {
+	names := TypeNames(t)
 	if len(names) == 0 {
 		return "of another type"
 	}

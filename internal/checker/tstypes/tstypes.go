@@ -43,6 +43,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/schema"
 	"github.com/plugin-lsp/plugin-lsp/internal/jsonpos"
 )
 
@@ -613,17 +614,7 @@ func (g *Generator) withBase(parent map[string]any, branch any, depth int, inden
 
 // typed handles "type" (and its absence).
 func (g *Generator) typed(s map[string]any, depth int, indent string) string {
-	var types []string
-	switch t := s["type"].(type) {
-	case string:
-		types = []string{t}
-	case []any:
-		for _, x := range t {
-			if str, ok := x.(string); ok {
-				types = append(types, str)
-			}
-		}
-	}
+	types := schema.TypeNames(s["type"])
 	if len(types) == 0 {
 		switch {
 		case s["properties"] != nil || s["additionalProperties"] != nil || s["required"] != nil:
