@@ -55,7 +55,7 @@ fi
 
 # npm packages: npm ci once per directory, only when the lock file is newer
 # than what is installed.
-for dir in internal/lsp/e2e/node internal/authoring/report/testdata/sarif-validator internal/authoring/tstypes/testdata/tsc extension; do
+for dir in internal/lsp/e2e/node internal/authoring/report/testdata/sarif-validator internal/checker/tstypes/testdata/tsc extension; do
 	[ -f "$dir/package-lock.json" ] || continue
 	if [ ! -f "$dir/node_modules/.package-lock.json" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
 		step "npm ci in $dir"

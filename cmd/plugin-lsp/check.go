@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/plugin-lsp/plugin-lsp/internal/authoring/report"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/rules"
 )
 
 // checkOptions are the parsed arguments of check and review.
@@ -107,41 +107,15 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	// dirs are checked; fixDirs (the plugins the ordinary walk finds) may
 	// be fixed: --require-snapshot checks node_modules and hidden
 	// directories too, but --fix never writes into them.
-	var dirs, fixDirs []string
-	seen := map[string]bool{}
-	for _, d := range o.dirs {
-		if fi, err := os.Stat(d); err == nil && !fi.IsDir() && filepath.Base(d) == checker.ManifestName {
-			d = filepath.Dir(d) // a plugin.json named directly
-		}
-		found, err := checker.FindPlugins(d)
-		if err != nil {
-			fmt.Fprintf(stderr, "plugin-lsp check: %v\n", err)
-			return 2
-		}
-		ordinary := map[string]bool{}
-		for _, f := range found {
-			ordinary[f] = true
-		}
-		if o.requireSnapshot {
-			found, err = checker.FindEveryPlugin(d) // the gate skips nothing
-			if err != nil {
-				fmt.Fprintf(stderr, "plugin-lsp check: %v\n", err)
-				return 2
-			}
-		}
-		if len(found) == 0 {
-			fmt.Fprintf(stderr, "plugin-lsp check: no plugin.json at or below %s\n", d)
-			return 2
-		}
-		for _, f := range found {
-			abs, _ := filepath.Abs(f)
-			if !seen[abs] { // the same plugin named twice is checked once
-				seen[abs] = true
-				dirs = append(dirs, f)
-				if ordinary[f] {
-					fixDirs = append(fixDirs, f)
-				}
-			}
+	dirs, ordinary, err := checker.ExpandPluginArgs(o.dirs, o.requireSnapshot)
+	if err != nil {
+		fmt.Fprintf(stderr, "plugin-lsp check: %v\n", err)
+		return 2
+	}
+	var fixDirs []string
+	for _, d := range dirs {
+		if ordinary[d] {
+			fixDirs = append(fixDirs, d)
 		}
 	}
 	exit := 0
@@ -152,7 +126,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		}
 		exit = code // a fix the writer refused
 	}
-	results := report.CheckAll(dirs, cfg)
+	results := checker.CheckAll(dirs, cfg, rules.All())
 	for _, r := range results {
 		if r.Err != nil {
 			fmt.Fprintf(stderr, "plugin-lsp check: %s: %s\n", line(r.Dir), line(r.Err))

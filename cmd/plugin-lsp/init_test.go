@@ -127,12 +127,12 @@ func TestInitKeepsAuthorsFiles(t *testing.T) {
 }
 
 // tscClean type-checks a plugin with the real TypeScript compiler (the npm
-// package scripts/test.sh installs in internal/authoring/tstypes/testdata/tsc).
+// package scripts/test.sh installs in internal/checker/tstypes/testdata/tsc).
 func tscClean(t *testing.T, dir string) {
 	t.Helper()
-	tsc, _ := filepath.Abs("../../internal/authoring/tstypes/testdata/tsc/node_modules/typescript/bin/tsc")
+	tsc, _ := filepath.Abs("../../internal/checker/tstypes/testdata/tsc/node_modules/typescript/bin/tsc")
 	if _, err := os.Stat(tsc); err != nil {
-		t.Fatalf("TypeScript compiler missing (%v): run ./scripts/test.sh, it runs npm ci in internal/authoring/tstypes/testdata/tsc", err)
+		t.Fatalf("TypeScript compiler missing (%v): run ./scripts/test.sh, it runs npm ci in internal/checker/tstypes/testdata/tsc", err)
 	}
 	cmd := exec.Command("node", tsc, "--noEmit", "--pretty", "false", "-p", ".")
 	cmd.Dir = dir

@@ -5,10 +5,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/plugin-lsp/plugin-lsp/internal/authoring/report"
 	"github.com/plugin-lsp/plugin-lsp/internal/authoring/review"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
-	"github.com/plugin-lsp/plugin-lsp/internal/checker/lockfile"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/rules"
 )
 
@@ -38,21 +36,20 @@ func cmdReview(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "plugin-lsp review: %v\n", err)
 		return 2
 	}
-	card, err := review.Build(p)
-	if err != nil {
-		fmt.Fprintf(stderr, "plugin-lsp review: %s: cannot hash the source tree: %v\n", dir, err)
-		return 1
-	}
-	lockfile.AnnotateCard(card, p)
-	// The approver should know when the checker finds errors: list them
-	// on the card's problems.
-	exit := 0
-	res := report.CheckOne(dir, cfg, checker.NewCache(), rules.All())
+	// The approver should know when the checker finds errors: they are
+	// listed on the card's problems.
+	res := checker.CheckOne(dir, cfg, checker.NewCache(), rules.All())
 	diags := make([]checker.Diagnostic, len(res.Diags))
 	for i, d := range res.Diags {
 		diags[i] = d.Diagnostic
 	}
-	if card.AddErrors(p, diags) {
+	card, hasErrors, err := review.ForApproval(p, diags)
+	if err != nil {
+		fmt.Fprintf(stderr, "plugin-lsp review: %s: cannot hash the source tree: %v\n", dir, err)
+		return 1
+	}
+	exit := 0
+	if hasErrors {
 		exit = 1
 	}
 	if o.format == "json" {

@@ -8,10 +8,11 @@ import (
 	"testing"
 
 	"github.com/plugin-lsp/plugin-lsp/internal/authoring/review"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/lockfile"
 )
 
 func TestReviewExample(t *testing.T) {
-	hash, err := review.TreeHash(exampleDir)
+	hash, err := lockfile.TreeHash(exampleDir)
 	if err != nil {
 		t.Fatal(err)
 	}

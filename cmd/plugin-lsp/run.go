@@ -14,9 +14,8 @@ import (
 	"time"
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
-	"github.com/plugin-lsp/plugin-lsp/internal/checker/fixtures"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner"
-	"github.com/plugin-lsp/plugin-lsp/internal/runner/broker"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
 )
 
 type runOptions struct {
@@ -150,35 +149,32 @@ func runCommandIO(args []string, stdin io.Reader, stdout, stderr io.Writer, newR
 	defer closeRunner()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	var recorder *broker.Recorder
-	if o.record {
-		recorder = broker.NewRecorder()
-	}
 	req := runner.Request{
 		Plugin: p, Tool: tool, Input: input, FixturesPath: o.fixtures,
-		Providers: o.providers, Timeout: o.timeout, Recorder: recorder,
+		Providers: o.providers, Timeout: o.timeout,
 	}
 	if strings.Contains(tool, "/") || strings.HasSuffix(tool, ".ts") || strings.HasSuffix(tool, ".js") {
 		req.Tool, req.Page = "", tool // a page by its path
 	}
-	rec, err := r.Run(ctx, req)
+	var rec *record.Record
+	var recorded *runner.Recording
+	if o.record {
+		rec, recorded, err = runner.RunRecording(ctx, r, req, o.fixtures)
+	} else {
+		rec, err = r.Run(ctx, req)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "plugin-lsp run: %s\n", line(err))
 		return 2
 	}
-	if recorder != nil {
-		path := o.fixtures
-		if path == "" {
-			path = p.Abs(checker.FixturesName)
-		}
-		added, skipped, err := fixtures.Append(path, recorder.Fixtures())
-		if err != nil {
-			fmt.Fprintf(stderr, "plugin-lsp run: --record: %s\n", line(err))
+	if recorded != nil {
+		if recorded.Err != nil {
+			fmt.Fprintf(stderr, "plugin-lsp run: --record: %s\n", line(recorded.Err))
 			return 1
 		}
-		fmt.Fprintf(stderr, "recorded %d fixture(s) into %s", added, line(path))
-		if skipped > 0 {
-			fmt.Fprintf(stderr, " (%d fetch(es) already had one)", skipped)
+		fmt.Fprintf(stderr, "recorded %d fixture(s) into %s", recorded.Added, line(recorded.Path))
+		if recorded.Skipped > 0 {
+			fmt.Fprintf(stderr, " (%d fetch(es) already had one)", recorded.Skipped)
 		}
 		fmt.Fprintln(stderr)
 	}

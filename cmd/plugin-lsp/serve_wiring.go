@@ -6,7 +6,6 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/internal/authoring/review"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
-	"github.com/plugin-lsp/plugin-lsp/internal/checker/lockfile"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/rules"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
@@ -35,15 +34,12 @@ func (l *lazyRunner) Run(ctx context.Context, req runner.Request) (*record.Recor
 // the plugin as the editor shows it, with the source-tree hash of the
 // files on disk (unsaved buffers are not part of what gets installed).
 func reviewCard(p *checker.Plugin) (any, error) {
-	c, err := review.Build(p)
-	lockfile.AnnotateCard(c, p)
-	if err != nil {
-		c.Problems = append(c.Problems, "source-tree hash: "+err.Error())
-	}
 	// The checker's errors, as plugin-lsp review lists them: the same card.
+	var diags []checker.Diagnostic
 	func() {
 		defer func() { _ = recover() }() // a rule's bug costs the card its error list, not the session
-		c.AddErrors(p, checker.Run(p, rules.All(), nil, nil))
+		diags = checker.Run(p, rules.All(), nil, nil)
 	}()
+	c, _, _ := review.ForApproval(p, diags)
 	return c, nil
 }

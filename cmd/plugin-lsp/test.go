@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"regexp"
 	"runtime"
 	"slices"
@@ -95,39 +94,24 @@ func testCommand(args []string, stdout, stderr io.Writer, newRunner func(paralle
 		return 2
 	}
 	outputFormat(stdout, o.format)
+	dirs, _, err := checker.ExpandPluginArgs(o.dirs, false)
+	if err != nil {
+		fmt.Fprintf(stderr, "plugin-lsp test: %v\n", err)
+		return 2
+	}
 	var suites []*tooltest.Suite
-	seen := map[string]bool{}
-	for _, d := range o.dirs {
-		if fi, err := os.Stat(d); err == nil && !fi.IsDir() && filepath.Base(d) == checker.ManifestName {
-			d = filepath.Dir(d)
-		}
-		found, err := checker.FindPlugins(d)
+	for _, f := range dirs {
+		p, err := checker.Load(checker.OSFS{}, f)
 		if err != nil {
 			fmt.Fprintf(stderr, "plugin-lsp test: %v\n", err)
 			return 2
 		}
-		if len(found) == 0 {
-			fmt.Fprintf(stderr, "plugin-lsp test: no plugin.json at or below %s\n", d)
-			return 2
+		s, err := tooltest.LoadSuite(p)
+		if err != nil {
+			fmt.Fprintf(stderr, "plugin-lsp test: %s: %s\n", line(f), line(err))
+			return 1
 		}
-		for _, f := range found {
-			abs, _ := filepath.Abs(f)
-			if seen[abs] {
-				continue
-			}
-			seen[abs] = true
-			p, err := checker.Load(checker.OSFS{}, f)
-			if err != nil {
-				fmt.Fprintf(stderr, "plugin-lsp test: %v\n", err)
-				return 2
-			}
-			s, err := tooltest.LoadSuite(p)
-			if err != nil {
-				fmt.Fprintf(stderr, "plugin-lsp test: %s: %s\n", line(f), line(err))
-				return 1
-			}
-			suites = append(suites, s)
-		}
+		suites = append(suites, s)
 	}
 	r, closeRunner, err := newRunner(o.parallel)
 	if err != nil {

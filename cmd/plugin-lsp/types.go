@@ -6,8 +6,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/plugin-lsp/plugin-lsp/internal/authoring/tstypes"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/tstypes"
 )
 
 func cmdTypes(args []string, stdout, stderr io.Writer) int {
@@ -40,42 +40,34 @@ func cmdTypes(args []string, stdout, stderr io.Writer) int {
 		return typesToStdout(check, dirs, stdout, stderr)
 	}
 	exit := 0
-	for _, d := range dirs {
-		if fi, err := os.Stat(d); err == nil && !fi.IsDir() && filepath.Base(d) == checker.ManifestName {
-			d = filepath.Dir(d)
-		}
-		found, err := checker.FindPlugins(d)
-		if err != nil || len(found) == 0 {
-			if err == nil {
-				err = fmt.Errorf("no plugin.json at or below %s", d)
-			}
+	found, _, err := checker.ExpandPluginArgs(dirs, false)
+	if err != nil {
+		fmt.Fprintf(stderr, "plugin-lsp types: %v\n", err)
+		return 2
+	}
+	for _, dir := range found {
+		p, err := checker.Load(checker.OSFS{}, dir)
+		if err != nil {
 			fmt.Fprintf(stderr, "plugin-lsp types: %v\n", err)
 			return 2
 		}
-		for _, dir := range found {
-			p, err := checker.Load(checker.OSFS{}, dir)
-			if err != nil {
-				fmt.Fprintf(stderr, "plugin-lsp types: %v\n", err)
-				return 2
+		if check {
+			if tstypes.Stale(p) {
+				fmt.Fprintf(stdout, "%s: stale: run plugin-lsp types %s\n", line(filepath.Join(dir, filepath.FromSlash(tstypes.TypesPath))), line(dir))
+				exit = 1
 			}
-			if check {
-				if tstypes.Stale(p) {
-					fmt.Fprintf(stdout, "%s: stale: run plugin-lsp types %s\n", line(filepath.Join(dir, filepath.FromSlash(tstypes.TypesPath))), line(dir))
-					exit = 1
-				}
-				continue
-			}
-			wrote, err := tstypes.WriteFiles(p)
-			for _, w := range wrote {
-				fmt.Fprintf(stdout, "wrote %s\n", line(filepath.Join(dir, filepath.FromSlash(w))))
-			}
-			if err != nil {
-				fmt.Fprintf(stderr, "plugin-lsp types: %s: %v\n", dir, err)
-				return 1
-			}
-			if len(wrote) == 0 {
-				fmt.Fprintf(stdout, "%s is up to date\n", line(filepath.Join(dir, filepath.FromSlash(tstypes.TypesPath))))
-			}
+			continue
+		}
+		wrote, err := tstypes.WriteFiles(p)
+		for _, w := range wrote {
+			fmt.Fprintf(stdout, "wrote %s\n", line(filepath.Join(dir, filepath.FromSlash(w))))
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "plugin-lsp types: %s: %v\n", dir, err)
+			return 1
+		}
+		if len(wrote) == 0 {
+			fmt.Fprintf(stdout, "%s is up to date\n", line(filepath.Join(dir, filepath.FromSlash(tstypes.TypesPath))))
 		}
 	}
 	return exit

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/plugin-lsp/plugin-lsp/internal/authoring/tstypes"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/tstypes"
 )
 
 // types --stdout prints exactly what types writes to .plugin/types.d.ts

@@ -254,6 +254,17 @@ describe("the bundled client activated in a fake VS Code", { timeout: 240_000 },
     assert.deepEqual(fake.opened.filter((o) => o.uri === undefined), [], "no untitled document opened");
   });
 
+  it("shows exactly the server's Markdown of the card (the extension renders no card of its own)", async () => {
+    const previews = () => fake.executed.filter((e) => e.command === "markdown.showPreview").length;
+    const before = previews();
+    const reply = (await fake.vscode.commands.executeCommand(SERVER_COMMANDS.reviewCard, { dir: dirUri() })) as { markdown?: unknown };
+    assert.equal(typeof reply.markdown, "string", "the server renders the card");
+    await until("the preview", () => previews() > before);
+    const preview = fake.executed.filter((e) => e.command === "markdown.showPreview").at(-1)!;
+    const content = fake.contentProviders.get("plugin-review")!.provideTextDocumentContent(preview.args[0] as never);
+    assert.equal(content, reply.markdown, "the preview is the server's text, byte for byte");
+  });
+
   it("restarts the server", async () => {
     const starts = () => fake.output.filter((l) => l.startsWith("Starting ")).length;
     assert.equal(starts(), 1);

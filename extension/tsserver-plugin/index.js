@@ -7,7 +7,7 @@
 //   - the plugin's own .plugin/types.d.ts when it has one (also when no
 //     tsconfig.json includes it);
 //   - else what `plugin-lsp types --stdout DIR` prints: the one generator of
-//     the declarations is the Go binary (internal/authoring/tstypes), and this plugin
+//     the declarations is the Go binary (internal/checker/tstypes), and this plugin
 //     only runs it. Its output goes to a private cache file outside the
 //     plugin (opening a plugin never writes into it), rewritten when
 //     plugin.json changes on disk.

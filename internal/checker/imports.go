@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path"
 	"strings"
+
+	"github.com/plugin-lsp/plugin-lsp/internal/js/jslex"
 )
 
 // CodeDir is the plugin's code directory. A page's bundle is made only of
@@ -13,10 +15,6 @@ import (
 // imports.
 const CodeDir = "code"
 
-// pageImportExts are the files a page may import (TypeScript, JavaScript,
-// JSON data).
-var pageImportExts = map[string]bool{".ts": true, ".mts": true, ".js": true, ".mjs": true, ".json": true}
-
 // ImportRefusedError is an import page code may not make (as opposed to
 // one naming a file that does not exist).
 type ImportRefusedError struct{ Msg string }
@@ -25,16 +23,6 @@ func (e *ImportRefusedError) Error() string { return e.Msg }
 
 func refused(format string, args ...any) error {
 	return &ImportRefusedError{Msg: fmt.Sprintf(format, args...)}
-}
-
-// ImportCandidates returns the files tried, in order, for a cleaned import
-// path: the path itself when it has a known extension, else <p>.ts, <p>.js,
-// <p>/index.ts, <p>/index.js.
-func ImportCandidates(c string) []string {
-	if pageImportExts[path.Ext(c)] {
-		return []string{c}
-	}
-	return []string{c + ".ts", c + ".js", c + "/index.ts", c + "/index.js"}
 }
 
 // ResolvePageImport resolves the module specifier spec, imported by the
@@ -56,7 +44,7 @@ func ResolvePageImport(fsys FS, dir, importer, spec string) (string, error) {
 	if !underCode(c) {
 		return "", refused("import %q refused: %s is outside %s/, and a page may import only files under %s/ (%s)", spec, c, CodeDir, CodeDir, outsideWhy(c))
 	}
-	for _, cand := range ImportCandidates(c) {
+	for _, cand := range jslex.ImportCandidates(c) {
 		fi, err := fsys.Lstat(joinRel(dir, cand))
 		if err != nil || fi.IsDir() {
 			continue
@@ -68,7 +56,7 @@ func ResolvePageImport(fsys FS, dir, importer, spec string) (string, error) {
 		}
 		return cand, nil
 	}
-	return "", fmt.Errorf("import %q: no file %s in the plugin", spec, strings.Join(ImportCandidates(c), ", "))
+	return "", fmt.Errorf("import %q: no file %s in the plugin", spec, strings.Join(jslex.ImportCandidates(c), ", "))
 }
 
 func underCode(c string) bool { return strings.HasPrefix(c, CodeDir+"/") }

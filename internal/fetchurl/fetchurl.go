@@ -16,6 +16,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/plugin-lsp/plugin-lsp/internal/weburl"
 )
 
 // Reason says why a URL or a domain was refused. The strings are stable:
@@ -58,29 +60,131 @@ type Target struct {
 // Parse parses a fetch URL and checks everything but the allowlist.
 // A URL with another scheme still yields its Target (Host set when it has
 // one) together with a NotHTTPS refusal, so callers can offer a rewrite.
+//
+// The decision is taken on the WHATWG parse (internal/weburl, the parser
+// behind the sandbox's URL): the scheme, the user information and the
+// host compared are the ones new URL() sees, and Target.URL is that URL's
+// serialization. On top of it the URL must be written plainly: an
+// absolute scheme://authority URL whose host, as written, normalizes
+// (NormalizeDomain's rules) to the same key as the WHATWG host; a host
+// the standard rewrites (percent-encoded, a number-form IPv4, an
+// IPv4-mapped IPv6) is refused rather than compared in a form the author
+// did not write.
 func Parse(raw string) (Target, *Refusal) {
 	if strings.ContainsAny(raw, "\\\x00\t\r\n ") {
 		return Target{}, refuse(BadURL, "URL %q contains a backslash, space or control character", raw)
 	}
-	u, err := url.Parse(raw)
-	if err != nil {
-		return Target{}, refuse(BadURL, "URL %q does not parse: %v", raw, unwrapURLError(err))
-	}
-	if !u.IsAbs() || u.Opaque != "" {
+	scheme, rest, ok := strings.Cut(raw, ":")
+	if !ok || !validScheme(scheme) || !strings.HasPrefix(rest, "//") {
 		return Target{}, refuse(BadURL, "URL %q is not an absolute https:// URL", raw)
 	}
-	if u.User != nil {
-		return Target{URL: u}, refuse(UserInfo, "URL %q carries user information before '@'; the host it really names is %q", raw, u.Hostname())
+	authority := rest[2:]
+	if i := strings.IndexAny(authority, "/?#"); i >= 0 {
+		authority = authority[:i]
 	}
-	host, isIP, r := normalizeHost(u.Hostname(), u.Port(), u.Host)
+	_, hostport, hasUser := cutLast(authority, "@")
+	name, port, r := splitHostPort(raw, hostport)
+	if r != nil {
+		return Target{}, r
+	}
+	if strings.Contains(name, "%") {
+		return Target{}, refuse(BadURL, "URL %q has a percent-encoded host; write the host as it is", raw)
+	}
+	if nonASCII(name) {
+		_, _, r := normalizeHost(name, port, hostport)
+		return Target{}, r // IDN (the sandbox's URL refuses it too)
+	}
+	if port != "" {
+		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+			return Target{}, refuse(BadHost, "%q has an invalid port %q", hostport, port)
+		}
+	}
+	w, err := weburl.Parse(raw, nil)
+	if err != nil {
+		return Target{}, refuse(BadURL, "URL %q does not parse: %v", raw, err)
+	}
+	u, err := url.Parse(w.Href())
+	if err != nil { // the WHATWG serialization is a valid URL: cannot happen
+		return Target{}, refuse(BadURL, "URL %q does not parse: %v", raw, err)
+	}
+	if hasUser || w.Username != "" || w.Password != "" {
+		return Target{URL: u}, refuse(UserInfo, "URL %q carries user information before '@'; the host it really names is %q", raw, w.Hostname())
+	}
+	host, isIP, r := normalizeHost(name, port, hostport)
 	t := Target{URL: u, Host: host, IsIP: isIP}
 	if r != nil {
 		return t, r
 	}
-	if !strings.EqualFold(u.Scheme, "https") {
-		return t, refuse(NotHTTPS, "URL %q uses %s://; only https:// is allowed", raw, strings.ToLower(u.Scheme))
+	if want := whatwgKey(w); host != want {
+		return Target{URL: u}, refuse(BadHost, "URL %q names host %q, which the URL standard reads as %q; write it that way", raw, hostport, want)
+	}
+	if w.Scheme != "https" {
+		return t, refuse(NotHTTPS, "URL %q uses %s://; only https:// is allowed", raw, w.Scheme)
 	}
 	return t, nil
+}
+
+// whatwgKey is the comparison key of a WHATWG-parsed URL's host: the
+// serialized host, with ":port" when a port other than 443 is given.
+func whatwgKey(w *weburl.URL) string {
+	key := w.Hostname()
+	if w.Port >= 0 && w.Port != 443 {
+		key += ":" + strconv.Itoa(w.Port)
+	}
+	return key
+}
+
+// validScheme reports whether s is a URL scheme (an ASCII letter, then
+// letters, digits, '+', '-' or '.').
+func validScheme(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i] | 0x20
+		if !(c >= 'a' && c <= 'z' || i > 0 && (s[i] >= '0' && s[i] <= '9' || s[i] == '+' || s[i] == '-' || s[i] == '.')) {
+			return false
+		}
+	}
+	return true
+}
+
+// cutLast is strings.Cut at the last sep; without one, after is s.
+func cutLast(s, sep string) (before, after string, found bool) {
+	if i := strings.LastIndex(s, sep); i >= 0 {
+		return s[:i], s[i+len(sep):], true
+	}
+	return "", s, false
+}
+
+// splitHostPort splits an authority's host and port as written ("[::1]:9000"
+// → "::1", "9000"; "x.org:" → "x.org", "").
+func splitHostPort(raw, hp string) (name, port string, r *Refusal) {
+	if strings.HasPrefix(hp, "[") {
+		i := strings.IndexByte(hp, ']')
+		if i < 0 {
+			return "", "", refuse(BadURL, "URL %q does not parse: an IPv6 host has no closing ']'", raw)
+		}
+		name, rest := hp[1:i], hp[i+1:]
+		if rest != "" && rest[0] != ':' {
+			return "", "", refuse(BadURL, "URL %q does not parse: text after the IPv6 host", raw)
+		}
+		if rest != "" {
+			port = rest[1:]
+		}
+		return name, port, nil
+	}
+	name, port, _ = strings.Cut(hp, ":")
+	return name, port, nil
+}
+
+func nonASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return true
+		}
+	}
+	return false
 }
 
 // NormalizeDomain checks a capabilities.fetch entry ("api.x.org",
@@ -206,11 +310,4 @@ func endsInANumber(host string) bool {
 		return strings.Trim(last[2:], "0123456789abcdefABCDEF") == ""
 	}
 	return false
-}
-
-func unwrapURLError(err error) error {
-	if ue, ok := err.(*url.Error); ok {
-		return ue.Err
-	}
-	return err
 }

@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/plugin-lsp/plugin-lsp/internal/authoring/fixes"
-	"github.com/plugin-lsp/plugin-lsp/internal/authoring/tstypes"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/tstypes"
 	"github.com/plugin-lsp/plugin-lsp/internal/text"
 )
 

@@ -105,7 +105,7 @@ func (d Doc) Markdown() string {
 			for i, r := range bl.rows {
 				b.WriteString("|")
 				for _, c := range r {
-					b.WriteString(" " + cell(c) + " |")
+					b.WriteString(" " + text.Markdown(c) + " |")
 				}
 				b.WriteString("\n")
 				if i == 0 {
@@ -133,9 +133,9 @@ func inlineMD(in []Inline) string {
 				b.WriteString(text.MarkdownBlock(x.text))
 				continue
 			}
-			b.WriteString(mdEscape(x.text))
+			b.WriteString(text.Markdown(x.text))
 		case strong, strongQuoted:
-			b.WriteString("**" + mdEscape(x.text) + "**")
+			b.WriteString("**" + text.Markdown(x.text) + "**")
 		case code:
 			b.WriteString("`" + strings.ReplaceAll(text.Visible(x.text), "`", "'") + "`")
 		}
@@ -192,14 +192,6 @@ func inlineText(in []Inline) string {
 	}
 	return b.String()
 }
-
-// mdEscape is s as Markdown text shown as is: on one line (a newline
-// could start a heading, a list or a fence), controls shown, every mark
-// that could start emphasis, code, a link, an image, HTML or an entity
-// escaped.
-func mdEscape(s string) string { return text.Markdown(s) }
-
-func cell(s string) string { return mdEscape(s) }
 
 var (
 	mdStrong   = regexp.MustCompile(`\*\*([^*\n]+)\*\*|__([^_\n]+)__`)

@@ -13,10 +13,8 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
-	"github.com/plugin-lsp/plugin-lsp/internal/checker/fixtures"
 	"github.com/plugin-lsp/plugin-lsp/internal/ide"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner"
-	"github.com/plugin-lsp/plugin-lsp/internal/runner/broker"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
 	"github.com/plugin-lsp/plugin-lsp/internal/text"
 )
@@ -129,12 +127,17 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 		if st.Providers != "real" {
 			return nil, invalidParams("%s: \"record\" records real responses: set pluginLsp.providers to \"real\"", CommandRunTool)
 		}
-		req.Recorder = broker.NewRecorder()
 	}
-	rec, err := s.opts.Runner.Run(ctx, req)
-	if err == nil && req.Recorder != nil {
-		if _, _, rerr := fixtures.Append(p.Abs(checker.FixturesName), req.Recorder.Fixtures()); rerr != nil {
-			return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "record %s: %v", args.Tool, rerr)
+	var rec *record.Record
+	var recorded *runner.Recording
+	if args.Record {
+		rec, recorded, err = runner.RunRecording(ctx, s.opts.Runner, req, "")
+	} else {
+		rec, err = s.opts.Runner.Run(ctx, req)
+	}
+	if recorded != nil {
+		if recorded.Err != nil {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "record %s: %v", args.Tool, recorded.Err)
 		}
 		// The fixtures this run wrote are no change since it.
 		if text, rerr := checker.ReadPluginFile(checker.OSFS{}, p.Dir, checker.FixturesName); rerr == nil {

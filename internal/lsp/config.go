@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"go.lsp.dev/protocol"
@@ -91,20 +92,9 @@ func parseSettings(raw []byte) (Settings, error) {
 		st.DebounceMs = &n
 	}
 	if len(errs) > 0 {
-		return st, fmt.Errorf("%s", joinLines(errs))
+		return st, fmt.Errorf("%s", strings.Join(errs, "; "))
 	}
 	return st, nil
-}
-
-func joinLines(ss []string) string {
-	out := ""
-	for i, s := range ss {
-		if i > 0 {
-			out += "; "
-		}
-		out += s
-	}
-	return out
 }
 
 // fetchSettings asks the client for the "pluginLsp" section and applies

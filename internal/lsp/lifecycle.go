@@ -6,6 +6,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/plugin-lsp/plugin-lsp/internal/ide"
+	"go.lsp.dev/uri"
 )
 
 // Commands the server executes (workspace/executeCommand).
@@ -219,7 +220,7 @@ func (s *Server) clearPublished(ps *pluginState) {
 	ps.pubMu.Lock()
 	defer ps.pubMu.Unlock()
 	for u := range ps.published {
-		_ = s.client.PublishDiagnostics(s.ctx, &protocol.PublishDiagnosticsParams{URI: uriOf(u), Diagnostics: []protocol.Diagnostic{}})
+		_ = s.client.PublishDiagnostics(s.ctx, &protocol.PublishDiagnosticsParams{URI: uri.URI(u), Diagnostics: []protocol.Diagnostic{}})
 		delete(ps.published, u)
 	}
 }

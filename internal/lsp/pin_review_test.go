@@ -19,7 +19,7 @@ import (
 // pinned snapshot" section.
 func realReview(p *checker.Plugin) (any, error) {
 	c, err := review.Build(p)
-	lock.AnnotateCard(c, p)
+	review.AnnotateCard(c, p)
 	return c, err
 }
 

@@ -11,8 +11,8 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
-	"github.com/plugin-lsp/plugin-lsp/internal/authoring/tstypes"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/tstypes"
 	"github.com/plugin-lsp/plugin-lsp/internal/ide"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/tooltest"
 )

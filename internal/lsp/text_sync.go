@@ -3,15 +3,13 @@ package lsp
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 )
-
-func uriOf(s string) uri.URI { return uri.URI(s) }
 
 // DidOpen puts the document in the overlay and schedules a check of its
 // plugin.
@@ -135,7 +133,7 @@ func (s *Server) DidSave(ctx context.Context, params *protocol.DidSaveTextDocume
 		ps.editsPending = false
 		s.scheduleIn(ps, true)
 	}
-	if isManifest(path) && ps.dir == filepathDir(path) {
+	if isManifest(path) && ps.dir == filepath.Dir(path) {
 		s.typesOnSave(ps)
 	}
 	return nil
@@ -181,13 +179,13 @@ func (s *Server) DidChangeWatchedFiles(ctx context.Context, params *protocol.Did
 			continue
 		}
 		if c.Type == protocol.FileChangeTypeDeleted {
-			if ps, ok := s.plugins[filepathDir(path)]; ok && isManifest(path) && !fileExists(path) {
+			if ps, ok := s.plugins[filepath.Dir(path)]; ok && isManifest(path) && !fileExists(path) {
 				s.schedule(ps)
 				continue
 			}
 		}
 		if isManifest(path) && c.Type == protocol.FileChangeTypeCreated {
-			s.ensurePlugin(filepathDir(path))
+			s.ensurePlugin(filepath.Dir(path))
 		}
 		s.touch(path, false)
 	}

@@ -276,6 +276,4 @@ func relTo(dir, path string) (string, bool) {
 // absIn returns the OS path of a plugin-relative slash path.
 func absIn(dir, rel string) string { return filepath.Join(dir, filepath.FromSlash(rel)) }
 
-func filepathDir(p string) string { return filepath.Dir(p) }
-
 func isManifest(p string) bool { return filepath.Base(p) == checker.ManifestName }

@@ -12,7 +12,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
-	"github.com/plugin-lsp/plugin-lsp/internal/authoring/tstypes"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/tstypes"
 )
 
 // The server refreshes .plugin/types.d.ts after an edit; when that file is

@@ -3,6 +3,7 @@ package runner
 import (
 	"sync"
 
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/fixtures"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/broker"
 )
 
@@ -46,7 +47,7 @@ func parseFixtures(data []byte) (*fixtureSet, error) {
 	if set != nil {
 		return set, nil
 	}
-	f, err := broker.ParseFixtures(data)
+	f, err := fixtures.Parse(data)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,6 @@
-// Package report checks plugin directories and prints the results in the
-// formats of plugin-lsp check: text, JSON (LSP-shaped) and SARIF 2.1.0. It
-// knows nothing of the language server.
+// Package report prints the results of checking plugin directories
+// (checker.CheckAll) in the formats of plugin-lsp check: text, JSON
+// (LSP-shaped) and SARIF 2.1.0. It knows nothing of the language server.
 package report
 
 import (
@@ -10,32 +10,17 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"sync"
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/rules"
 	"github.com/plugin-lsp/plugin-lsp/internal/text"
 )
 
-// Result is one plugin's result, with positions already computed.
-type Result struct {
-	Dir   string // as shown: the DIR argument joined with the plugin's path below it
-	Err   error  // the plugin could not be loaded
-	Diags []Located
-}
-
-// Located is a diagnostic with 0-based line/UTF-16 column positions.
-type Located struct {
-	checker.Diagnostic
-	Start, End checker.Position
-}
-
 // Summary is the closing line of the text format, on stderr so that
 // stdout stays one diagnostic per line: "2 plugins checked: 1 error, 0
 // warnings, 3 infos".
-func Summary(results []Result) string {
+func Summary(results []checker.Result) string {
 	var counts [checker.Hint + 1]int
 	for _, r := range results {
 		for _, d := range r.Diags {
@@ -55,57 +40,6 @@ func Summary(results []Result) string {
 		plural(counts[checker.Info]+counts[checker.Hint], "info"))
 }
 
-// CheckAll loads and checks the plugins concurrently (at most GOMAXPROCS
-// at a time, sharing one analysis cache) and returns results in order.
-func CheckAll(dirs []string, cfg *checker.Config) []Result {
-	results := make([]Result, len(dirs))
-	cache := checker.NewCache()
-	all := rules.All()
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < min(runtime.GOMAXPROCS(0), len(dirs)); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				results[i] = CheckOne(dirs[i], cfg, cache, all)
-			}
-		}()
-	}
-	for i := range dirs {
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
-	return results
-}
-
-// CheckOne loads and checks one plugin; a panic becomes Err.
-func CheckOne(dir string, cfg *checker.Config, cache *checker.Cache, all []*checker.Rule) (r Result) {
-	r.Dir = dir
-	defer func() {
-		if e := recover(); e != nil {
-			r.Err = fmt.Errorf("internal error (please report this): %v", e)
-		}
-	}()
-	p, err := checker.Load(nil, dir)
-	if err != nil {
-		r.Err = err
-		return r
-	}
-	for _, d := range checker.Run(p, all, cfg, cache) {
-		l := Located{Diagnostic: d}
-		if f := diagFile(p, d.File); f != nil {
-			l.Start, l.End = f.Position(d.Span.Start), f.Position(d.Span.End)
-		}
-		r.Diags = append(r.Diags, l)
-	}
-	return r
-}
-
-// diagFile returns the file a diagnostic is in, nil when it cannot be read.
-func diagFile(p *checker.Plugin, rel string) *checker.File { return p.File(rel) }
-
 // FirstLine keeps text output one line per diagnostic.
 func FirstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
@@ -118,7 +52,7 @@ func FirstLine(s string) string {
 // under a diagnostic that has a fix, "  fix: <title>" (the preferred fix,
 // else the first), as compilers print their hints. Paths, messages and
 // titles quote the plugin: their controls are shown (text.Visible).
-func WriteText(w io.Writer, results []Result) error {
+func WriteText(w io.Writer, results []checker.Result) error {
 	var b strings.Builder
 	for _, r := range results {
 		for _, d := range r.Diags {
@@ -155,7 +89,7 @@ type jsonPos struct {
 }
 
 // WriteJSON prints the documented LSP-shaped array.
-func WriteJSON(w io.Writer, results []Result) error {
+func WriteJSON(w io.Writer, results []checker.Result) error {
 	out := []jsonDiagnostic{}
 	for _, r := range results {
 		for _, d := range r.Diags {
@@ -274,7 +208,7 @@ func ruleName(code string) string {
 }
 
 // WriteSARIF prints a SARIF 2.1.0 log; paths relative to the working directory.
-func WriteSARIF(w io.Writer, results []Result, version string) error {
+func WriteSARIF(w io.Writer, results []checker.Result, version string) error {
 	cwd, _ := os.Getwd()
 	driver := sarifDriver{
 		Name: "plugin-lsp", Version: version,

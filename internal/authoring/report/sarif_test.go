@@ -19,6 +19,7 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/internal/authoring/report"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/rules"
 )
 
 // validatorDir holds the npm packages the SARIF tests use (package.json and
@@ -196,7 +197,7 @@ func writeSARIFLogs(t *testing.T) (logs map[string][]byte, diags map[string]int)
 			}
 			dirs = append(dirs, found...)
 		}
-		results := report.CheckAll(dirs, checker.DefaultConfig())
+		results := checker.CheckAll(dirs, checker.DefaultConfig(), rules.All())
 		for _, r := range results {
 			if r.Err != nil {
 				t.Fatalf("%s: %s: %v", c.name, r.Dir, r.Err)

@@ -177,7 +177,7 @@ func card(t *testing.T, dir string) *review.Card {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lockfile.AnnotateCard(c, p)
+	review.AnnotateCard(c, p)
 	return c
 }
 

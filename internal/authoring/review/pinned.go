@@ -1,20 +1,14 @@
 package review
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
-	"github.com/plugin-lsp/plugin-lsp/internal/checker/capability"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/lockfile"
 )
-
-// UnboundPage is a page under code/ that no tool binds. Run alone it has
-// the minimal grant (no host method, no network, no credential), whatever
-// the manifest's capabilities say.
-type UnboundPage struct {
-	Page  string `json:"page"`
-	Grant string `json:"grant"` // "minimal"
-}
 
 // SincePinned is the card's section "since the pinned snapshot".
 type SincePinned struct {
@@ -29,12 +23,19 @@ type SincePinned struct {
 	Files []string `json:"files,omitempty"`
 }
 
-func unboundPages(p *checker.Plugin) []UnboundPage {
-	out := []UnboundPage{}
-	for _, pg := range capability.UnboundPages(p) {
-		out = append(out, UnboundPage{Page: pg, Grant: "minimal"})
+// ForApproval is the card an approver sees, as plugin-lsp review and the
+// editor's plugin.reviewCard show it: Build, the "since the pinned
+// snapshot" section (AnnotateCard) and the checker's errors among diags
+// on its problems (AddErrors). When the tree cannot be hashed the card has
+// no Hash, says so among its problems, and err is Build's. hasErrors
+// reports an error among diags.
+func ForApproval(p *checker.Plugin, diags []checker.Diagnostic) (c *Card, hasErrors bool, err error) {
+	c, err = Build(p)
+	AnnotateCard(c, p)
+	if err != nil {
+		c.Problems = append(c.Problems, "source-tree hash: "+err.Error())
 	}
-	return out
+	return c, c.AddErrors(p, diags), err
 }
 
 // AddErrors lists the checker's errors among the card's problems
@@ -60,4 +61,44 @@ func (c *Card) AddErrors(p *checker.Plugin, diags []checker.Diagnostic) bool {
 		c.Problems = append(c.Problems, fmt.Sprintf("%s:%d:%d: %s [%s]", d.File, line+1, col+1, msg, d.Code))
 	}
 	return found
+}
+
+// AnnotateCard fills the card's "since the pinned snapshot" section from
+// the plugin's plugin.lock.json.
+func AnnotateCard(c *Card, p *checker.Plugin) {
+	sp := &SincePinned{Changes: []string{}}
+	c.SincePinned = sp
+	f, err := p.ReadFile(lockfile.FileName)
+	if errors.Is(err, fs.ErrNotExist) {
+		sp.Missing = true
+		return
+	}
+	if err != nil {
+		sp.Problem = err.Error()
+		return
+	}
+	old, err := lockfile.Parse(f.Text)
+	if err != nil {
+		sp.Problem = err.Error()
+		return
+	}
+	sp.Snapshot = old.SourceTreeHash
+	now, err := lockfile.Build(p, "")
+	if err != nil {
+		sp.Problem = err.Error()
+		return
+	}
+	for _, ch := range lockfile.Diff(old, now) {
+		sp.Changes = append(sp.Changes, ch.Line())
+	}
+	changed, added, removed, _ := lockfile.Stale(old, now)
+	for _, x := range changed {
+		sp.Files = append(sp.Files, "~ "+x)
+	}
+	for _, x := range added {
+		sp.Files = append(sp.Files, "+ "+x)
+	}
+	for _, x := range removed {
+		sp.Files = append(sp.Files, "- "+x)
+	}
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/lockfile"
+
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	"github.com/plugin-lsp/plugin-lsp/internal/text"
 )
@@ -50,7 +52,7 @@ func (c *Card) Safe() *Card {
 		t.Name, t.Registered, t.Page = Clean(t.Name, f), Clean(t.Registered, f), Clean(t.Page, f)
 		t.Description = Clean(t.Description, MaxDescriptionBytes)
 		t.Host = cleanAll(t.Host, f)
-		fetch := make([]FetchReach, len(t.Fetch))
+		fetch := make([]lockfile.Fetch, len(t.Fetch))
 		for j, r := range t.Fetch {
 			r.Domain = Clean(r.Domain, f)
 			fetch[j] = r
@@ -74,7 +76,7 @@ func (c *Card) Safe() *Card {
 		n.NeedsApproval, n.ModuleHash = Clean(n.NeedsApproval, f), Clean(n.ModuleHash, f)
 		s.NativeTools[i] = n
 	}
-	s.UnboundPages = make([]UnboundPage, len(c.UnboundPages))
+	s.UnboundPages = make([]lockfile.UnboundPage, len(c.UnboundPages))
 	for i, pg := range c.UnboundPages {
 		pg.Page = Clean(pg.Page, f)
 		s.UnboundPages[i] = pg

@@ -15,10 +15,10 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/plugin-lsp/plugin-lsp/internal/authoring/tstypes"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/capability"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/fixtures"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/tstypes"
 	"github.com/plugin-lsp/plugin-lsp/internal/jsonedit"
 	"github.com/plugin-lsp/plugin-lsp/internal/jsonpos"
 )

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/plugin-lsp/plugin-lsp/internal/authoring/tstypes"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/tstypes"
 )
 
 // toolFiles is what init writes for one tool: its manifest entry, its

@@ -10,6 +10,30 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 )
 
+// FunctionTool is one declared function tool: its name, the page it
+// binds (the file it resolves to when that exists, as written otherwise)
+// and its description.
+type FunctionTool struct{ Name, Page, Description string }
+
+// FunctionTools lists the manifest's function tools that have a name, in
+// manifest order: what the lock and the review card record per tool.
+func FunctionTools(p *checker.Plugin) []FunctionTool {
+	var out []FunctionTool
+	for _, t := range p.Manifest.Tools {
+		name, ok := checker.Str(t.Name)
+		if !ok {
+			continue
+		}
+		page, _ := checker.Str(t.Page)
+		if rel, found := p.ResolvePage(page); found {
+			page = rel
+		}
+		desc, _ := checker.Str(t.Description)
+		out = append(out, FunctionTool{Name: name, Page: page, Description: desc})
+	}
+	return out
+}
+
 // UnboundPages lists the pages (.ts, .js, not .d.ts) under code/ that no
 // tool of the manifest binds, sorted. Such a page is a bare function: it
 // keeps the minimal grant whatever the manifest's capabilities say.

@@ -26,15 +26,6 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/internal/scrub"
 )
 
-// Limits of a fetch entry: the defaults and the ceilings the broker
-// enforces whatever the manifest says.
-const (
-	DefaultMaxBytes  = checker.DefaultFetchMaxBytes
-	CeilingMaxBytes  = checker.MaxFetchMaxBytes
-	DefaultTimeoutMs = checker.DefaultFetchTimeoutMs
-	CeilingTimeoutMs = checker.MaxFetchTimeoutMs
-)
-
 // Fetch is one capabilities.fetch entry. Given to Build, zero caps mean
 // the defaults; in a Reach, Domain is the normalized host the broker
 // compares and the caps are effective (defaults and ceilings applied).
@@ -233,13 +224,13 @@ func (r *Reach) addFetch(f Fetch, problem func(code, msg string)) {
 func effective(f Fetch, key string) Fetch {
 	f.Domain = key
 	if f.MaxBytes <= 0 {
-		f.MaxBytes = DefaultMaxBytes
+		f.MaxBytes = checker.DefaultFetchMaxBytes
 	}
-	f.MaxBytes = min(f.MaxBytes, CeilingMaxBytes)
+	f.MaxBytes = min(f.MaxBytes, checker.MaxFetchMaxBytes)
 	if f.TimeoutMs <= 0 {
-		f.TimeoutMs = DefaultTimeoutMs
+		f.TimeoutMs = checker.DefaultFetchTimeoutMs
 	}
-	f.TimeoutMs = min(f.TimeoutMs, CeilingTimeoutMs)
+	f.TimeoutMs = min(f.TimeoutMs, checker.MaxFetchTimeoutMs)
 	return f
 }
 

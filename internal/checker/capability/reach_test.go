@@ -77,9 +77,9 @@ func TestDomainsString(t *testing.T) {
 func TestEffectiveCaps(t *testing.T) {
 	for name, want := range map[string][2]int64{
 		"v-object-caps":       {4096, 5000},
-		"v-caps-over-ceiling": {capability.CeilingMaxBytes, capability.CeilingTimeoutMs},
-		"v-caps-zero":         {capability.DefaultMaxBytes, capability.DefaultTimeoutMs},
-		"v-dup-domain":        {capability.DefaultMaxBytes, capability.DefaultTimeoutMs}, // the first entry wins
+		"v-caps-over-ceiling": {checker.MaxFetchMaxBytes, checker.MaxFetchTimeoutMs},
+		"v-caps-zero":         {checker.DefaultFetchMaxBytes, checker.DefaultFetchTimeoutMs},
+		"v-dup-domain":        {checker.DefaultFetchMaxBytes, checker.DefaultFetchTimeoutMs}, // the first entry wins
 	} {
 		m, _ := load(t, name)
 		r := capability.FromManifest(m)

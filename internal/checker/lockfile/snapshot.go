@@ -16,7 +16,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/plugin-lsp/plugin-lsp/internal/authoring/review"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/capability"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/native"
@@ -62,9 +61,22 @@ type FunctionTool struct {
 	Credentials []Credential `json:"credentials"`
 }
 
-// Fetch is a reachable host with its effective caps, as the review card
-// shows it.
-type Fetch = review.FetchReach
+// Fetch is a reachable host with its effective caps, as the lock and the
+// review card record it.
+type Fetch struct {
+	Domain    string `json:"domain"`
+	MaxBytes  int64  `json:"fetchMaxBytes"`
+	TimeoutMs int64  `json:"fetchTimeoutMs"`
+}
+
+// FetchesOf is a reach's fetch domains with their effective caps.
+func FetchesOf(r *capability.Reach) []Fetch {
+	out := []Fetch{}
+	for _, f := range r.Fetch {
+		out = append(out, Fetch{Domain: f.Domain, MaxBytes: f.MaxBytes, TimeoutMs: f.TimeoutMs})
+	}
+	return out
+}
 
 // Credential is a brokered credential: never its value.
 type Credential struct {
@@ -84,10 +96,22 @@ type NativeTool struct {
 	NeedsApproval string   `json:"needsApproval"`
 }
 
-// UnboundPage is a page under code/ that no tool binds: the minimal grant.
+// UnboundPage is a page under code/ that no tool binds. Run alone it has
+// the minimal grant (no host method, no network, no credential), whatever
+// the manifest's capabilities say.
 type UnboundPage struct {
 	Page  string `json:"page"`
-	Grant string `json:"grant"`
+	Grant string `json:"grant"` // "minimal"
+}
+
+// UnboundPages are the plugin's pages that no tool binds, each with the
+// minimal grant.
+func UnboundPages(p *checker.Plugin) []UnboundPage {
+	out := []UnboundPage{}
+	for _, pg := range capability.UnboundPages(p) {
+		out = append(out, UnboundPage{Page: pg, Grant: "minimal"})
+	}
+	return out
 }
 
 // Build takes the snapshot of a loaded plugin as it is now. writtenBy is
@@ -107,7 +131,7 @@ func Build(p *checker.Plugin, writtenBy string) (*Lock, error) {
 // Files hashes the plugin's files (all but plugin.lock.json) through its
 // FS: each file's "sha256:<hex>" by slash path, and the source-tree hash.
 func Files(p *checker.Plugin) (map[string]string, string, error) {
-	sums, err := review.TreeFiles(p.Dir, p.FS.ReadFile, func(rel string) bool { return rel == FileName })
+	sums, err := TreeFiles(p.Dir, p.FS.ReadFile, func(rel string) bool { return rel == FileName })
 	if err != nil {
 		return nil, "", err
 	}
@@ -115,7 +139,7 @@ func Files(p *checker.Plugin) (map[string]string, string, error) {
 	for rel, sum := range sums {
 		files[rel] = "sha256:" + sum
 	}
-	return files, "sha256:" + review.HashLines(review.SumLines(sums)), nil
+	return files, "sha256:" + HashLines(SumLines(sums)), nil
 }
 
 // Reach is the snapshot without the file hashes: the plugin's provenance
@@ -127,16 +151,8 @@ func Reach(p *checker.Plugin) *Lock {
 	l.Plugin.Name, _ = checker.Str(m.Name)
 	l.Plugin.Version, _ = checker.Str(m.Version)
 	reach := capability.FromManifest(m)
-	for _, t := range m.Tools {
-		name, ok := checker.Str(t.Name)
-		if !ok {
-			continue
-		}
-		page, _ := checker.Str(t.Page)
-		if rel, found := p.ResolvePage(page); found {
-			page = rel
-		}
-		l.FunctionTools = append(l.FunctionTools, toolReach(name, page, reach))
+	for _, t := range capability.FunctionTools(p) {
+		l.FunctionTools = append(l.FunctionTools, toolReach(t.Name, t.Page, reach))
 	}
 	for _, n := range native.Tools(p) {
 		req := n.Requires
@@ -146,17 +162,12 @@ func Reach(p *checker.Plugin) *Lock {
 		l.NativeTools = append(l.NativeTools, NativeTool{Name: n.Name, Module: n.Module, ModuleHash: n.ModuleHash,
 			Description: n.Description, Requires: req, NeedsApproval: n.NeedsApproval})
 	}
-	for _, pg := range capability.UnboundPages(p) {
-		l.UnboundPages = append(l.UnboundPages, UnboundPage{Page: pg, Grant: "minimal"})
-	}
+	l.UnboundPages = UnboundPages(p)
 	return l
 }
 
 func toolReach(name, page string, r *capability.Reach) FunctionTool {
-	t := FunctionTool{Name: name, Page: page, Host: append([]string{}, r.Host...), Fetch: []Fetch{}, Credentials: []Credential{}}
-	for _, f := range r.Fetch {
-		t.Fetch = append(t.Fetch, Fetch{Domain: f.Domain, MaxBytes: f.MaxBytes, TimeoutMs: f.TimeoutMs})
-	}
+	t := FunctionTool{Name: name, Page: page, Host: append([]string{}, r.Host...), Fetch: FetchesOf(r), Credentials: []Credential{}}
 	for _, c := range r.Credentials {
 		if c.Broken != "" {
 			continue // never injected: no reach

@@ -5,10 +5,10 @@ import (
 	"strings"
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
-	"github.com/plugin-lsp/plugin-lsp/internal/checker/schema"
 	"github.com/plugin-lsp/plugin-lsp/internal/fetchurl"
 	"github.com/plugin-lsp/plugin-lsp/internal/jsonedit"
 	"github.com/plugin-lsp/plugin-lsp/internal/jsonpos"
+	"github.com/plugin-lsp/plugin-lsp/internal/suggest"
 )
 
 // CredentialUnscoped warns about a credential sent to every fetch domain.
@@ -129,7 +129,7 @@ func reportScopeOutsideFetch(pass *checker.Pass, fetch []string) {
 				Message: fmt.Sprintf("credential %q is scoped to %q, which is not in capabilities.fetch: it is never sent there", name, s),
 				Subject: key,
 			}
-			if sug := schema.Suggest(s, fetch); sug != "" {
+			if sug := suggest.Closest(s, fetch); sug != "" {
 				d.Message += fmt.Sprintf(" (did you mean %q?)", sug)
 				if e, err := jsonedit.Replace(pass.Plugin.ManifestFile, n, jsonString(sug)); err == nil {
 					d.Fixes = []checker.Fix{{Title: "Scope it to " + sug, Edits: []checker.Edit{e}}}

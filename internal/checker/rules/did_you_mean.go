@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/capability"
 	"github.com/plugin-lsp/plugin-lsp/internal/jsonedit"
 	"github.com/plugin-lsp/plugin-lsp/internal/jsonpos"
 	"github.com/plugin-lsp/plugin-lsp/internal/suggest"
@@ -92,7 +93,7 @@ func methodFix(f *checker.File, callee checker.Span, obj, method string) (checke
 	case obj == "http" && strings.EqualFold(method, "get"):
 		use = "fetch"
 	default:
-		use = suggest.Closest(method, hostAPIMethods(obj))
+		use = suggest.Closest(method, capability.MethodsOf(obj))
 	}
 	if use == "" || use == method || f == nil || callee.End > len(f.Text) || callee.End-len(method) < callee.Start {
 		return checker.Fix{}, "", false

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/capability"
 	"github.com/plugin-lsp/plugin-lsp/internal/jsonpos"
 )
 
@@ -34,7 +35,7 @@ var HostUndeclaredMethod = &checker.Rule{
 		reach := reachOf(pass)
 		for _, pi := range loadPages(pass) {
 			for _, c := range pi.Page.Calls {
-				if !isHostMethod(c.Object, c.Method) {
+				if !capability.IsHostMethod(c.Object, c.Method) {
 					continue
 				}
 				name := c.Object + "." + c.Method

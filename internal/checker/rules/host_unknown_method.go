@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/capability"
 )
 
 // HostUnknownMethod reports a call of a method the host API does not
@@ -25,7 +26,7 @@ var HostUnknownMethod = &checker.Rule{
 		out := newDedup(pass)
 		for _, pi := range loadPages(pass) {
 			for _, c := range pi.Page.Calls {
-				if c.Method == "" || isHostMethod(c.Object, c.Method) {
+				if c.Method == "" || capability.IsHostMethod(c.Object, c.Method) {
 					continue
 				}
 				file, f := callFile(pi, c), pi.File
@@ -56,7 +57,7 @@ var HostUnknownMethod = &checker.Rule{
 
 func qualified(obj string) []string {
 	var out []string
-	for _, m := range hostAPIMethods(obj) {
+	for _, m := range capability.MethodsOf(obj) {
 		out = append(out, obj+"."+m)
 	}
 	return out

@@ -3,8 +3,6 @@ package rules
 import (
 	"encoding/json"
 	"strings"
-
-	"github.com/plugin-lsp/plugin-lsp/internal/checker/schema"
 )
 
 // Helpers shared by the manifest rules.
@@ -35,6 +33,3 @@ func jsonStrings(ss []string) string {
 	}
 	return "[" + strings.Join(q, ", ") + "]"
 }
-
-// schemaDisplay turns a JSON pointer into tools[0].name.
-func schemaDisplay(ptr string) string { return schema.DisplayPath(ptr) }

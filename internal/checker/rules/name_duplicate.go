@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/schema"
 	"github.com/plugin-lsp/plugin-lsp/internal/jsonpos"
 )
 
@@ -66,5 +67,5 @@ func dupReport(pass *checker.Pass, n *jsonpos.Node, msg string, first *jsonpos.N
 // pointerPath shows a node's location the way people write it:
 // tools[0].name.
 func pointerPath(n *jsonpos.Node) string {
-	return schemaDisplay(n.Pointer())
+	return schema.DisplayPath(n.Pointer())
 }

@@ -301,12 +301,6 @@ func allowlist(p *checker.Plugin) fetchurl.Allowlist {
 	return capability.FromManifest(p.Manifest).Allowlist()
 }
 
-// hostAPIMethods returns the methods of a host object (the catalogue of
-// internal/checker/capability).
-func hostAPIMethods(obj string) []string { return capability.MethodsOf(obj) }
-
-func isHostMethod(obj, method string) bool { return capability.IsHostMethod(obj, method) }
-
 // callFile is the file a call is in.
 func callFile(pi *pageInfo, c jspage.HostCall) string {
 	if c.File != "" {

@@ -249,5 +249,3 @@ func normalized(domain string) string {
 	}
 	return k
 }
-
-func jsonposParse(b []byte) (*jsonpos.Node, *jsonpos.SyntaxError) { return jsonpos.Parse(b) }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/lockfile"
+	"github.com/plugin-lsp/plugin-lsp/internal/jsonpos"
 )
 
 // SnapshotStale notes source files that changed since plugin.lock.json was
@@ -151,7 +152,7 @@ func nativeFiles(pass *checker.Pass) map[string]string {
 // moduleHashSpan is the pinned moduleHash of the native module rel in
 // plugin.lock.json (else its sourceTreeHash).
 func moduleHashSpan(f *checker.File, rel string) checker.Span {
-	root, _ := jsonposParse(f.Text)
+	root, _ := jsonpos.Parse(f.Text)
 	for _, n := range root.Get("nativeTools").Children() {
 		if s, ok := checker.Str(n.Get("module")); ok && s == rel {
 			if h := n.Get("moduleHash"); h != nil {
@@ -172,7 +173,7 @@ func pinnedSum(l *lockfile.Lock, rel string) string {
 
 // hashSpan is the sourceTreeHash value in plugin.lock.json.
 func hashSpan(f *checker.File) checker.Span {
-	root, _ := jsonposParse(f.Text)
+	root, _ := jsonpos.Parse(f.Text)
 	if n := root.Get("sourceTreeHash"); n != nil {
 		return checker.SpanOf(n)
 	}

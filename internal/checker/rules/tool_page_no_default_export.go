@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 )
@@ -32,7 +33,7 @@ var ToolPageNoDefaultExport = &checker.Rule{
 			switch {
 			case !de.Present:
 				pass.Report(checker.Diagnostic{File: pi.Rel, Span: checker.Span{},
-					Message: fmt.Sprintf("this page has no default export: the sandbox runs a tool (%s) by calling the page's default export function", joinNames(tools))})
+					Message: fmt.Sprintf("this page has no default export: the sandbox runs a tool (%s) by calling the page's default export function", strings.Join(tools, ", "))})
 			case de.Kind == "class" || de.Kind == "object" || de.Kind == "value":
 				pass.Report(checker.Diagnostic{File: pi.Rel, Span: de.Span,
 					Message: fmt.Sprintf("the default export is %s, not a function: the sandbox calls it with the tool's input", article(de.Kind))})
@@ -49,15 +50,4 @@ func article(kind string) string {
 		return "a plain value"
 	}
 	return "a " + kind
-}
-
-func joinNames(ns []string) string {
-	s := ""
-	for i, n := range ns {
-		if i > 0 {
-			s += ", "
-		}
-		s += n
-	}
-	return s
 }

@@ -3,8 +3,8 @@ package rules
 import (
 	"bytes"
 
-	"github.com/plugin-lsp/plugin-lsp/internal/authoring/tstypes"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/tstypes"
 )
 
 // TypesStale notes a generated .plugin/types.d.ts that no longer matches

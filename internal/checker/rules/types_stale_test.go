@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/plugin-lsp/plugin-lsp/internal/authoring/tstypes"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/tstypes"
 )
 
 // TestTypesStale: the example's committed types are fresh; a tool added

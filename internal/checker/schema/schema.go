@@ -36,9 +36,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/santhosh-tekuri/jsonschema/v5"
+
 	"github.com/plugin-lsp/plugin-lsp/internal/jsonpos"
 	"github.com/plugin-lsp/plugin-lsp/internal/suggest"
-	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
 // JSON is the text of plugin.schema.json.
@@ -174,7 +175,7 @@ func (v *Validator) walk(root *jsonpos.Node, ve *jsonschema.ValidationError, out
 				continue
 			}
 			pr := Problem{Span: m.KeySpan, Pointer: m.Pointer(), Message: unknownKey(m.Key, node, props, sub, v.file)}
-			if s := Suggest(m.Key, sortedKeys(props)); s != "" && node.Get(s) == nil {
+			if s := suggest.Closest(m.Key, sortedKeys(props)); s != "" && node.Get(s) == nil {
 				pr.Key, pr.Suggestion = m.Key, s
 			}
 			*out = append(*out, pr)
@@ -292,7 +293,7 @@ func sortedKeys(props map[string]any) []string {
 
 func unknownKey(key string, obj *jsonpos.Node, props, sub map[string]any, file string) string {
 	known := sortedKeys(props)
-	if s := Suggest(key, known); s != "" {
+	if s := suggest.Closest(key, known); s != "" {
 		return fmt.Sprintf("unknown key %q (did you mean %q?)", key, s)
 	}
 	what := ""
@@ -319,12 +320,9 @@ func unknownKey(key string, obj *jsonpos.Node, props, sub map[string]any, file s
 	return fmt.Sprintf("unknown key %q%s; expected one of %s", key, what, strings.Join(shown, ", "))
 }
 
-// Suggest returns the candidate closest to word when it is close enough to
-// be a typo (suggest.Closest: same letters ignoring case, an edit distance
-// of at most 2, 1 for short words, or a lookalike), else "".
-func Suggest(word string, candidates []string) string { return suggest.Closest(word, candidates) }
-
-func typeList(t any) string {
+// TypeNames is what a JSON Schema "type" keyword names: one type, or the
+// strings of a list of them (nil for anything else).
+func TypeNames(t any) []string {
 	var names []string
 	switch t := t.(type) {
 	case string:
@@ -336,6 +334,11 @@ func typeList(t any) string {
 			}
 		}
 	}
+	return names
+}
+
+func typeList(t any) string {
+	names := TypeNames(t)
 	if len(names) == 0 {
 		return "of another type"
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/plugin-lsp/plugin-lsp/internal/jsonpos"
+	"github.com/plugin-lsp/plugin-lsp/internal/suggest"
 )
 
 // check validates src and returns "text-at-span: message" lines, so a
@@ -169,8 +170,8 @@ func TestSuggest(t *testing.T) {
 		"tool": "tools", "NativeTools": "nativeTools", "capabilites": "capabilities",
 		"nmae": "name", "sdks": "sdk", "xyz": "", "Name": "name", "nmea": "", "tolos": "tools",
 	} {
-		if got := Suggest(in, cands); got != want {
-			t.Errorf("Suggest(%q) = %q, want %q", in, got, want)
+		if got := suggest.Closest(in, cands); got != want {
+			t.Errorf("suggest.Closest(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

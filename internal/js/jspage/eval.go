@@ -2,7 +2,9 @@ package jspage
 
 import (
 	"github.com/dop251/goja/ast"
+
 	"github.com/plugin-lsp/plugin-lsp/internal/js/jsfront"
+	"github.com/plugin-lsp/plugin-lsp/internal/js/jslex"
 )
 
 // pendingURL is the URL argument (and the init) of an http.fetch,
@@ -30,7 +32,7 @@ func (a *analyzer) urlArg(e ast.Expression, sc *jsfront.Scope) *URLArg {
 	for _, one := range a.m.Values(e, sc) {
 		uv := URLValue{Kind: one.Kind, Value: one.S, Reason: one.Reason}
 		if one.Lit >= 0 {
-			uv.Lit = Span{Start: one.Lit, End: tokenEnd(a.ts, one.Lit)}
+			uv.Lit = Span{Start: one.Lit, End: jslex.TokenEnd(a.ts, one.Lit)}
 		}
 		if uv.Kind != Exact && uv.Reason == "" {
 			uv.Reason = "`" + a.text(u.Span) + "` is only known at run time"

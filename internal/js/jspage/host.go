@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/dop251/goja/ast"
+
 	"github.com/plugin-lsp/plugin-lsp/internal/js/jsfront"
 	"github.com/plugin-lsp/plugin-lsp/internal/js/jslex"
 )
@@ -167,7 +168,7 @@ func (a *analyzer) findDefaultExport(top []ast.Statement, sc *jsfront.Scope) {
 		}
 		if de.Span.End == 0 {
 			if st := a.toTS(a.prep.aliasAt); st >= 0 {
-				de.Span = Span{Start: st, End: tokenEnd(a.ts, st)}
+				de.Span = Span{Start: st, End: jslex.TokenEnd(a.ts, st)}
 			}
 		}
 	}

@@ -5,10 +5,6 @@ import "github.com/plugin-lsp/plugin-lsp/internal/js/jslex"
 // Where a token, an expression or a call ends in the page: esbuild's
 // source map gives starts only. The tokens are internal/js/jslex's.
 
-// tokenEnd returns the end of the token that starts at i (a template
-// literal is one token).
-func tokenEnd(src string, i int) int { return jslex.TokenEnd(src, i) }
-
 // callEnd finds, from the start of a callee at i, the argument list of
 // the call and returns the offset after its closing parenthesis. ok is
 // false when no argument list follows at bracket depth 0.
@@ -66,7 +62,7 @@ func exprEnd(src string, i int) int {
 // arguments count as brackets).
 func calleeEnd(src string, i int) int {
 	s := jslex.ScanFrom(src, i)
-	end := tokenEnd(src, i)
+	end := jslex.TokenEnd(src, i)
 	for depth, first := 0, true; ; first = false {
 		t := s.Next()
 		if t.Kind == jslex.EOF {

@@ -46,16 +46,12 @@ import (
 
 // Limits.
 const (
-	DefaultMaxBytes   = capability.DefaultMaxBytes
-	CeilingMaxBytes   = capability.CeilingMaxBytes
-	DefaultTimeoutMs  = capability.DefaultTimeoutMs
-	CeilingTimeoutMs  = capability.CeilingTimeoutMs
 	DefaultMaxFetches = 64
 	// MaxURLBytes bounds the URL a tool may pass: longer URLs are refused
 	// before anything else looks at them.
 	MaxURLBytes = 8 << 10
 	// MaxRequestBodyBytes bounds the body a tool may send.
-	MaxRequestBodyBytes = CeilingMaxBytes
+	MaxRequestBodyBytes = checker.MaxFetchMaxBytes
 	// MaxRequestHeaderBytes bounds the headers a tool may send (names and
 	// values together).
 	MaxRequestHeaderBytes = 64 << 10

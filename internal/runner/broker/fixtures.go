@@ -38,17 +38,12 @@ func LoadFixtures(path string) (*Fixtures, error) {
 	if err != nil {
 		return nil, fmt.Errorf("fixtures: %w", err)
 	}
-	f, err := ParseFixtures(data)
+	f, err := fixtures.Parse(data)
 	if err != nil {
 		return nil, fmt.Errorf("fixtures %s:%w", path, err)
 	}
 	return f, nil
 }
-
-// ParseFixtures parses the contents of a fixtures file (fixtures.Parse).
-// Errors start with "line:col: " (1-based, byte column) of the offending
-// key or value and use the words of `plugin-lsp check`.
-func ParseFixtures(data []byte) (*Fixtures, error) { return fixtures.Parse(data) }
 
 // SecretStore is the dev secret resolver of the plugin named plugin
 // (plugin.json "name"): the fixtures' "secrets" (f may be nil), then the

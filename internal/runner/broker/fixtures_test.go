@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/fixtures"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/broker"
 )
 
@@ -35,7 +36,7 @@ const fixturesJSON = `{
 
 func fixtureBroker(t *testing.T, maxBytes int64) *broker.Broker {
 	t.Helper()
-	f, err := broker.ParseFixtures([]byte(fixturesJSON))
+	f, err := fixtures.Parse([]byte(fixturesJSON))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +150,7 @@ func TestFixtureSizeCap(t *testing.T) {
 }
 
 func TestParseFixtures(t *testing.T) {
-	f, err := broker.ParseFixtures([]byte(fixturesJSON))
+	f, err := fixtures.Parse([]byte(fixturesJSON))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +161,7 @@ func TestParseFixtures(t *testing.T) {
 		t.Errorf("defaults not applied: %+v %+v", x, f.FnFetch[0])
 	}
 	for _, empty := range []string{"", "  \n", "{}"} {
-		if f, err := broker.ParseFixtures([]byte(empty)); err != nil || len(f.FnFetch) != 0 {
+		if f, err := fixtures.Parse([]byte(empty)); err != nil || len(f.FnFetch) != 0 {
 			t.Errorf("%q: %v", empty, err)
 		}
 	}
@@ -187,9 +188,9 @@ func TestParseFixtures(t *testing.T) {
 		{`{"fnFetch": [{"url": "https://x.org", "request": {"header": {}}}]}`, `unknown key "header" (did you mean "headers"?)`},
 	}
 	for _, c := range bad {
-		_, err := broker.ParseFixtures([]byte(c.in))
+		_, err := fixtures.Parse([]byte(c.in))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("ParseFixtures(%q) = %v, want an error containing %q", c.in, err, c.want)
+			t.Errorf("fixtures.Parse(%q) = %v, want an error containing %q", c.in, err, c.want)
 		}
 	}
 }
@@ -340,7 +341,7 @@ func TestFetchLimitConcurrent(t *testing.T) {
 // matchers (credential headers count), times, simulated status, latency
 // and errors.
 func TestFixtureMatchingFeatures(t *testing.T) {
-	f, err := broker.ParseFixtures([]byte(`{"fnFetch": [
+	f, err := fixtures.Parse([]byte(`{"fnFetch": [
 	  {"url": "https://api.x.org/search?q=dune&limit=2", "body": {"n": 1}},
 	  {"url": "https://api.x.org/any", "body": "any"},
 	  {"url": "https://api.x.org/auth", "request": {"headers": {"authorization": "Bearer s3cret-value"}}, "body": "authorized"},

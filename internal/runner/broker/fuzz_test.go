@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/fixtures"
 	"github.com/plugin-lsp/plugin-lsp/internal/fetchurl"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/broker"
 )
@@ -77,7 +78,7 @@ func FuzzParseFixtures(f *testing.F) {
 	f.Add([]byte(`{"fnFetch": [{"url": "https://a.org", "status": "x"}]}`))
 	f.Add([]byte(`{"fnFetch": [`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fx, err := broker.ParseFixtures(data)
+		fx, err := fixtures.Parse(data)
 		if err != nil {
 			if msg := err.Error(); !strings.Contains(msg, ":") || msg[0] < '0' || msg[0] > '9' {
 				t.Fatalf("error without a position: %q", msg)

@@ -89,7 +89,7 @@ func (p *networkProvider) RoundTrip(ctx context.Context, req *Request, limits Ca
 	defer resp.Body.Close()
 	max := limits.MaxBytes
 	if max <= 0 {
-		max = DefaultMaxBytes
+		max = checker.DefaultFetchMaxBytes
 	}
 	if resp.ContentLength > max {
 		return nil, SourceNetwork, tooLarge(hreq.URL.Redacted(), hreq.URL.Host, max)

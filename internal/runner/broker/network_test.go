@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/broker"
 )
 
@@ -60,7 +61,7 @@ func TestNetworkRoundTrip(t *testing.T) {
 	}
 	e := b.Audit()[0]
 	if e.Method != "POST" || e.Status != 201 || e.Bytes != 16 || e.Source != "network" || e.Host != testHost ||
-		e.MaxBytes != broker.DefaultMaxBytes || e.TimeoutMs != broker.DefaultTimeoutMs || e.Refused != "" || e.Error != "" ||
+		e.MaxBytes != checker.DefaultFetchMaxBytes || e.TimeoutMs != checker.DefaultFetchTimeoutMs || e.Refused != "" || e.Error != "" ||
 		len(e.Credentials) != 1 || e.Credentials[0] != "k" {
 		t.Errorf("audit %+v", e)
 	}
@@ -239,9 +240,9 @@ func TestCapsEffective(t *testing.T) {
 		{Domain: "SET.org", MaxBytes: 1, TimeoutMs: 1}, // duplicate: the first wins
 	}, Provider: p})
 	want := map[string][2]int64{
-		"big.org":  {broker.CeilingMaxBytes, broker.CeilingTimeoutMs},
-		"zero.org": {broker.DefaultMaxBytes, broker.DefaultTimeoutMs},
-		"neg.org":  {broker.DefaultMaxBytes, broker.DefaultTimeoutMs},
+		"big.org":  {checker.MaxFetchMaxBytes, checker.MaxFetchTimeoutMs},
+		"zero.org": {checker.DefaultFetchMaxBytes, checker.DefaultFetchTimeoutMs},
+		"neg.org":  {checker.DefaultFetchMaxBytes, checker.DefaultFetchTimeoutMs},
 		"set.org":  {4096, 5000},
 	}
 	for _, h := range []string{"big.org", "zero.org", "neg.org", "set.org"} {

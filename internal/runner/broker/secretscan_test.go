@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/fixtures"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/broker"
 )
 
@@ -43,7 +44,7 @@ func TestNoSecretAnywhere(t *testing.T) {
 		Provider:    s.provider(),
 		MaxFetches:  8,
 	})
-	fix, err := broker.ParseFixtures([]byte(`{"fnFetch": [{"url": "https://` + testHost + `/fixture", "body": {"token": "` + secret + `"}}], "secrets": {"api_key": "` + secret + `"}}`))
+	fix, err := fixtures.Parse([]byte(`{"fnFetch": [{"url": "https://` + testHost + `/fixture", "body": {"token": "` + secret + `"}}], "secrets": {"api_key": "` + secret + `"}}`))
 	if err != nil {
 		t.Fatal(err)
 	}

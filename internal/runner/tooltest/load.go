@@ -22,6 +22,7 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/fixtures"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/schema"
 	"github.com/plugin-lsp/plugin-lsp/internal/jsonpos"
+	"github.com/plugin-lsp/plugin-lsp/internal/suggest"
 )
 
 // SchemaJSON is the text of the test files' schema (internal/checker/schema/tests.schema.json).
@@ -246,7 +247,7 @@ func Parse(p *checker.Plugin, rel string, data []byte) *File {
 				at = checker.SpanOf(tn)
 			}
 			msg := fmt.Sprintf("plugin.json has no function tool %q", c.Tool)
-			if s := schema.Suggest(c.Tool, toolNames); s != "" {
+			if s := suggest.Closest(c.Tool, toolNames); s != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", s)
 			} else if len(toolNames) > 0 {
 				msg += "; it declares " + strings.Join(toolNames, ", ")

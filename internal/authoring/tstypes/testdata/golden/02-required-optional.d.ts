@@ -1,6 +1,0 @@
-// Generated from testdata/schemas/02-required-optional.json by TestGolden (go test ./internal/authoring/tstypes -update).
-export type Input = {
-  edition?: number;
-  isbn: string;
-  signed?: boolean;
-};

@@ -1,2 +1,0 @@
-// Generated from testdata/schemas/04-enum-mixed.json by TestGolden (go test ./internal/authoring/tstypes -update).
-export type Input = "auto" | 1 | 2 | null | true;

@@ -1,7 +1,0 @@
-// Generated from testdata/schemas/08-array-of-objects.json by TestGolden (go test ./internal/authoring/tstypes -update).
-export type Input = {
-  items: {
-    qty: number;
-    sku: string;
-  }[];
-};

@@ -1,8 +1,0 @@
-// Generated from testdata/schemas/12-recursive-ref.json by TestGolden (go test ./internal/authoring/tstypes -update).
-export type Input = {
-  root: Input_node;
-};
-export type Input_node = {
-  children?: Input_node[];
-  label: string;
-};

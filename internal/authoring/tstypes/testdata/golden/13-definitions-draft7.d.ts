@@ -1,8 +1,0 @@
-// Generated from testdata/schemas/13-definitions-draft7.json by TestGolden (go test ./internal/authoring/tstypes -update).
-export type Input = {
-  money: Input_money;
-};
-export type Input_money = {
-  amount: number;
-  currency: "EUR" | "USD";
-};

@@ -1,4 +1,0 @@
-// Generated from testdata/schemas/14-additional-false.json by TestGolden (go test ./internal/authoring/tstypes -update).
-export type Input = {
-  q: string;
-};

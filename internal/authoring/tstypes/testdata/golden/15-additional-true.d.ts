@@ -1,5 +1,0 @@
-// Generated from testdata/schemas/15-additional-true.json by TestGolden (go test ./internal/authoring/tstypes -update).
-export type Input = {
-  q: string;
-  [key: string]: unknown;
-};

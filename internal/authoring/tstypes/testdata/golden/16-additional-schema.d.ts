@@ -1,5 +1,0 @@
-// Generated from testdata/schemas/16-additional-schema.json by TestGolden (go test ./internal/authoring/tstypes -update).
-export type Input = {
-  default?: number;
-  [key: string]: number | undefined;
-};

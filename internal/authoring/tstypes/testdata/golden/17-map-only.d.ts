@@ -1,4 +1,0 @@
-// Generated from testdata/schemas/17-map-only.json by TestGolden (go test ./internal/authoring/tstypes -update).
-export type Input = {
-  [key: string]: string;
-};

@@ -1,8 +1,0 @@
-// Generated from testdata/schemas/19-oneof-shared.json by TestGolden (go test ./internal/authoring/tstypes -update).
-export type Input = {
-  isbn: string;
-  kind: "isbn";
-} | {
-  kind: "title";
-  title: string;
-};

@@ -1,0 +1,2 @@
+// Generated from testdata/schemas/01-string.json by TestGolden (go test ./internal/checker/tstypes -update).
+export type Input = string;

@@ -1,0 +1,2 @@
+// Generated from testdata/schemas/25-untyped-items.json by TestGolden (go test ./internal/checker/tstypes -update).
+export type Input = unknown[];
