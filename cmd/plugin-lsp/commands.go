@@ -168,9 +168,13 @@ var commands = []*command{
 			".plugin/types.d.ts and tsconfig.json. In a plugin that exists, --tool NAME\n" +
 			"adds a tool of its own the same way (manifest entry with a placeholder\n" +
 			"description and a minimal input schema, page, fixture, test).\n" +
+			"--native NAME adds a native tool instead (the full-trust lane): its module\n" +
+			"native/<name>.js (// @ts-check against .plugin/native.d.ts), its nativeTools\n" +
+			"entry and \"sdk\": 1, native/tsconfig.json, tests/<name>.json and the types.\n" +
 			"Existing files are never overwritten; running init twice changes nothing.",
 		flags: []flagDef{
 			{name: "tool", value: "NAME", help: "the tool to create (default \"greet\", a greeter); an\nidentifier: letters, digits and _, not starting with a digit"},
+			{name: "native", value: "NAME", rel: relOr, help: "a native tool to create instead, named like \"chat.send\"\n(dot-separated parts; not fn.*, not a built-in's name)"},
 		},
 	},
 	{
@@ -181,7 +185,9 @@ var commands = []*command{
 			"host API the plugin is granted (http.fetch, collections.*), console, the\n" +
 			"timers and web globals of the sandbox, and Input<\"toolName\"> from each\n" +
 			"tool's inputJsonSchema. Writes DIR/tsconfig.json too when there is none,\n" +
-			"so that editors and tsc --noEmit type-check the pages against it.",
+			"so that editors and tsc --noEmit type-check the pages against it. A plugin\n" +
+			"with native tools also gets DIR/.plugin/native.d.ts: each native tool's input\n" +
+			"(from its inputJsonSchema in the module) and its ctx, narrowed by its requires.",
 		flags: []flagDef{
 			{name: "check", help: "write nothing; exit 1 when a types.d.ts is missing or stale"},
 			{name: "stdout", rel: relOr, help: "write nothing; print the types.d.ts of the one plugin DIR holds (the VS Code extension's TypeScript server plugin reads it)"},
