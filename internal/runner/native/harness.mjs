@@ -432,8 +432,10 @@ async function main() {
   try {
     mod = await import(cfg.module);
   } catch (e) {
-    emit(errorEvent(e, "ImportError"));
-    emit({ t: "phase", phase: "import" });
+    const ev = errorEvent(e, "Error");
+    ev.message = `importing the module threw ${ev.name}: ${ev.message}`;
+    ev.name = "ImportError";
+    emit(ev);
     return;
   }
   const map = mod.tools && typeof mod.tools === "object" ? mod.tools : mod.default && typeof mod.default === "object" ? mod.default : null;

@@ -36,6 +36,7 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/capability"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/fixtures"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/schema"
+	"github.com/plugin-lsp/plugin-lsp/internal/js/jsmodule"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner"
 	"github.com/plugin-lsp/plugin-lsp/internal/scrub"
 )
@@ -283,8 +284,12 @@ func Run(ctx context.Context, req Request) (*runner.Record, error) {
 
 	// The module: inside the plugin directory, read through the one reader.
 	rel := filepath.ToSlash(filepath.Clean(strings.TrimPrefix(modStr, "./")))
-	if _, err := p.ReadFile(rel); err != nil {
+	mf, err := p.ReadFile(rel)
+	if err != nil {
 		return fail("ModuleError", fmt.Sprintf("cannot read the module %s of %s: %v", modStr, req.Tool, err), checker.ManifestName, 0, 0)
+	}
+	if m := jsmodule.ReadExports(mf.Text); m.Kind == jsmodule.CommonJS {
+		return fail("ModuleError", fmt.Sprintf("%s is CommonJS (module.exports, require): a native module is an ES module (export const tools = {…})", rel), rel, 1, 1)
 	}
 	abs := p.Abs(rel)
 	if real, err := filepath.EvalSymlinks(abs); err == nil {
@@ -429,7 +434,9 @@ func Run(ctx context.Context, req Request) (*runner.Record, error) {
 	var logs []runner.LogEntry
 	logBytes := int64(0)
 	logTrunc := false
+	logSeen := int64(0) // every byte logged, kept or not
 	addLog := func(level, msg string) {
+		logSeen += int64(len(msg))
 		if logTrunc {
 			return
 		}
@@ -571,7 +578,7 @@ loop:
 			rec.Logs = append(rec.Logs, runner.LogEntry{Level: "warn", Message: fmt.Sprintf("… output truncated at %d KiB", LogCapBytes>>10)})
 		}
 	}
-	rec.Usage.LogBytes = logBytes + int64(out.n+errOut.n) - int64(len(out.b)+len(errOut.b))
+	rec.Usage.LogBytes = logSeen + int64(out.n+errOut.n) - int64(len(out.b)+len(errOut.b))
 
 	switch {
 	case rec.Error != nil:
@@ -707,7 +714,7 @@ func mapStack(stack, dir, harness string) (string, string, int, int) {
 	var out []string
 	file, line, col := "", 0, 0
 	for _, l := range strings.Split(stack, "\n") {
-		if strings.Contains(l, filepath.Base(harness)) || strings.Contains(l, "node:internal") {
+		if strings.Contains(l, filepath.Base(harness)) || strings.Contains(l, "(node:") || strings.Contains(l, "at node:") {
 			continue
 		}
 		l = frameRe.ReplaceAllStringFunc(l, func(m string) string {
