@@ -126,6 +126,11 @@ var commands = []*command{
 				"the fixtures file as a fixture (secrets replaced, the\n" +
 				"request's credential headers never written; see\n" +
 				"docs/fixtures.md)"},
+			{name: "trust-native", help: "run a native tool (nativeTools) in a Node.js >= 20 child\n" +
+				"process with full authority on this machine, through the\n" +
+				"plugin-lsp harness (docs/authoring.md, Native tools); the\n" +
+				"record adds lane, approval and connections"},
+			{name: "node", value: "PATH", help: "the node executable for --trust-native (default: node on\nPATH)"},
 		},
 	},
 	{

@@ -30,7 +30,11 @@ const (
 
 // capRecord applies the caps to a finished record. A record still over
 // MaxRecordBytes (a result that redaction made longer) loses its result.
-func capRecord(rec *Record) {
+func capRecord(rec *Record) { CapRecord(rec) }
+
+// CapRecord bounds a record's fields and its whole size (the native lane
+// caps its records the same way).
+func CapRecord(rec *Record) {
 	if e := rec.Error; e != nil {
 		e.Name = checker.Elide(e.Name, MaxErrorNameBytes)
 		e.Message = checker.Elide(e.Message, MaxErrorMessageBytes)

@@ -248,19 +248,19 @@ export interface StorageContext {
 /** ctx.collections' reads, for a tool that requires "collections.read". */
 export interface CollectionsReadContext {
   readonly collections: {
-    /** The value stored under key in the collection, or null. */
-    get<T = any>(name: string, key: string): Promise<T | null>;
-    /** Entries sorted by key; where keeps values whose top-level fields equal where's, where.limit caps the count. */
-    query<T = any>(name: string, where?: { limit?: number; [field: string]: unknown }): Promise<Array<{ key: string; value: T }>>;
+    /** The document stored under id in the collection, or null. */
+    get<T = any>(name: string, id: string): Promise<T | null>;
+    /** The documents whose top-level fields equal where's (all without where), each with its id. */
+    query<T extends object = { [field: string]: any }>(name: string, where?: { [field: string]: unknown }): Promise<Array<{ id: string } & T>>;
   };
 }
 /** ctx.collections' writes, for a tool that requires "collections.write". */
 export interface CollectionsWriteContext {
   readonly collections: {
-    /** Stores a JSON value under key in the collection. */
-    put(name: string, key: string, value: unknown): Promise<true>;
-    /** Removes key from the collection; resolves to whether it existed. */
-    delete(name: string, key: string): Promise<boolean>;
+    /** Stores a JSON document under id in the collection. */
+    put(name: string, id: string, doc: unknown): Promise<void>;
+    /** Removes id from the collection; resolves to whether it existed. */
+    delete(name: string, id: string): Promise<boolean>;
   };
 }
 /** ctx.notify, for a tool that requires "notify.user". */
