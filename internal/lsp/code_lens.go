@@ -29,6 +29,9 @@ func (sn *snapshot) anchors(rel string) []toolAnchor {
 	for _, a := range ide.Anchors(sn.plugin, rel) {
 		out = append(out, toolAnchor{tool: a.Tool, span: a.Span})
 	}
+	for _, a := range ide.NativeAnchors(sn.plugin, rel) {
+		out = append(out, toolAnchor{tool: a.Tool, span: a.Span})
+	}
 	return out
 }
 

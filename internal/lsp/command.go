@@ -81,6 +81,9 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 	if sn.plugin == nil {
 		return nil, invalidParams("%s has no plugin.json", ps.dir)
 	}
+	if nt, ok := ide.NativeOf(sn.plugin, args.Tool); ok {
+		return s.runNativeTool(ctx, ps, sn, nt, args, token)
+	}
 	if sn.plugin.Manifest.FunctionTool(args.Tool) == nil {
 		return nil, invalidParams("plugin %s: %s", ps.dir, checker.WhyNotRunnable(sn.plugin.Manifest, args.Tool))
 	}
