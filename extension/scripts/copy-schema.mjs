@@ -18,7 +18,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const src = join(root, "..", "analysis", "schema", "plugin.schema.json");
+const src = join(root, "..", "internal", "checker", "schema", "plugin.schema.json");
 const dst = join(root, "schemas", "plugin.hints.schema.json");
 
 /** Keywords that only complete or describe, kept as they are. */

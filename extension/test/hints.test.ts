@@ -51,7 +51,7 @@ function described(schema: unknown, path = ""): Described[] {
 }
 
 describe("hints schema descriptions", () => {
-  const source = JSON.parse(readFileSync(join(REPO_ROOT, "analysis", "schema", "plugin.schema.json"), "utf8"));
+  const source = JSON.parse(readFileSync(join(REPO_ROOT, "internal", "checker", "schema", "plugin.schema.json"), "utf8"));
   // A real ESM import (tsc would turn `import()` into `require`, which cannot load an .mjs here).
   const esmImport = new Function("u", "return import(u)") as (u: string) => Promise<unknown>;
   const load = async () => (await esmImport(pathToFileURL(join(EXT_ROOT, "scripts", "copy-schema.mjs")).href)) as { hints: (s: unknown) => unknown };

@@ -37,10 +37,10 @@ describe("package.json", () => {
   it("gives VS Code's JSON service the manifest schema without its validation keywords", () => {
     assert.deepEqual(pkg.contributes.jsonValidation, [{ fileMatch: "plugin.json", url: "./schemas/plugin.hints.schema.json" }]);
     const copy = readFileSync(join(EXT_ROOT, "scripts", "copy-schema.mjs"), "utf8");
-    assert.ok(copy.includes(`join(root, "..", "analysis", "schema", "plugin.schema.json")`));
+    assert.ok(copy.includes(`join(root, "..", "internal", "checker", "schema", "plugin.schema.json")`));
     const hintsPath = join(EXT_ROOT, "schemas", "plugin.hints.schema.json");
     if (!existsSync(hintsPath)) return assert.fail(`${hintsPath} not built (npm run schema)`);
-    const source = JSON.parse(readFileSync(join(EXT_ROOT, "..", "analysis", "schema", "plugin.schema.json"), "utf8"));
+    const source = JSON.parse(readFileSync(join(EXT_ROOT, "..", "internal", "checker", "schema", "plugin.schema.json"), "utf8"));
     const hints = JSON.parse(readFileSync(hintsPath, "utf8"));
     const src = schemaFacts(source);
     const got = schemaFacts(hints);

@@ -42,7 +42,7 @@ const ALL = "a" + PLANTED.join("a") + "a";
 
 describe("visible", () => {
   it("shows each character as the Go sanitiser does (internal/text/testdata/visible.json)", () => {
-    const vectors = JSON.parse(readFileSync(join(REPO_ROOT, "analysis", "text", "testdata", "visible.json"), "utf8")) as Vector[];
+    const vectors = JSON.parse(readFileSync(join(REPO_ROOT, "internal", "text", "testdata", "visible.json"), "utf8")) as Vector[];
     assert.ok(vectors.length > 30);
     for (const v of vectors) {
       assert.equal(visible(v.in), v.line, `line ${JSON.stringify(v.in)}`);

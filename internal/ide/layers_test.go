@@ -19,7 +19,7 @@ func TestKnowsNoProtocol(t *testing.T) {
 		t.Fatalf("go list found %d dependencies: %q", len(deps), deps)
 	}
 	for _, dep := range deps {
-		for _, bad := range []string{"go.lsp.dev/", mod + "lsp", mod + "cmd"} {
+		for _, bad := range []string{"go.lsp.dev/", mod + "internal/lsp", mod + "cmd"} {
 			if strings.HasPrefix(dep, bad) {
 				t.Errorf("ide depends on %s", dep)
 			}
