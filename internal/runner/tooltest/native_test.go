@@ -92,3 +92,27 @@ func TestNativeCases(t *testing.T) {
 		}
 	}
 }
+
+// TestNativeExampleSuites: the examples' suites pass with TrustNative
+// (what .ci/run runs through plugin-lsp test --trust-native), and their
+// native cases ran.
+func TestNativeExampleSuites(t *testing.T) {
+	if _, _, _, err := native.NodeVersion(context.Background(), ""); err != nil {
+		t.Skipf("no usable node: %v", err)
+	}
+	for _, dir := range []string{"../../../testdata/example/redis", "../../../testdata/example/books"} {
+		rs := runDir(t, dir, Options{TrustNative: true})
+		sum := Summarize(rs)
+		nativeRan := 0
+		for _, r := range rs {
+			if r.Record != nil && r.Record.Lane == "native" {
+				nativeRan++
+			}
+		}
+		if !sum.OK() || sum.Skipped != 0 || nativeRan < 3 {
+			var b bytes.Buffer
+			Write(&b, "text", rs, sum, "")
+			t.Errorf("%s (%d native cases ran):\n%s", dir, nativeRan, b.String())
+		}
+	}
+}
