@@ -161,6 +161,11 @@ var commands = []*command{
 			{name: "run", value: "PATTERN", help: "run only the cases whose \"<tool>/<name>\" matches the\nregular expression"},
 			{name: "timeout", value: "D", help: "deadline of a case without timeoutMs (default 10s)"},
 			{name: "parallel", value: "N", help: "cases run at once (default: the number of CPUs)"},
+			{name: "trust-native", help: "also run the cases of native tools, in Node.js >= 20 with\n" +
+				"full authority on this machine (fake providers: every\n" +
+				"connection refused and recorded); without it they are\n" +
+				"reported as skipped"},
+			{name: "node", value: "PATH", help: "the node executable for --trust-native (default: node on\nPATH)"},
 		},
 	},
 	{
