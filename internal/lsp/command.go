@@ -81,7 +81,9 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 	if sn.plugin == nil {
 		return nil, invalidParams("%s has no plugin.json", ps.dir)
 	}
-	if nt, ok := ide.NativeOf(sn.plugin, args.Tool); ok {
+	// Without a native runner (a build or a test without the harness)
+	// a native tool answers why it cannot run here.
+	if nt, ok := ide.NativeOf(sn.plugin, args.Tool); ok && s.opts.NativeRunner != nil {
 		return s.runNativeTool(ctx, ps, sn, nt, args, token)
 	}
 	if sn.plugin.Manifest.FunctionTool(args.Tool) == nil {

@@ -99,9 +99,6 @@ func (s *Server) runNativeTool(ctx context.Context, ps *pluginState, sn *snapsho
 	if args.Record {
 		return nil, invalidParams("%s: \"record\" records brokered fetches; a native tool has none", CommandRunTool)
 	}
-	if s.opts.NativeRunner == nil {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "native tools cannot be run by this build of plugin-lsp")
-	}
 	// Node imports the module from disk, not the editor's text: the
 	// approval names the bytes that will run.
 	if text, err := checker.ReadPluginFile(checker.OSFS{}, sn.plugin.Dir, nt.Module); err == nil {
