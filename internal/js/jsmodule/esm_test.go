@@ -125,6 +125,7 @@ func TestBundledExample(t *testing.T) {
 	}
 	check(t, string(src), `
 kind ESM
+import "node:net" [net]
 export tools @tools
 map tools @tools
   "tg.sendMessage" @"tg.sendMessage" def desc schema exec requires=[secrets.read@"secrets.read" network.socket@"network.socket"]
