@@ -78,6 +78,9 @@ step "plugin-lsp check and test on the bundled example"
 go run ./cmd/plugin-lsp check testdata/example/books
 go run ./cmd/plugin-lsp test testdata/example/books
 
+step "plugin-lsp test --trust-native on the examples (native tools in Node.js)"
+go run ./cmd/plugin-lsp test --trust-native testdata/example/books testdata/example/redis
+
 step "VS Code extension: build, one .vsix per platform + universal"
 (cd extension && npm run --silent package)
 

@@ -126,6 +126,11 @@ var commands = []*command{
 				"the fixtures file as a fixture (secrets replaced, the\n" +
 				"request's credential headers never written; see\n" +
 				"docs/fixtures.md)"},
+			{name: "trust-native", help: "run a native tool (nativeTools) in a Node.js >= 20 child\n" +
+				"process with full authority on this machine, through the\n" +
+				"plugin-lsp harness (docs/authoring.md, Native tools); the\n" +
+				"record adds lane, approval and connections"},
+			{name: "node", value: "PATH", help: "the node executable for --trust-native (default: node on\nPATH)"},
 		},
 	},
 	{
@@ -156,6 +161,11 @@ var commands = []*command{
 			{name: "run", value: "PATTERN", help: "run only the cases whose \"<tool>/<name>\" matches the\nregular expression"},
 			{name: "timeout", value: "D", help: "deadline of a case without timeoutMs (default 10s)"},
 			{name: "parallel", value: "N", help: "cases run at once (default: the number of CPUs)"},
+			{name: "trust-native", help: "also run the cases of native tools, in Node.js >= 20 with\n" +
+				"full authority on this machine (fake providers: every\n" +
+				"connection refused and recorded); without it they are\n" +
+				"reported as skipped"},
+			{name: "node", value: "PATH", help: "the node executable for --trust-native (default: node on\nPATH)"},
 		},
 	},
 	{
@@ -168,9 +178,13 @@ var commands = []*command{
 			".plugin/types.d.ts and tsconfig.json. In a plugin that exists, --tool NAME\n" +
 			"adds a tool of its own the same way (manifest entry with a placeholder\n" +
 			"description and a minimal input schema, page, fixture, test).\n" +
+			"--native NAME adds a native tool instead (the full-trust lane): its module\n" +
+			"native/<name>.js (// @ts-check against .plugin/native.d.ts), its nativeTools\n" +
+			"entry and \"sdk\": 1, native/tsconfig.json, tests/<name>.json and the types.\n" +
 			"Existing files are never overwritten; running init twice changes nothing.",
 		flags: []flagDef{
 			{name: "tool", value: "NAME", help: "the tool to create (default \"greet\", a greeter); an\nidentifier: letters, digits and _, not starting with a digit"},
+			{name: "native", value: "NAME", rel: relOr, help: "a native tool to create instead, named like \"chat.send\"\n(dot-separated parts; not fn.*, not a built-in's name)"},
 		},
 	},
 	{
@@ -181,7 +195,9 @@ var commands = []*command{
 			"host API the plugin is granted (http.fetch, collections.*), console, the\n" +
 			"timers and web globals of the sandbox, and Input<\"toolName\"> from each\n" +
 			"tool's inputJsonSchema. Writes DIR/tsconfig.json too when there is none,\n" +
-			"so that editors and tsc --noEmit type-check the pages against it.",
+			"so that editors and tsc --noEmit type-check the pages against it. A plugin\n" +
+			"with native tools also gets DIR/.plugin/native.d.ts: each native tool's input\n" +
+			"(from its inputJsonSchema in the module) and its ctx, narrowed by its requires.",
 		flags: []flagDef{
 			{name: "check", help: "write nothing; exit 1 when a types.d.ts is missing or stale"},
 			{name: "stdout", rel: relOr, help: "write nothing; print the types.d.ts of the one plugin DIR holds (the VS Code extension's TypeScript server plugin reads it)"},

@@ -15,13 +15,50 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/native"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
 )
+
+// runNative runs a native tool through the harness (--trust-native).
+func runNative(o runOptions, p *checker.Plugin, tool string, input json.RawMessage, stdout, stderr io.Writer) int {
+	if !o.trustNative {
+		mod, _ := native.IsNativeTool(p.Manifest, tool)
+		fmt.Fprintf(stderr, "plugin-lsp run: %q is a native tool (%s): it runs in Node.js with full authority on this machine, "+
+			"not in the sandbox; pass --trust-native to run it through the plugin-lsp harness\n", tool, line(mod))
+		return 2
+	}
+	if o.record {
+		fmt.Fprintln(stderr, "plugin-lsp run: --record records brokered fetches; a native tool has none")
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	rec, err := native.Run(ctx, native.Request{
+		Plugin: p, Tool: tool, Input: input, Providers: o.providers, Timeout: o.timeout,
+		Node: o.node, FixturesPath: o.fixtures,
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "plugin-lsp run: %s\n", line(err))
+		return 2
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(rec); err != nil {
+		fmt.Fprintf(stderr, "plugin-lsp run: %v\n", err)
+		return 1
+	}
+	if !rec.OK {
+		return 1
+	}
+	return 0
+}
 
 type runOptions struct {
 	fixtures, input, providers string
 	timeout                    time.Duration
-	record                     bool
+	record, trustNative        bool
+	node                       string
 	pos                        []string
 }
 
@@ -33,6 +70,10 @@ func parseRunArgs(args []string) (runOptions, error) {
 		switch name {
 		case "record":
 			o.record = true
+		case "trust-native":
+			o.trustNative = true
+		case "node":
+			o.node = val
 		case "fixtures":
 			o.fixtures = val
 		case "input":
@@ -138,8 +179,11 @@ func runCommandIO(args []string, stdin io.Reader, stdout, stderr io.Writer, newR
 			return 2
 		}
 		input = raw
-	} else {
+	} else if _, isNative := native.IsNativeTool(p.Manifest, tool); !isNative {
 		input = runner.DefaultInput(p, tool)
+	}
+	if _, isNative := native.IsNativeTool(p.Manifest, tool); isNative && p.Manifest.FunctionTool(tool) == nil {
+		return runNative(o, p, tool, input, stdout, stderr)
 	}
 	r, closeRunner, err := newRunner()
 	if err != nil {

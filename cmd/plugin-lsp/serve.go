@@ -61,12 +61,14 @@ func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		debounce = -1 // no delay
 	}
 	srv := lsp.New(lsp.Options{
-		Runner:   newToolRunner(),
-		DocsURL:  docsURL,
-		Debounce: debounce,
-		Log:      stderr,
-		Version:  version,
-		Review:   reviewCard,
+		Runner: newToolRunner(),
+		// Native tools run in Node.js, each after the user approved it.
+		NativeRunner: lsp.HarnessRunner{},
+		DocsURL:      docsURL,
+		Debounce:     debounce,
+		Log:          stderr,
+		Version:      version,
+		Review:       reviewCard,
 
 		MemoryLimit: memLimit,
 	})

@@ -15,6 +15,7 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/native"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/tooltest"
 )
 
@@ -25,6 +26,8 @@ type testOptions struct {
 	timeout  time.Duration
 	parallel int
 	dirs     []string
+	native   bool
+	node     string
 }
 
 func parseTestArgs(args []string) (testOptions, error) {
@@ -53,6 +56,10 @@ func parseTestArgs(args []string) (testOptions, error) {
 				return fmt.Errorf("--timeout %q is not a positive duration (e.g. 5s, 500ms)", val)
 			}
 			o.timeout = d
+		case "trust-native":
+			o.native = true
+		case "node":
+			o.node = val
 		case "parallel":
 			n, err := strconv.Atoi(val)
 			if err != nil || n < 1 {
@@ -94,6 +101,12 @@ func testCommand(args []string, stdout, stderr io.Writer, newRunner func(paralle
 		return 2
 	}
 	outputFormat(stdout, o.format)
+	if o.native {
+		if _, _, _, err := native.NodeVersion(context.Background(), o.node); err != nil {
+			fmt.Fprintf(stderr, "plugin-lsp test: %s\n", line(err))
+			return 2
+		}
+	}
 	dirs, _, err := checker.ExpandPluginArgs(o.dirs, false)
 	if err != nil {
 		fmt.Fprintf(stderr, "plugin-lsp test: %v\n", err)
@@ -122,7 +135,8 @@ func testCommand(args []string, stdout, stderr io.Writer, newRunner func(paralle
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	start := time.Now()
-	results, err := tooltest.Run(ctx, suites, tooltest.Options{Runner: r, Parallel: o.parallel, Filter: o.run, Timeout: o.timeout, Update: o.update})
+	results, err := tooltest.Run(ctx, suites, tooltest.Options{Runner: r, Parallel: o.parallel, Filter: o.run, Timeout: o.timeout, Update: o.update,
+		TrustNative: o.native, Node: o.node})
 	if err != nil {
 		fmt.Fprintf(stderr, "plugin-lsp test: %v\n", err)
 		return 1

@@ -145,6 +145,8 @@ td.method { font-family: var(--mono); font-weight: 600; }
 table.fetches th, table.fetches td.method, table.fetches td.status-cell, table.fetches td.source { white-space: nowrap; overflow-wrap: normal; }
 table.fetches td.url { font-family: var(--mono); min-width: 28ch; width: 45%; }
 table.fetches td.creds { min-width: 14ch; }
+table.connections th, table.connections td.protocol, table.connections td.status-cell { white-space: nowrap; }
+table.connections td.host { font-family: var(--mono); overflow-wrap: anywhere; }
 tr.refused td.url .url-text { text-decoration: line-through; color: var(--muted); }
 .fetch-error { color: var(--bad); font-family: var(--vscode-font-family, "DejaVu Sans", system-ui, sans-serif); }
 .fetch-note { color: var(--muted); font-style: italic; font-family: var(--vscode-font-family, "DejaVu Sans", system-ui, sans-serif); }

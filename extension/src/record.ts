@@ -66,7 +66,26 @@ export interface Usage {
   timeoutMs?: number;
 }
 
+/**
+ * One outgoing connection a native tool opened (the full-trust lane):
+ * protocol tcp, tls, udp, http, https, ws or wss; refused says why the
+ * harness did not let it through ("fake-providers", "not-required").
+ */
+export interface ConnectionEntry {
+  protocol?: string;
+  host?: string;
+  port?: number;
+  refused?: string;
+}
+
 export interface RunRecord {
+  /** "native" for a native tool's run (full trust); absent for a function tool. */
+  lane?: string;
+  /** What the tool's needsApproval said for this input (native runs). */
+  approval?: { required?: boolean } | null;
+  connections?: ConnectionEntry[] | null;
+  connectionsOmitted?: number;
+  notifications?: string[] | null;
   claim?: string;
   ok?: boolean;
   result?: unknown;

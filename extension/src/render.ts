@@ -6,7 +6,7 @@
 // script turns a click on one into an "open" message.
 
 import MarkdownIt from "markdown-it";
-import type { FetchEntry, LogEntry, RunError, RunRecord, Usage, Violation } from "./record";
+import type { ConnectionEntry, FetchEntry, LogEntry, RunError, RunRecord, Usage, Violation } from "./record";
 
 const ESCAPES: Record<string, string> = {
   "&": "&amp;",
@@ -135,11 +135,22 @@ function renderRecordParts(record: unknown): string {
   if (isObject(r.error)) {
     parts.push(section("error", "Error", renderError(r.error as RunError)));
   }
+  const native = r.lane === "native";
+  if (native) {
+    const conns = Array.isArray(r.connections) ? r.connections : [];
+    const omitted = typeof r.connectionsOmitted === "number" && r.connectionsOmitted > 0 ? r.connectionsOmitted : 0;
+    parts.push(section("connections", `Connections (${conns.length + omitted})`, renderConnections(conns, omitted)));
+    if (Array.isArray(r.notifications) && r.notifications.length > 0) {
+      parts.push(section("notifications", `Notifications (${r.notifications.length})`, renderNotifications(r.notifications)));
+    }
+  }
   const fetches = Array.isArray(r.fetches) ? r.fetches : [];
   // A fetch whose error is the run's error (the refusal the tool did not
   // catch) says so instead of repeating the text the Error section shows.
   const runError = isObject(r.error) && typeof (r.error as RunError).message === "string" ? (r.error as RunError).message : undefined;
-  parts.push(section("fetches", `Fetches (${fetches.length})`, renderFetches(fetches, runError)));
+  if (!native || fetches.length > 0) { // a native tool has no brokered fetch
+    parts.push(section("fetches", `Fetches (${fetches.length})`, renderFetches(fetches, runError)));
+  }
   const logs = Array.isArray(r.logs) ? r.logs : [];
   parts.push(section("logs", `Logs (${logs.length})`, renderLogs(logs)));
   if (isObject(r.usage)) {
@@ -159,7 +170,47 @@ function renderStatus(r: RunRecord): string {
   const badge = ok ? `<span class="badge ok">ok</span>` : `<span class="badge failed">failed</span>`;
   const claim = typeof r.claim === "string" && r.claim !== "" ? `<code class="claim">${showHtml(r.claim)}</code>` : "";
   const duration = typeof r.durationMs === "number" ? `<span class="duration">${escapeHtml(formatMs(r.durationMs))}</span>` : "";
-  return `<div class="status ${ok ? "ok" : "failed"}" role="status">${[badge, claim, duration].filter((x) => x !== "").join(" ")}</div>`;
+  let lane = "";
+  let approval = "";
+  if (r.lane === "native") {
+    lane = `<span class="badge warn lane" title="a native tool: it ran in Node.js with the authority of this machine, not in the sandbox">full trust</span>`;
+    if (isObject(r.approval) && typeof r.approval.required === "boolean") {
+      approval = r.approval.required
+        ? `<span class="approval required" title="needsApproval: the host asks the user before this call">approval required</span>`
+        : `<span class="approval none" title="needsApproval: the host runs this call without asking">no approval</span>`;
+    }
+  }
+  return `<div class="status ${ok ? "ok" : "failed"}" role="status">${[badge, lane, claim, approval, duration].filter((x) => x !== "").join(" ")}</div>`;
+}
+
+function renderConnections(conns: unknown[], omitted: number): string {
+  if (conns.length === 0 && omitted === 0) {
+    return `<p class="empty">No outgoing connections.</p>`;
+  }
+  const rows = conns
+    .slice(0, MAX_ITEMS)
+    .map((c0) => {
+      const c: ConnectionEntry = isObject(c0) ? (c0 as ConnectionEntry) : {};
+      const refused = typeof c.refused === "string" && c.refused !== "";
+      const status = refused
+        ? `<span class="badge failed">refused: ${showHtml(c.refused)}</span>`
+        : `<span class="badge ok">allowed</span>`;
+      const port = typeof c.port === "number" ? String(c.port) : "–";
+      return `<tr class="${refused ? "refused" : ""}">` +
+        `<td class="protocol" data-label="Protocol">${showHtml(c.protocol ?? "?")}</td>` +
+        `<td class="host" data-label="Host">${showHtml(c.host ?? "")}</td>` +
+        `<td class="num" data-label="Port">${escapeHtml(port)}</td>` +
+        `<td class="status-cell" data-label="Status">${status}</td>` +
+        `</tr>`;
+    })
+    .join("\n");
+  return `<table class="connections"><thead><tr><th>Protocol</th><th>Host</th><th>Port</th><th>Status</th></tr></thead><tbody>\n${rows}\n</tbody></table>` +
+    more(conns.length - Math.min(conns.length, MAX_ITEMS) + omitted, "connections");
+}
+
+function renderNotifications(notes: unknown[]): string {
+  const items = notes.slice(0, MAX_ITEMS).map((n) => `<li>${showHtml(safeString(n))}</li>`).join("");
+  return `<ul class="notifications">${items}</ul>` + more(notes.length - Math.min(notes.length, MAX_ITEMS), "notifications");
 }
 
 function section(id: string, title: string, body: string): string {

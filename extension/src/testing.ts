@@ -23,7 +23,9 @@ export interface TestResult {
   line: number;
   tool: string;
   name: string;
-  status: "pass" | "fail" | "error";
+  /** "skip": the case did not run (a native tool's case without trust), for the reason in skipped. */
+  status: "pass" | "fail" | "error" | "skip";
+  skipped?: string;
   failures?: Array<{ path: string; message: string; expected?: string; actual?: string }>;
   durationMs: number;
 }
@@ -211,6 +213,15 @@ export class PluginTests {
       }
       if (r.status === "pass") {
         run.passed(c, r.durationMs);
+        continue;
+      }
+      if (r.status === "skip") {
+        // Never a pass: the case did not run (a native tool's case: it runs
+        // with full authority only through plugin-lsp test --trust-native).
+        run.skipped(c);
+        if (typeof r.skipped === "string" && r.skipped !== "") {
+          run.appendOutput(visible(`${c.label}: skipped: ${r.skipped}`, true).replace(/\n/g, "\r\n") + "\r\n", undefined, c);
+        }
         continue;
       }
       const messages = (r.failures ?? []).map((f) => {

@@ -280,3 +280,49 @@ describe("formatting", () => {
     assert.deepEqual([0, 0.029, 0.25, 12, 999.9, 1000, 1500, 30000].map(formatMs), ["0 ms", "0.029 ms", "0.25 ms", "12 ms", "999.9 ms", "1 s", "1.50 s", "30 s"]);
   });
 });
+
+describe("renderRecord (a native run)", () => {
+  const native = {
+    claim: "tg.sendMessage:7f3a",
+    ok: false,
+    lane: "native",
+    approval: { required: true },
+    error: { name: "Error", message: "connect ECONNREFUSED: refused by the harness (fake providers)" },
+    logs: [],
+    fetches: [],
+    connections: [
+      { protocol: "tcp", host: "149.154.167.50", port: 443, refused: "fake-providers" },
+      { protocol: "wss", host: "gw.example<script>", port: 443 },
+    ],
+    notifications: ["new message from <b>@books</b>"],
+  };
+  it("shows the lane, the approval and the connections table", () => {
+    const html = renderRecord(native);
+    assertSafe(html);
+    assert.match(html, /<span class="badge warn lane"[^>]*>full trust<\/span>/);
+    assert.match(html, /approval required/);
+    assert.match(html, /<h2>Connections \(2\)<\/h2>/);
+    const text = visibleText(html);
+    assert.match(text, /Protocol Host Port Status tcp 149\.154\.167\.50 443 refused: fake-providers wss gw\.example<script> 443 allowed/);
+    assert.match(text, /Notifications \(1\) new message from <b>@books<\/b>/);
+    assert.ok(!html.includes("<script>") && !html.includes("<b>"), "hostile text is escaped");
+    assert.ok(!html.includes(`id="fetches"`), "a native run has no brokered fetch section");
+    assert.equal((html.match(/<tr class="refused">/g) ?? []).length, 1);
+  });
+  it("says when the module reached nothing, and when approval is not required", () => {
+    const html = renderRecord({ ok: true, lane: "native", approval: { required: false }, result: 1, connections: [], connectionsOmitted: 0 });
+    assertSafe(html);
+    assert.match(visibleText(html), /no approval/);
+    assert.match(visibleText(html), /Connections \(0\) No outgoing connections\./);
+  });
+  it("counts connections the record left out", () => {
+    const html = renderRecord({ ok: true, lane: "native", connections: [{ protocol: "udp", host: "h", port: 53 }], connectionsOmitted: 4 });
+    assert.match(visibleText(html), /Connections \(5\)/);
+    assert.match(visibleText(html), /4 more connections not shown\./);
+  });
+  it("keeps a function tool's record as it was (no lane, no connections)", () => {
+    const html = renderRecord({ ok: true, claim: "fn.lookupBook:1", result: 1, fetches: [], logs: [] });
+    assert.ok(!html.includes("full trust") && !html.includes(`id="connections"`));
+    assert.match(html, /id="fetches"/);
+  });
+});

@@ -96,6 +96,13 @@ class Run {
   errored(i: Item, m: TestMessage | TestMessage[]): void {
     this.events.push(["errored", i.label, [m].flat()]);
   }
+  skipped(i: Item): void {
+    this.events.push(["skipped", i.label]);
+  }
+  output: string[] = [];
+  appendOutput(text: string): void {
+    this.output.push(text);
+  }
   end(): void {
     this.ended = true;
   }
@@ -212,15 +219,20 @@ describe("the Testing view against the real plugin-lsp serve", { timeout: 180_00
     assert.equal(c.id, "pluginLsp.tests");
     const files: string[] = [];
     c.items.forEach((f) => files.push(`${f.label}:${f.children.size}`));
-    assert.deepEqual(files.sort(), ["tests/lookup-book.json:4", "tests/save-favourite.json:4", "tests/search-books.json:4"]);
+    assert.deepEqual(files.sort(), ["tests/lookup-book.json:4", "tests/save-favourite.json:4", "tests/search-books.json:4", "tests/telegram.json:3"]);
     assert.deepEqual(c.profiles.map((p) => [p.label, p.kind, p.isDefault]), [["Run", 1, true]], "one run profile, no debug");
 
-    // Everything: 12 cases pass.
+    // Everything: 12 cases pass; the 3 cases of the native tool are
+    // listed and skipped (never passed), with the server's reason.
     await c.profiles[0].handler({ include: undefined, exclude: [] }, token);
     let run = c.runs.at(-1)!;
     assert.ok(run.ended);
-    assert.equal(run.events.filter((e) => e[0] === "started").length, 12);
+    assert.equal(run.events.filter((e) => e[0] === "started").length, 15);
     assert.equal(run.events.filter((e) => e[0] === "passed").length, 12, JSON.stringify(run.events) + stderr);
+    const skipped = run.events.filter((e) => e[0] === "skipped").map((e) => e[1]);
+    assert.deepEqual(skipped.sort(), ["a message without text is an InputError", "reading a chat opens the same socket", "the MTProto socket is refused under fake providers"]);
+    assert.equal(run.output.length, 3);
+    assert.match(run.output[0], /skipped: .*tg\.(sendMessage|readChat) is a native tool .*--trust-native/);
 
     // The author breaks an expectation; only that case is re-run from the gutter.
     const file = join(plugin, "tests", "lookup-book.json");

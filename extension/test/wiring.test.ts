@@ -165,8 +165,12 @@ describe("wiring against the real plugin-lsp serve", { timeout: 180_000 }, () =>
       command?: { command: string; arguments?: unknown[] };
     }>;
     const runs = lenses.filter((l) => l.command?.command === SERVER_COMMANDS.runTool);
-    const tools = listTools(readFileSync(join(plugin, "plugin.json"), "utf8")).tools.map((t) => t.name);
-    assert.deepEqual(runs.map((l) => (l.command!.arguments![0] as RunToolArgs).tool).sort(), [...tools].sort());
+    const manifestText = readFileSync(join(plugin, "plugin.json"), "utf8");
+    const tools = listTools(manifestText).tools.map((t) => t.name);
+    // Each declared native tool has its lens too (it asks before it runs).
+    const natives = ((JSON.parse(manifestText) as { nativeTools?: Array<{ names?: string[] }> }).nativeTools ?? []).flatMap((n) => n.names ?? []);
+    assert.ok(natives.length > 0, "the example declares native tools");
+    assert.deepEqual(runs.map((l) => (l.command!.arguments![0] as RunToolArgs).tool).sort(), [...tools, ...natives].sort());
     for (const l of runs) {
       const a = l.command!.arguments![0] as RunToolArgs;
       assert.ok(typeof a.dir === "string" || typeof a.uri === "string", "the lens says which plugin");

@@ -8,6 +8,17 @@ import "bytes"
 // so the analysis knows nothing of the runner.
 type ToolRun struct {
 	Fetches []RunFetch
+	// Connections are the outgoing connections of a native tool's run
+	// (plugin-lsp run --trust-native), as its record lists them.
+	Connections []RunConnection
+}
+
+// RunConnection is one connection a native tool's run opened.
+type RunConnection struct {
+	Protocol string // tcp, tls, udp, http, https, ws, wss
+	Host     string
+	Port     int
+	Refused  string // "fake-providers", "not-required", "" when it went out
 }
 
 // RunFetch is one fetch of a run, as the run record lists it.

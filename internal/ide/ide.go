@@ -84,7 +84,11 @@ func AnalysisRuns(runs map[string]*Run) map[string]checker.ToolRun {
 		for _, f := range r.Record.Fetches {
 			fs = append(fs, checker.RunFetch{URL: f.URL, Host: f.Host, Refused: f.Refused})
 		}
-		out[name] = checker.ToolRun{Fetches: fs}
+		var cs []checker.RunConnection
+		for _, c := range r.Record.Connections {
+			cs = append(cs, checker.RunConnection{Protocol: c.Protocol, Host: c.Host, Port: c.Port, Refused: c.Refused})
+		}
+		out[name] = checker.ToolRun{Fetches: fs, Connections: cs}
 	}
 	return out
 }

@@ -12,11 +12,13 @@ type Lens struct {
 	Command Command
 }
 
-// ToolLenses puts "▶ Run <tool>" on each tool shown in file rel (Anchors);
-// after a run the title is its outcome, or says what changed since.
+// ToolLenses puts "▶ Run <tool>" on each tool shown in file rel (Anchors,
+// and a native tool's name in the manifest and its key in the module:
+// NativeAnchors); after a run the title is its outcome, or says what
+// changed since.
 func (vw *View) ToolLenses(rel string) []Lens {
 	var out []Lens
-	for _, a := range Anchors(vw.Plugin, rel) {
+	for _, a := range append(Anchors(vw.Plugin, rel), NativeAnchors(vw.Plugin, rel)...) {
 		title := "▶ Run " + a.Tool
 		if run := vw.Runs[a.Tool]; run != nil {
 			title = RunLens(run, vw.Stale(a.Tool))

@@ -42,6 +42,9 @@ func BasisOf(p *checker.Plugin, tool string) Basis {
 			}
 		}
 	}
+	if nt, ok := NativeOf(p, tool); ok && page == "" {
+		page = nt.Module // a native tool's run depends on its module
+	}
 	for i, rel := range [3]string{checker.ManifestName, page, checker.FixturesName} {
 		b.files[i].name = rel
 		if rel == "" {

@@ -80,6 +80,11 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 	if vw.plugin == nil {
 		return nil, invalidParams("%s has no plugin.json", ps.dir)
 	}
+	// Without a native runner (a build or a test without the harness)
+	// a native tool answers why it cannot run here.
+	if nt, ok := ide.NativeOf(vw.plugin, args.Tool); ok && s.opts.NativeRunner != nil {
+		return s.runNativeTool(ctx, ps, vw, nt, args, token)
+	}
 	if vw.plugin.Manifest.FunctionTool(args.Tool) == nil {
 		return nil, invalidParams("plugin %s: %s", ps.dir, checker.WhyNotRunnable(vw.plugin.Manifest, args.Tool))
 	}

@@ -136,7 +136,7 @@ func TestDefinition(t *testing.T) {
 	for needle, want := range map[string]string{
 		`"code/lookup-book"`:   `code/lookup-book.ts:{"start":{"line":12,"character":0},"end":{"line":12,"character":14}}`,
 		`"native/telegram.js"`: `native/telegram.js:{"start":{"line":0,"character":0},"end":{"line":0,"character":0}}`,
-		`"tg.readChat"`:        `native/telegram.js:{"start":{"line":29,"character":2},"end":{"line":29,"character":15}}`,
+		`"tg.readChat"`:        `native/telegram.js:{"start":{"line":51,"character":2},"end":{"line":51,"character":15}}`,
 		`"books"`:              `[]`,
 	} {
 		if got := def(needle); got != want {

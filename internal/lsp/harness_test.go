@@ -42,7 +42,9 @@ type testClient struct {
 	lensRefreshes int
 	// registrations counts client/registerCapability requests.
 	registrations int
-	changed       chan struct{}
+	// askMessage answers window/showMessageRequest (nil: the request fails).
+	askMessage func(p *protocol.ShowMessageRequestParams) (*protocol.MessageActionItem, error)
+	changed    chan struct{}
 }
 
 func newTestClient() *testClient {

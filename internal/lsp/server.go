@@ -43,6 +43,10 @@ type Options struct {
 	// Runner runs tools for plugin.runTool and the code lenses. Nil means
 	// the command answers with an error saying the sandbox is unavailable.
 	Runner runner.ToolRunner
+	// NativeRunner runs native tools for plugin.runTool, each after the
+	// user approved it (window/showMessageRequest). Nil means the command
+	// answers that native tools cannot be run.
+	NativeRunner NativeRunner
 	// DocsURL is the base of rule documentation links; a diagnostic's
 	// codeDescription is DocsURL + "#" + code. Empty omits codeDescription.
 	DocsURL string
@@ -103,6 +107,7 @@ type Server struct {
 	runCancels     map[uint64]context.CancelFunc // (mu) runs in flight
 	runSeq         uint64                        // (mu) numbers the runs
 	approvals      map[string]approval           // (mu) plugin.pin approval tokens by plugin directory
+	nativeTrusted  map[string]bool               // (mu) module hashes whose native runs the user approved this session
 
 	trimTimer *time.Timer // (mu) returns memory to the OS once checks pause
 	memLimit  int64       // (mu) the soft memory limit set, 0: none

@@ -603,7 +603,8 @@ func TestRunToolAndInlinePreview(t *testing.T) {
 	// after the run: lens, inlay hint and hover show the outcome
 	want := "✓ Title: The Hobbit · 12 ms · 2 fetches (1 refused)"
 	lenses, _ = h.server.CodeLens(h.ctx, &protocol.CodeLensParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(manifest)}})
-	if len(lenses) != 3 || !strings.HasPrefix(lenses[0].Command.Title, want) {
+	// Three function tools, then the two native names of nativeTools.
+	if len(lenses) != 5 || !strings.HasPrefix(lenses[0].Command.Title, want) || lenses[3].Command.Title != "▶ Run tg.sendMessage" || lenses[4].Command.Title != "▶ Run tg.readChat" {
 		t.Errorf("manifest lenses after run: %s", dump(lenses))
 	}
 	hints, _ := h.server.InlayHint(h.ctx, &protocol.InlayHintParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(page)}, Range: protocol.Range{End: protocol.Position{Line: 100}}})

@@ -246,27 +246,34 @@ func (s *Server) generateTypes(args testArgs) ([]string, error) {
 	return wrote, nil
 }
 
-// keepTypesFresh rewrites .plugin/types.d.ts after a check when the file
-// exists and no longer matches the manifest (a tool or a grant changed).
+// keepTypesFresh rewrites .plugin/types.d.ts (and .plugin/native.d.ts)
+// after a check when the file exists and no longer matches the manifest
+// (a tool or a grant changed) or the native modules.
 // It never creates the file (that is "Generate types") and never writes
 // from a manifest that does not parse. It reports whether it wrote.
 func (s *Server) keepTypesFresh(vw *view) bool {
 	if vw.plugin == nil || vw.plugin.SyntaxError != nil {
 		return false
 	}
-	old, err := checker.ReadPluginFile(checker.OSFS{}, vw.plugin.Dir, tstypes.TypesPath) // no symlink out
-	if err != nil || !strings.HasPrefix(string(old), tstypes.Header) {
-		return false // missing, or not ours: leave it
+	wrote := false
+	for _, g := range tstypes.GeneratedFiles(vw.plugin) {
+		if g.Want == nil {
+			continue
+		}
+		old, err := checker.ReadPluginFile(checker.OSFS{}, vw.plugin.Dir, g.Path) // no symlink out
+		if err != nil || !strings.HasPrefix(string(old), g.Header) {
+			continue // missing, or not ours: leave it
+		}
+		if string(old) == string(g.Want) {
+			continue
+		}
+		if err := checker.WritePluginFile(vw.plugin.Dir, g.Path, g.Want); err != nil {
+			s.logf("types: %v", err)
+			continue
+		}
+		wrote = true
 	}
-	want := tstypes.PluginTypes(vw.plugin)
-	if string(old) == string(want) {
-		return false
-	}
-	if err := checker.WritePluginFile(vw.plugin.Dir, tstypes.TypesPath, want); err != nil {
-		s.logf("types: %v", err)
-		return false
-	}
-	return true
+	return wrote
 }
 
 // executeTestCommand runs the commands of this file; ok false when cmd is

@@ -133,7 +133,9 @@ func (s *Server) DidSave(ctx context.Context, params *protocol.DidSaveTextDocume
 		ps.editsPending = false
 		s.scheduleIn(ps, true)
 	}
-	if isManifest(path) && ps.dir == filepath.Dir(path) {
+	// A native module's definitions (inputs, requires) are in
+	// .plugin/native.d.ts too.
+	if isManifest(path) && ps.dir == filepath.Dir(path) || strings.HasSuffix(path, ".js") || strings.HasSuffix(path, ".mjs") {
 		s.typesOnSave(ps)
 	}
 	return nil

@@ -29,9 +29,11 @@ const (
 	MaxSecretEntries = 256
 )
 
-// capRecord applies the caps to a finished record. A record still over
+// CapRecord applies the caps to a finished record. A record still over
 // MaxRecordBytes (a result that redaction made longer) loses its result.
-func capRecord(rec *record.Record) {
+// CapRecord bounds a record's fields and its whole size (the native lane
+// caps its records the same way).
+func CapRecord(rec *record.Record) {
 	if e := rec.Error; e != nil {
 		e.Name = checker.Elide(e.Name, MaxErrorNameBytes)
 		e.Message = checker.Elide(e.Message, MaxErrorMessageBytes)

@@ -92,7 +92,7 @@ func TestSecretAuditCapped(t *testing.T) {
 		rec.Secrets = append(rec.Secrets, capability.SecretResolution{Name: fmt.Sprintf("k%d", i), Source: capability.SecretRefused,
 			Env: "PLUGIN_SECRET_P__" + strings.Repeat("n", 10_000), Reason: strings.Repeat("why ", 10_000)})
 	}
-	capRecord(rec)
+	CapRecord(rec)
 	if len(rec.Secrets) != MaxSecretEntries || rec.SecretsOmitted != 1000-MaxSecretEntries || rec.Secrets[0].Name != "k0" {
 		t.Fatalf("kept %d, omitted %d", len(rec.Secrets), rec.SecretsOmitted)
 	}

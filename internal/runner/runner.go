@@ -119,7 +119,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (*record.Record, error) {
 	progress := serialProgress(req.Progress)
 	rec := newRecord(plan.claim, plan.timeout)
 	finish := func() (*record.Record, error) {
-		capRecord(rec)
+		CapRecord(rec)
 		rec.DurationMs = ms(time.Since(start))
 		return rec, nil
 	}

@@ -55,6 +55,10 @@ type Tool struct {
 	// (jsmodule.Mutation). NeedsApproval is then unknown and Requires ends in
 	// "(not statically known)".
 	Untrusted []string
+	// InputSchema is the definition's inputJsonSchema as JSON data when the
+	// module writes it as data (InputSchemaKnown); nil otherwise.
+	InputSchema      any
+	InputSchemaKnown bool
 	// NameNode is the name in nativeTools[i].names; ModuleNode the module.
 	NameNode, ModuleNode *jsonpos.Node
 }
@@ -157,6 +161,7 @@ func Tools(p *checker.Plugin) []Tool {
 						nv.Requires = append(nv.Requires, NotKnown)
 					}
 					nv.Description = e.DescriptionText
+					nv.InputSchema, nv.InputSchemaKnown = e.InputSchemaValue, e.InputSchemaStatic
 				}
 				if nv.Untrusted = untrusted(rel, f, mod, name); len(nv.Untrusted) > 0 {
 					nv.NeedsApproval = ApprovalUnknown

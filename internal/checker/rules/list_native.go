@@ -22,6 +22,7 @@ func nativeRules() []*checker.Rule {
 		NativeUnknownRequires,
 		NativeExportsUnknown,
 		NativeToolsMutated,
+		NativeReachAtRun,
 	}
 }
 

@@ -14,7 +14,8 @@ var TypesStale = &checker.Rule{
 	Severity: checker.Info,
 	Title:    "the generated types no longer match plugin.json",
 	Doc: "`plugin-lsp types` writes `.plugin/types.d.ts` from plugin.json: the host objects the plugin is granted " +
-		"and `Input<\"tool\">` for each function tool. After a tool is added or renamed, a grant changed or " +
+		"and `Input<\"tool\">` for each function tool (and, for a plugin with native tools, `.plugin/native.d.ts`: " +
+		"each native tool's input and its `ctx` as its `requires` narrows it, read from the modules). After a tool is added or renamed, a grant changed or " +
 		"plugin-lsp upgraded, the file says something else than the manifest, and `tsc` fails where the pages " +
 		"are right (`Input<\"forecast\">`: TS2344) or passes where they are wrong. The language server rewrites " +
 		"the file when plugin.json is saved in the editor; `check` and CI say it here. A file that does not " +
@@ -29,24 +30,32 @@ var TypesStale = &checker.Rule{
 		if p.Manifest == nil || p.Manifest.Root == nil || p.SyntaxError != nil {
 			return // written only from a manifest that parses
 		}
-		f, err := p.ReadFile(tstypes.TypesPath)
-		if err != nil || !bytes.HasPrefix(f.Text, []byte(tstypes.Header)) {
-			return // none (the editor plugin covers it), or not ours
+		for _, g := range tstypes.GeneratedFiles(p) {
+			if g.Want == nil {
+				continue
+			}
+			f, err := p.ReadFile(g.Path)
+			if err != nil || !bytes.HasPrefix(f.Text, []byte(g.Header)) {
+				continue // none (the editor plugin covers it), or not ours
+			}
+			if bytes.Equal(f.Text, g.Want) {
+				continue
+			}
+			from := "plugin.json"
+			if g.Path == tstypes.NativePath {
+				from = "plugin.json and its native modules"
+			}
+			first := bytes.IndexByte(f.Text, '\n')
+			pass.Report(checker.Diagnostic{
+				File:    g.Path,
+				Span:    checker.Span{Start: 0, End: first},
+				Message: g.Path + " no longer matches " + from + ": run plugin-lsp types on the plugin",
+				Fixes: []checker.Fix{{
+					Title:     "Regenerate " + g.Path + " from " + from,
+					Preferred: true,
+					Edits:     []checker.Edit{{File: g.Path, Span: checker.Span{Start: 0, End: len(f.Text)}, NewText: string(g.Want)}},
+				}},
+			})
 		}
-		want := tstypes.PluginTypes(p)
-		if bytes.Equal(f.Text, want) {
-			return
-		}
-		first := bytes.IndexByte(f.Text, '\n')
-		pass.Report(checker.Diagnostic{
-			File:    tstypes.TypesPath,
-			Span:    checker.Span{Start: 0, End: first},
-			Message: tstypes.TypesPath + " no longer matches plugin.json: run plugin-lsp types on the plugin",
-			Fixes: []checker.Fix{{
-				Title:     "Regenerate " + tstypes.TypesPath + " from plugin.json",
-				Preferred: true,
-				Edits:     []checker.Edit{{File: tstypes.TypesPath, Span: checker.Span{Start: 0, End: len(f.Text)}, NewText: string(want)}},
-			}},
-		})
 	},
 }

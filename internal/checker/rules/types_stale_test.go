@@ -82,3 +82,53 @@ func TestTypesStale(t *testing.T) {
 		t.Errorf("no types.d.ts: %v", ds)
 	}
 }
+
+// A native module's definition changed (a field of its inputJsonSchema,
+// its requires) makes .plugin/native.d.ts stale, with plugin.json and
+// types.d.ts untouched: one note on native.d.ts, whose fix writes what
+// `types` writes.
+func TestTypesStaleNative(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join("..", "..", "..", "testdata", "example", "books")
+	filepath.Walk(src, func(path string, fi os.FileInfo, err error) error {
+		if err != nil || fi.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		data, _ := os.ReadFile(path)
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, rel)), 0o755)
+		return os.WriteFile(filepath.Join(dir, rel), data, 0o644)
+	})
+	check := func() (*checker.Plugin, []checker.Diagnostic) {
+		p, err := checker.Load(nil, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p, codes(checker.Run(p, All(), checker.DefaultConfig(), nil), TypesStale.Code)
+	}
+	if _, ds := check(); len(ds) != 0 {
+		t.Fatalf("fresh types reported: %v", ds)
+	}
+	mod := filepath.Join(dir, "native", "telegram.js")
+	text, _ := os.ReadFile(mod)
+	changed := strings.Replace(string(text), `text: { type: "string" } }`, `text: { type: "string" }, silent: { type: "boolean" } }`, 1)
+	if changed == string(text) {
+		t.Fatal("telegram.js no longer has the text property")
+	}
+	os.WriteFile(mod, []byte(changed), 0o644)
+	p, ds := check()
+	if len(ds) != 1 || ds[0].File != tstypes.NativePath || !strings.Contains(ds[0].Message, "native modules") {
+		t.Fatalf("after changing the schema: %v", ds)
+	}
+	fx := ds[0].PreferredFix()
+	old, _ := os.ReadFile(filepath.Join(dir, tstypes.NativePath))
+	e := fx.Edits[0]
+	got := string(old[:e.Span.Start]) + e.NewText + string(old[e.Span.End:])
+	if got != string(tstypes.NativeTypes(p)) || !strings.Contains(got, "silent?: boolean;") {
+		t.Errorf("the fix does not write what plugin-lsp types writes:\n%s", got)
+	}
+	os.WriteFile(filepath.Join(dir, tstypes.NativePath), []byte(got), 0o644)
+	if _, ds := check(); len(ds) != 0 {
+		t.Errorf("after the fix: %v", ds)
+	}
+}

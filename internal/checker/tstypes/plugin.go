@@ -254,6 +254,19 @@ func WriteFiles(p *checker.Plugin) ([]string, error) {
 		}
 		wrote = append(wrote, f.rel)
 	}
+	if native := NativeTypes(p); native != nil {
+		if old, err := checker.ReadPluginFile(checker.OSFS{}, p.Dir, NativePath); err != nil || !bytes.Equal(old, native) {
+			if err := checker.WritePluginFile(p.Dir, NativePath, native); err != nil {
+				return wrote, err
+			}
+			wrote = append(wrote, NativePath)
+		}
+	} else if old, err := checker.ReadPluginFile(checker.OSFS{}, p.Dir, NativePath); err == nil && bytes.HasPrefix(old, []byte(NativeHeader)) {
+		// The plugin no longer declares native tools: our file goes.
+		if err := checker.RemovePluginFile(p.Dir, NativePath); err != nil {
+			return wrote, err
+		}
+	}
 	ts := p.Abs(TsconfigName)
 	if _, err := os.Lstat(ts); errors.Is(err, fs.ErrNotExist) {
 		if err := checker.CreatePluginFile(p.Dir, TsconfigName, Tsconfig()); err != nil {
@@ -265,8 +278,34 @@ func WriteFiles(p *checker.Plugin) ([]string, error) {
 }
 
 // Stale reports whether .plugin/types.d.ts is missing or differs from what
-// the manifest gives.
+// the manifest gives, or, for a plugin with native tools, the same of
+// .plugin/native.d.ts.
 func Stale(p *checker.Plugin) bool {
 	old, err := checker.ReadPluginFile(p.FS, p.Dir, TypesPath) // no symlink out
-	return err != nil || !bytes.Equal(old, PluginTypes(p))
+	if err != nil || !bytes.Equal(old, PluginTypes(p)) {
+		return true
+	}
+	if native := NativeTypes(p); native != nil {
+		old, err := checker.ReadPluginFile(p.FS, p.Dir, NativePath)
+		return err != nil || !bytes.Equal(old, native)
+	}
+	return false
+}
+
+// Generated is one file `plugin-lsp types` writes from the manifest, with
+// the header that marks it as the generator's.
+type Generated struct {
+	Path, Header string
+	// Want is what the file should hold; nil when it should not exist.
+	Want []byte
+}
+
+// GeneratedFiles are the declaration files `types` keeps in step with
+// the manifest: types.d.ts, and native.d.ts (Want nil without native
+// tools). types-stale and the language server's refresh walk this list.
+func GeneratedFiles(p *checker.Plugin) []Generated {
+	return []Generated{
+		{TypesPath, Header, PluginTypes(p)},
+		{NativePath, NativeHeader, NativeTypes(p)},
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -174,7 +175,11 @@ func writeTypes(t *testing.T, dir string) {
 		t.Fatal(err)
 	}
 	wrote, err := WriteFiles(p)
-	if err != nil || strings.Join(wrote, ",") != ".plugin/types.d.ts,.plugin/fixtures.schema.json,.plugin/tests.schema.json,tsconfig.json" {
+	want := ".plugin/types.d.ts,.plugin/fixtures.schema.json,.plugin/tests.schema.json,tsconfig.json"
+	if NativeTypes(p) != nil {
+		want = ".plugin/types.d.ts,.plugin/fixtures.schema.json,.plugin/tests.schema.json,.plugin/native.d.ts,tsconfig.json"
+	}
+	if err != nil || strings.Join(wrote, ",") != want {
 		t.Fatalf("WriteFiles: %v %v", wrote, err)
 	}
 	if Stale(p) {
@@ -276,4 +281,81 @@ func ConvertJSON(text []byte, prefix string) (string, []string, error) {
 	}
 	t, d := Convert(s, prefix)
 	return t, d, nil
+}
+
+// A native module checked through JSDoc (// @ts-check) and the
+// TypeScript source of another get exactly the annotated errors from the
+// generated .plugin/native.d.ts: a ctx member the tool does not require,
+// a secret name capabilities.credentials does not declare, an input field
+// that is not in the schema or has another type.
+func TestNativeMisusesAreTypeErrors(t *testing.T) {
+	dir := copyPlugin(t, "testdata/plugins/native-misuse")
+	p, err := checker.Load(checker.OSFS{}, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrote, err := WriteFiles(p)
+	if err != nil || !slices.Contains(wrote, NativePath) {
+		t.Fatalf("WriteFiles: %v %v", wrote, err)
+	}
+	if Stale(p) {
+		t.Fatal("stale right after WriteFiles")
+	}
+	got := tsc(t, filepath.Join(dir, "native"))
+	var want []string
+	ann := regexp.MustCompile(`// error (TS\d+)`)
+	for _, f := range []string{"chat.js", "src/compiled.ts"} {
+		data, err := os.ReadFile(filepath.Join(dir, "native", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			for _, m := range ann.FindAllStringSubmatch(line, -1) {
+				want = append(want, f+":"+itoa(i+1)+" "+m[1])
+			}
+		}
+	}
+	sort.Strings(want)
+	if len(want) < 10 {
+		t.Fatalf("only %d annotated errors", len(want))
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("tsc errors differ\n got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// A plugin without native tools gets no native.d.ts (and types.d.ts is
+// what it was); when a plugin drops its native tools, the generated
+// native.d.ts goes, while one the author wrote stays.
+func TestNativeTypesOnlyWithNativeTools(t *testing.T) {
+	dir := copyPlugin(t, "testdata/plugins/native-misuse")
+	p, err := checker.Load(checker.OSFS{}, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := WriteFiles(p); err != nil {
+		t.Fatal(err)
+	}
+	native := filepath.Join(dir, filepath.FromSlash(NativePath))
+	if _, err := os.Stat(native); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "plugin.json"), []byte(`{"name":"native-misuse","version":"1.0.0","sdk":1}`), 0o644)
+	p, _ = checker.Load(checker.OSFS{}, dir)
+	if NativeTypes(p) != nil {
+		t.Fatal("NativeTypes without native tools")
+	}
+	if _, err := WriteFiles(p); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(native); err == nil {
+		t.Error("the generated native.d.ts outlived the native tools")
+	}
+	os.WriteFile(native, []byte("export type Mine = 1;\n"), 0o644)
+	if _, err := WriteFiles(p); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(native); string(data) != "export type Mine = 1;\n" {
+		t.Error("an author's native.d.ts was touched")
+	}
 }

@@ -266,12 +266,17 @@ type Tool struct {
 	// DescriptionText is the description when it is a string constant.
 	DescriptionText string
 	InputSchema     bool
-	Execute         bool
-	Requires        []Str
-	RequiresKnown   bool // requires is absent or an array of string literals
-	RequiresSpan    Span // the requires value
-	NeedsApproval   *Approval
-	AlwaysGateSpan  *Span // the alwaysGate key, when the definition has one
+	// InputSchemaValue is the inputJsonSchema as JSON data (numbers as
+	// json.Number) when it is written as data (InputSchemaStatic); nil
+	// otherwise.
+	InputSchemaValue  any
+	InputSchemaStatic bool
+	Execute           bool
+	Requires          []Str
+	RequiresKnown     bool // requires is absent or an array of string literals
+	RequiresSpan      Span // the requires value
+	NeedsApproval     *Approval
+	AlwaysGateSpan    *Span // the alwaysGate key, when the definition has one
 }
 
 // Str is a string value with its span (quotes included).

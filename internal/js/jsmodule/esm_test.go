@@ -1,6 +1,7 @@
 package jsmodule
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"slices"
@@ -124,6 +125,7 @@ func TestBundledExample(t *testing.T) {
 	}
 	check(t, string(src), `
 kind ESM
+import "node:net" [net]
 export tools @tools
 map tools @tools
   "tg.sendMessage" @"tg.sendMessage" def desc schema exec requires=[secrets.read@"secrets.read" network.socket@"network.socket"]
@@ -550,4 +552,34 @@ func FuzzReadExports(f *testing.F) {
 			t.Fatalf("span outside the input")
 		}
 	})
+}
+
+// An inputJsonSchema written as data reads as that data, through
+// constants and spreads; one with a computed part is not static.
+func TestInputSchemaValue(t *testing.T) {
+	src := `const chat = { type: "string", minLength: 1 };
+const base = { chat };
+const LIMIT = 20;
+export const tools = {
+  "a.send": { description: "d", inputJsonSchema: { type: "object", properties: { ...base, n: { type: "integer", maximum: LIMIT, minimum: -1.5 }, tags: { type: "array", items: { enum: ["x", "y" + "z", null, true] } } }, required: ["chat"], additionalProperties: false }, execute() {} },
+  "a.dyn": { inputJsonSchema: { type: "object", properties: makeProps() }, execute() {} },
+  "a.none": { execute() {} },
+};
+`
+	m := ReadExports([]byte(src))
+	send := m.Tools.Lookup("a.send")
+	if send == nil || !send.InputSchemaStatic {
+		t.Fatalf("a.send: %+v", send)
+	}
+	got, _ := json.Marshal(send.InputSchemaValue)
+	want := `{"additionalProperties":false,"properties":{"chat":{"minLength":1,"type":"string"},"n":{"maximum":20,"minimum":-1.5,"type":"integer"},"tags":{"items":{"enum":["x","yz",null,true]},"type":"array"}},"required":["chat"],"type":"object"}`
+	if string(got) != want {
+		t.Errorf("a.send schema\n got %s\nwant %s", got, want)
+	}
+	if d := m.Tools.Lookup("a.dyn"); d == nil || d.InputSchemaStatic || d.InputSchemaValue != nil || !d.InputSchema {
+		t.Errorf("a.dyn: %+v", d)
+	}
+	if n := m.Tools.Lookup("a.none"); n == nil || n.InputSchema || n.InputSchemaStatic {
+		t.Errorf("a.none: %+v", n)
+	}
 }

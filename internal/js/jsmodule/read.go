@@ -685,6 +685,10 @@ func (r *reader) tool(pr prop) *Tool {
 			t.DescriptionText, _ = o.constString(p.value, 0)
 		case "inputJsonSchema":
 			t.InputSchema = true
+			t.InputSchemaValue, t.InputSchemaStatic = r.schemaValue(p.value)
+			if !t.InputSchemaStatic {
+				t.InputSchemaValue = nil
+			}
 		case "execute":
 			t.Execute = true
 		case "requires":

@@ -31,6 +31,33 @@ type Record struct {
 	Secrets []capability.SecretResolution `json:"secrets,omitempty"`
 	// SecretsOmitted counts the resolutions past MaxSecretEntries.
 	SecretsOmitted int `json:"secretsOmitted,omitempty"`
+
+	// The native lane (internal/runner/native) only: Lane is "native",
+	// Approval what needsApproval said for this input, Connections every
+	// outgoing connection the module opened (in order), Notifications
+	// what it sent through ctx.notify.
+	Lane               string       `json:"lane,omitempty"`
+	Approval           *Approval    `json:"approval,omitempty"`
+	Connections        []Connection `json:"connections,omitempty"`
+	ConnectionsOmitted int          `json:"connectionsOmitted,omitempty"`
+	Notifications      []string     `json:"notifications,omitempty"`
+}
+
+// Approval is a native tool's needsApproval evaluated for the run's input.
+type Approval struct {
+	Required bool `json:"required"`
+}
+
+// Connection is one outgoing connection a native tool opened: protocol
+// (tcp, tls, udp, http, https, ws, wss), host and port as the module
+// asked for them, and Refused when the harness did not let it through
+// ("fake-providers": fake providers refuse every connection;
+// "not-required": the tool's requires does not grant the protocol).
+type Connection struct {
+	Protocol string `json:"protocol"`
+	Host     string `json:"host"`
+	Port     int    `json:"port"`
+	Refused  string `json:"refused,omitempty"`
 }
 
 // RunError is a thrown error or a stopped run. Stack frames are mapped to

@@ -96,6 +96,10 @@ type Case struct {
 	HasLogs        bool
 	Fixtures       json.RawMessage
 	TimeoutMs      int
+	// Native tools: the expected connections and the ctx seeds.
+	Connections    []ConnectionExpect
+	HasConnections bool
+	Ctx            *CtxSeed
 	// Span is the case object; NameSpan the value of its "name".
 	Span, NameSpan checker.Span
 }
@@ -119,6 +123,22 @@ type FetchExpect struct {
 	Refused     *string   `json:"refused,omitempty"`
 }
 
+// ConnectionExpect is one entry of a native case's "connections": nil
+// fields are not checked.
+type ConnectionExpect struct {
+	Protocol *string `json:"protocol,omitempty"`
+	Host     *string `json:"host,omitempty"`
+	Port     *int    `json:"port,omitempty"`
+	Refused  *string `json:"refused,omitempty"`
+}
+
+// CtxSeed is a native case's "ctx": what ctx starts with.
+type CtxSeed struct {
+	Secrets     map[string]string          `json:"secrets,omitempty"`
+	Storage     map[string]json.RawMessage `json:"storage,omitempty"`
+	Collections map[string]json.RawMessage `json:"collections,omitempty"`
+}
+
 // LogExpect is one entry of a case's "logs".
 type LogExpect struct {
 	Level   *string `json:"level,omitempty"`
@@ -126,17 +146,19 @@ type LogExpect struct {
 }
 
 type caseJSON struct {
-	Name           string          `json:"name"`
-	Tool           string          `json:"tool"`
-	Input          json.RawMessage `json:"input"`
-	Result         json.RawMessage `json:"result"`
-	ResultContains json.RawMessage `json:"resultContains"`
-	Snapshot       bool            `json:"snapshot"`
-	Error          *ErrorExpect    `json:"error"`
-	Fetches        []FetchExpect   `json:"fetches"`
-	Logs           []LogExpect     `json:"logs"`
-	Fixtures       json.RawMessage `json:"fixtures"`
-	TimeoutMs      int             `json:"timeoutMs"`
+	Name           string             `json:"name"`
+	Tool           string             `json:"tool"`
+	Input          json.RawMessage    `json:"input"`
+	Result         json.RawMessage    `json:"result"`
+	ResultContains json.RawMessage    `json:"resultContains"`
+	Snapshot       bool               `json:"snapshot"`
+	Error          *ErrorExpect       `json:"error"`
+	Fetches        []FetchExpect      `json:"fetches"`
+	Logs           []LogExpect        `json:"logs"`
+	Fixtures       json.RawMessage    `json:"fixtures"`
+	TimeoutMs      int                `json:"timeoutMs"`
+	Connections    []ConnectionExpect `json:"connections"`
+	Ctx            *CtxSeed           `json:"ctx"`
 }
 
 // Load reads every tests/*.json of a plugin (through the plugin's FS, so
@@ -221,6 +243,14 @@ func Parse(p *checker.Plugin, rel string, data []byte) *File {
 				toolNames = append(toolNames, s)
 			}
 		}
+		for _, nt := range p.Manifest.NativeTools {
+			for _, n := range nt.Names {
+				if s, ok := checker.Str(n); ok && !tools[s] {
+					tools[s] = true
+					toolNames = append(toolNames, s)
+				}
+			}
+		}
 	}
 	arr := root.Get("cases")
 	seen := map[string]bool{}
@@ -232,6 +262,7 @@ func Parse(p *checker.Plugin, rel string, data []byte) *File {
 			Error: cj.Error, Fetches: cj.Fetches, HasFetches: n.Get("fetches") != nil,
 			Logs: cj.Logs, HasLogs: n.Get("logs") != nil, Fixtures: cj.Fixtures, TimeoutMs: cj.TimeoutMs,
 			Span: checker.SpanOf(n), NameSpan: checker.SpanOf(n.Get("name")),
+			Connections: cj.Connections, HasConnections: n.Get("connections") != nil, Ctx: cj.Ctx,
 		}
 		if c.Tool == "" {
 			c.Tool = doc.Tool

@@ -13,8 +13,8 @@ import (
 
 // Summary counts results.
 type Summary struct {
-	Passed, Failed, Broken int
-	DurationMs             float64
+	Passed, Failed, Broken, Skipped int
+	DurationMs                      float64
 }
 
 // Summarize counts the results.
@@ -26,6 +26,8 @@ func Summarize(rs []Result) Summary {
 			s.Passed++
 		case Fail:
 			s.Failed++
+		case Skip:
+			s.Skipped++
 		default:
 			s.Broken++
 		}
@@ -36,7 +38,11 @@ func Summarize(rs []Result) Summary {
 // String is the summary line: "12 passed, 0 failed, 0 errors in 0.35 s"
 // (text output ends with it; the other formats print it on stderr).
 func (s Summary) String() string {
-	return fmt.Sprintf("%d passed, %d failed, %d errors in %.2f s", s.Passed, s.Failed, s.Broken, s.DurationMs/1000)
+	skipped := ""
+	if s.Skipped > 0 {
+		skipped = fmt.Sprintf(", %d skipped", s.Skipped)
+	}
+	return fmt.Sprintf("%d passed, %d failed, %d errors%s in %.2f s", s.Passed, s.Failed, s.Broken, skipped, s.DurationMs/1000)
 }
 
 // OK is true when every case passed.
@@ -75,8 +81,9 @@ func Write(w io.Writer, format string, rs []Result, sum Summary, cwd string) err
 			Passed  int      `json:"passed"`
 			Failed  int      `json:"failed"`
 			Broken  int      `json:"errors"`
+			Skipped int      `json:"skipped"`
 			Results []Result `json:"results"`
-		}{sum.Passed, sum.Failed, sum.Broken, rs})
+		}{sum.Passed, sum.Failed, sum.Broken, sum.Skipped, rs})
 	case "tap":
 		return writeTAP(w, rs)
 	case "junit":
@@ -108,6 +115,8 @@ func writeText(w io.Writer, rs []Result, sum Summary, cwd string) error {
 			fmt.Fprintf(w, "ok    %s (%.1f ms%s)\n", id, r.DurationMs, note)
 		case Fail:
 			fmt.Fprintf(w, "FAIL  %s (%.1f ms)  %s\n%s", id, r.DurationMs, where, FailureText(r, "      "))
+		case Skip:
+			fmt.Fprintf(w, "SKIP  %s  %s\n      %s\n", id, where, visible.Visible(r.Skipped))
 		default:
 			fmt.Fprintf(w, "ERROR %s  %s\n%s", id, where, FailureText(r, "      "))
 		}
@@ -126,6 +135,10 @@ func writeTAP(w io.Writer, rs []Result) error {
 	for i := range rs {
 		r := &rs[i]
 		ok := "ok"
+		if r.Status == Skip {
+			fmt.Fprintf(w, "ok %d - %s # SKIP %s\n", i+1, tapEscape(r.ID()), tapEscape(r.Skipped))
+			continue
+		}
 		if r.Status != Pass {
 			ok = "not ok"
 		}
@@ -182,6 +195,7 @@ type junitCase struct {
 	Time      string        `xml:"time,attr"`
 	Failure   *junitProblem `xml:"failure,omitempty"`
 	Error     *junitProblem `xml:"error,omitempty"`
+	Skipped   *junitProblem `xml:"skipped,omitempty"`
 }
 
 type junitProblem struct {
@@ -213,6 +227,8 @@ func writeJUnit(w io.Writer, rs []Result, cwd string) error {
 			jc.Failure = &junitProblem{Message: msg, Text: FailureText(r, "")}
 			s.Failures++
 			out.Failures++
+		case Skip:
+			jc.Skipped = &junitProblem{Message: r.Skipped}
 		case Broken:
 			jc.Error = &junitProblem{Message: msg, Text: FailureText(r, "")}
 			s.Errors++

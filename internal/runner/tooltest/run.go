@@ -16,6 +16,7 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/fixtures"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/broker"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/native"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
 )
 
@@ -31,6 +32,9 @@ const (
 	// Broken: the case could not run (a mistake in its test file, a
 	// broken fixtures.json, an unknown tool).
 	Broken Status = "error"
+	// Skip: the case did not run, for the reason in Result.Skipped (a
+	// native tool without TrustNative). Never counted as passed.
+	Skip Status = "skip"
 )
 
 // Options configures Run.
@@ -45,6 +49,13 @@ type Options struct {
 	// Update writes the snapshots of snapshot cases (new or changed) and
 	// drops stored snapshots no case uses.
 	Update bool
+	// TrustNative runs the cases of native tools in Node.js with full
+	// authority (native.Run); without it they are skipped. Node is the
+	// node executable ("" : node on PATH).
+	TrustNative bool
+	Node        string
+	// NativeRun replaces native.Run (tests).
+	NativeRun func(context.Context, native.Request) (*record.Record, error)
 }
 
 // Suite is one plugin's tests.
@@ -68,6 +79,8 @@ type Result struct {
 	// (--update), "" otherwise.
 	Snapshot   string  `json:"snapshot,omitempty"`
 	DurationMs float64 `json:"durationMs"`
+	// Skipped is why a case with status "skip" did not run.
+	Skipped string `json:"skipped,omitempty"`
 }
 
 // ID is "<tool>/<name>", or the test file for a problem of the file.
@@ -224,7 +237,41 @@ func runCase(ctx context.Context, opt Options, p *checker.Plugin, c *Case, base 
 	if c.TimeoutMs > 0 {
 		timeout = time.Duration(c.TimeoutMs) * time.Millisecond
 	}
-	rec, err := opt.Runner.Run(ctx, runner.Request{Plugin: p, Tool: c.Tool, Input: c.Input, Fixtures: fx, Providers: "fake", Timeout: timeout})
+	var rec *record.Record
+	if mod, ok := native.IsNativeTool(p.Manifest, c.Tool); ok && p.Manifest.FunctionTool(c.Tool) == nil {
+		if !opt.TrustNative {
+			res.Status = Skip
+			res.Skipped = fmt.Sprintf("%s is a native tool (%s): it runs in Node.js with full authority; run the tests with --trust-native", c.Tool, mod)
+			return
+		}
+		if c.Ctx != nil {
+			if fx == base {
+				fx = &broker.Fixtures{FnFetch: base.FnFetch, Secrets: maps.Clone(base.Secrets), Collections: maps.Clone(base.Collections)}
+			}
+			if fx.Secrets == nil {
+				fx.Secrets = map[string]string{}
+			}
+			if fx.Collections == nil {
+				fx.Collections = map[string]json.RawMessage{}
+			}
+			maps.Copy(fx.Secrets, c.Ctx.Secrets)
+			maps.Copy(fx.Collections, c.Ctx.Collections)
+		}
+		nreq := native.Request{Plugin: p, Tool: c.Tool, Input: c.Input, Fixtures: fx, Providers: "fake", Timeout: timeout, Node: opt.Node}
+		if c.Ctx != nil {
+			nreq.Storage = c.Ctx.Storage
+		}
+		if nreq.Input == nil {
+			nreq.Input = json.RawMessage("null")
+		}
+		nrun := opt.NativeRun
+		if nrun == nil {
+			nrun = native.Run
+		}
+		rec, err = nrun(ctx, nreq)
+	} else {
+		rec, err = opt.Runner.Run(ctx, runner.Request{Plugin: p, Tool: c.Tool, Input: c.Input, Fixtures: fx, Providers: "fake", Timeout: timeout})
+	}
 	if err != nil {
 		res.Status = Broken
 		res.Failures = append(res.Failures, Failure{Path: "tool", Message: err.Error()})
@@ -281,6 +328,36 @@ func Check(c *Case, rec *record.Record, snp *snapshots, update bool, written *st
 	}
 	if c.HasLogs {
 		out = append(out, checkLogs(c.Logs, rec.Logs)...)
+	}
+	if c.HasConnections {
+		out = append(out, checkConnections(c.Connections, rec.Connections)...)
+	}
+	return out
+}
+
+func checkConnections(want []ConnectionExpect, got []record.Connection) []Failure {
+	var out []Failure
+	for i := 0; i < len(want) && i < len(got); i++ {
+		w, g := want[i], got[i]
+		p := fmt.Sprintf("connections[%d]", i)
+		if w.Protocol != nil && *w.Protocol != g.Protocol {
+			out = append(out, Failure{Path: p + ".protocol", Message: "differs", Expected: quoteJSON(*w.Protocol), Actual: quoteJSON(g.Protocol)})
+		}
+		if w.Host != nil && !strings.EqualFold(*w.Host, g.Host) {
+			out = append(out, Failure{Path: p + ".host", Message: "differs", Expected: quoteJSON(*w.Host), Actual: quoteJSON(g.Host)})
+		}
+		if w.Port != nil && *w.Port != g.Port {
+			out = append(out, Failure{Path: p + ".port", Message: "differs", Expected: fmt.Sprint(*w.Port), Actual: fmt.Sprint(g.Port)})
+		}
+		if w.Refused != nil && *w.Refused != g.Refused {
+			out = append(out, Failure{Path: p + ".refused", Message: "differs", Expected: quoteJSON(*w.Refused), Actual: quoteJSON(g.Refused)})
+		}
+	}
+	for i := len(got); i < len(want); i++ {
+		out = append(out, Failure{Path: fmt.Sprintf("connections[%d]", i), Message: "missing: the run opened only " + plural(len(got), "connection", "connections"), Expected: text(want[i])})
+	}
+	for i := len(want); i < len(got); i++ {
+		out = append(out, Failure{Path: fmt.Sprintf("connections[%d]", i), Message: "unexpected", Actual: quoteJSON(fmt.Sprintf("%s %s:%d", got[i].Protocol, got[i].Host, got[i].Port))})
 	}
 	return out
 }

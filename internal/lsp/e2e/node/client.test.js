@@ -62,7 +62,14 @@ class Editor {
     this.conn.onNotification("$/progress", (p) => this.progress.push(p.value.kind));
     // plugin.pin shows the review card and asks; the author picks "Pin".
     this.questions = [];
+    // plugin.runTool on a native tool asks first; the step sets the answer.
+    this.nativeQuestions = [];
+    this.nativeAnswer = "Cancel";
     this.conn.onRequest(rpc.ShowMessageRequest.type, (p) => {
+      if (/ with full authority on this machine\?$/.test(p.message)) {
+        this.nativeQuestions.push(p);
+        return { title: this.nativeAnswer };
+      }
       this.questions.push(p.message);
       return { title: "Pin" };
     });
@@ -269,7 +276,7 @@ test("plugin-lsp serve with a vscode-languageserver-protocol client", async (t) 
 
   await t.test("code lenses above each tool", async () => {
     const lenses = await ed.conn.sendRequest(rpc.CodeLensRequest.type, { textDocument: { uri: MANIFEST } });
-    assert.deepEqual(lenses.map((l) => l.command.title), ["▶ Run lookupBook", "▶ Run searchBooks", "▶ Run saveFavourite"]);
+    assert.deepEqual(lenses.map((l) => l.command.title), ["▶ Run lookupBook", "▶ Run searchBooks", "▶ Run saveFavourite", "▶ Run tg.sendMessage", "▶ Run tg.readChat"]);
     for (const l of lenses) assert.equal(l.command.command, "plugin.runTool");
     assert.equal(lenses[0].range.start.line, ed.pos(MANIFEST, '"lookupBook"').line);
     const pageLenses = await ed.conn.sendRequest(rpc.CodeLensRequest.type, { textDocument: { uri: PAGE } });
@@ -355,6 +362,31 @@ test("plugin-lsp serve with a vscode-languageserver-protocol client", async (t) 
     assert.deepEqual(rec.error.violations.map((v) => v.pointer), ["/isbn"], JSON.stringify(rec.error));
     assert.match(rec.error.violations[0].message, /expected string, but got number/);
     assert.equal(rec.fetches.length, 0, "nothing was fetched");
+  });
+
+  await t.test("plugin.runTool on a native tool: asked first, Cancel runs nothing, Run gives the native record", async () => {
+    const MODULE = uriOf("native/telegram.js");
+    await ed.open("native/telegram.js");
+    const lenses = await ed.conn.sendRequest(rpc.CodeLensRequest.type, { textDocument: { uri: MODULE } });
+    assert.deepEqual(lenses.filter((l) => l.command.command === "plugin.runTool").map((l) => l.command.title), ["▶ Run tg.sendMessage", "▶ Run tg.readChat"]);
+    const run = (tool) => ed.conn.sendRequest(rpc.ExecuteCommandRequest.type, { command: "plugin.runTool", arguments: [{ uri: MODULE, tool }] });
+    ed.nativeAnswer = "Cancel";
+    await assert.rejects(run("tg.sendMessage"), /was not run: running a native tool with full authority was declined/);
+    assert.equal(ed.nativeQuestions.length, 1);
+    const q = ed.nativeQuestions[0];
+    assert.match(q.message, /^Run tg\.sendMessage \(native\/telegram\.js, sha256:[0-9a-f]{64}\) with full authority on this machine\?$/);
+    assert.deepEqual(q.actions.map((a) => a.title), ["Run", "Cancel"]);
+    ed.nativeAnswer = "Run";
+    const rec = await run("tg.sendMessage");
+    assert.equal(ed.nativeQuestions.length, 2);
+    assert.equal(rec.lane, "native", JSON.stringify(rec));
+    assert.equal(typeof rec.approval.required, "boolean", JSON.stringify(rec.approval)); // sendMessage has no needsApproval: the harness's default
+    assert.match(rec.claim, /^tg\.sendMessage:/);
+    assert.deepEqual(rec.connections.map((c) => [c.protocol, c.host, c.port, c.refused]), [["tcp", "149.154.167.50", 443, "fake-providers"]]);
+    // The same module bytes: not asked again this session.
+    const again = await run("tg.readChat");
+    assert.equal(ed.nativeQuestions.length, 2, "asked again for an approved module");
+    assert.equal(again.approval.required, false);
   });
 
   await t.test("hover: a credential, its value redacted", async () => {

@@ -1,16 +1,37 @@
-// A compiled native tool module (full-trust lane). It speaks MTProto, which
-// cannot ride a brokered fetch.
+// A compiled native tool module (full-trust lane). It speaks MTProto over a
+// raw TCP socket, which cannot ride a brokered fetch. Under fake providers
+// (the default of `plugin-lsp run --trust-native`) the harness refuses the
+// socket and records it in the run's connections.
+import net from "node:net";
+
+// Telegram's data centre 2 (MTProto over TCP, the "intermediate" transport).
+const DC = { host: "149.154.167.50", port: 443 };
+
+function open(signal) {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(DC);
+    socket.once("connect", () => resolve(socket));
+    socket.once("error", reject);
+    signal.addEventListener("abort", () => {
+      socket.destroy();
+      reject(signal.reason);
+    }, { once: true });
+  });
+}
+
 const sendMessage = {
   description: "Send a Telegram message to a chat",
   inputJsonSchema: {
     type: "object",
     properties: { chat: { type: "string" }, text: { type: "string" } },
     required: ["chat", "text"],
+    examples: [{ chat: "@books", text: "Finished The Hobbit" }],
   },
   requires: ["secrets.read", "network.socket"],
   async execute(args, ctx) {
-    const client = await ctx.connect("telegram");
-    return client.send(args.chat, args.text);
+    const socket = await open(ctx.signal);
+    socket.end(Buffer.from([0xee, 0xee, 0xee, 0xee])); // transport tag, then the session would start
+    return { chat: args.chat, sent: false };
   },
 };
 
@@ -20,8 +41,9 @@ const readChat = {
   requires: ["secrets.read", "network.socket"],
   needsApproval: false,
   async execute(args, ctx) {
-    const client = await ctx.connect("telegram");
-    return client.history(args.chat, 20);
+    const socket = await open(ctx.signal);
+    socket.destroy();
+    return { chat: args.chat, messages: [] };
   },
 };
 
