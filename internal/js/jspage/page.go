@@ -402,7 +402,26 @@ func (l *loader) files(entry string, inBundle map[string]bool) []FileHash {
 	return out
 }
 
-func analyzeAll(entries []string, read ReadFunc, follow bool) (pages []*Page) {
+func analyzeAll(entries []string, read ReadFunc, follow bool) []*Page {
+	return analyzeWith(entries, read, follow, false)
+}
+
+// lowered is what esbuild lowers, for a page goja could not parse, in a
+// second build of that page alone (analyzeWith's lower): class fields
+// and private members. goja's parser rejects some of them that are
+// valid (a field named get, set or static: `get = f.bind(this)`), and
+// lowered they are assignments in the constructor and WeakMap helpers,
+// code it reads, with every position mapped back through the source map
+// as before. Pages that parse as they are keep their first build, so
+// their analysis does not change.
+var lowered = []string{
+	"class-field", "class-static-field",
+	"class-private-field", "class-private-method", "class-private-accessor",
+	"class-private-static-field", "class-private-static-method", "class-private-static-accessor",
+	"class-private-brand-check",
+}
+
+func analyzeWith(entries []string, read ReadFunc, follow, lower bool) (pages []*Page) {
 	pages = make([]*Page, len(entries))
 	for i, e := range entries {
 		pages[i] = &Page{Path: e}
@@ -475,6 +494,18 @@ func analyzeAll(entries []string, read ReadFunc, follow bool) (pages []*Page) {
 			return api.OnLoadResult{Contents: &s, Loader: loaderOf(args.Path)}, nil
 		})
 	}}
+	supported := map[string]bool{
+		"for-await": false, "async-generator": false, "dynamic-import": false,
+		"decorators": false, "using": false,
+		// The runner's IIFE refuses top-level await (runner.Compile):
+		// refused here too, with esbuild's error on the page.
+		"top-level-await": false,
+	}
+	if lower {
+		for _, f := range lowered {
+			supported[f] = false
+		}
+	}
 	res := api.Build(api.BuildOptions{
 		EntryPointsAdvanced: points,
 		Bundle:              true,
@@ -496,10 +527,7 @@ func analyzeAll(entries []string, read ReadFunc, follow bool) (pages []*Page) {
 		TreeShaking:      api.TreeShakingFalse,
 		Metafile:         true,
 		Plugins:          []api.Plugin{resolver},
-		Supported: map[string]bool{
-			"for-await": false, "async-generator": false, "dynamic-import": false,
-			"decorators": false, "using": false,
-		},
+		Supported:        supported,
 	})
 	phase("build")
 	// esbuild keeps a finished build's context, with the syntax tree of
@@ -570,13 +598,16 @@ func analyzeAll(entries []string, read ReadFunc, follow bool) (pages []*Page) {
 		}
 		pages[i].Files = l.files(entry, inBundle)
 		pages[i].Via = meta.importSites(entry, l.texts[entry])
-		pages[i].fromBundle(entry, jsText, mapData, l.texts)
+		if !pages[i].fromBundle(entry, jsText, mapData, l.texts) && !lower {
+			pages[i] = analyzeWith([]string{entry}, read, follow, true)[0]
+		}
 	}
 	return pages
 }
 
-// fromBundle analyses the bundle esbuild made of the page.
-func (page *Page) fromBundle(entry, jsText string, mapData []byte, texts map[string]string) {
+// fromBundle analyses the bundle esbuild made of the page; false when
+// goja could not parse it.
+func (page *Page) fromBundle(entry, jsText string, mapData []byte, texts map[string]string) bool {
 	sm, sources := parseSourceMap(mapData)
 	a := &analyzer{page: page, js: jsText, jsIdx: text.NewIndex(jsText), sm: sm, hosts: map[*jsfront.Binding]*hostInfo{}}
 	a.layout(entry, texts[entry], sources, texts)
@@ -595,12 +626,13 @@ func (page *Page) fromBundle(entry, jsText string, mapData []byte, texts map[str
 	if perr != nil {
 		a.gojaError(perr)
 		a.localize()
-		return
+		return false
 	}
 	a.m = jsfront.NewModel(a, a)
 	a.run(prog.Body)
 	a.localize()
 	phase("localize")
+	return true
 }
 
 // phaseHook, when set (the memory benchmark), is called at the end of
