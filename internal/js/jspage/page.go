@@ -497,9 +497,6 @@ func analyzeWith(entries []string, read ReadFunc, follow, lower bool) (pages []*
 	supported := map[string]bool{
 		"for-await": false, "async-generator": false, "dynamic-import": false,
 		"decorators": false, "using": false,
-		// The runner's IIFE refuses top-level await (runner.Compile):
-		// refused here too, with esbuild's error on the page.
-		"top-level-await": false,
 	}
 	if lower {
 		for _, f := range lowered {

@@ -22,8 +22,17 @@ var rejectedBySandbox = map[string]string{
 	// `get` / `set` before a line break start an accessor (no ASI
 	// there): esbuild reports `Expected "(" but found "static"`.
 	"class-field-no-semicolon.ts": "compile",
-	// The runner's IIFE has no top-level await.
-	"top-level-await.ts": "compile",
+}
+
+// knownDisagreements are corpus files the sandbox and the page analysis
+// still disagree on; the test checks they still do (remove the entry
+// when fixed).
+var knownDisagreements = map[string]string{
+	// runner.Compile's IIFE refuses top-level await ("not supported
+	// with the iife output format"); the page analysis accepts it (the
+	// page-syntax-error plugin's modern.ts and the hashbang-and-tla page
+	// case expect that).
+	"top-level-await.ts": "Top-level await",
 }
 
 // failsAtRunTime lists the corpus files that compile and whose script
@@ -86,6 +95,13 @@ func TestSyntaxCorpus(t *testing.T) {
 			}
 		}
 		_, wantReject := rejectedBySandbox[name]
+		if want, ok := knownDisagreements[name]; ok {
+			if !strings.Contains(runErr, want) || checkErr != "" {
+				t.Errorf("%s: listed as a known disagreement (%s), now sandbox %q, analysis %q", name, want, runErr, checkErr)
+			}
+			t.Logf("%s: known disagreement: sandbox %q, the page analysis accepts it", name, runErr)
+			continue
+		}
 		if want, ok := failsAtRunTime[name]; ok {
 			if !strings.Contains(runErr, want) {
 				t.Errorf("%s: listed as failing at run time with %q, got %q", name, want, runErr)
