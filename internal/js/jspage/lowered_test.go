@@ -1,6 +1,7 @@
 package jspage
 
 import (
+	"io/fs"
 	"sort"
 	"strings"
 	"testing"
@@ -57,4 +58,33 @@ func positions(lines []string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// TestLoweredInABatch: in a build of several pages, the one goja cannot
+// parse is analysed again on its own with class fields lowered; the
+// others keep the batch's answers.
+func TestLoweredInABatch(t *testing.T) {
+	files := map[string]string{
+		"code/a.ts": "export default async () => http.fetch(\"https://a.example.com/\");\n",
+		"code/b.ts": "class C { get = () => http.fetch(\"https://b.example.com/\"); }\nexport default async () => new C().get();\n",
+		"code/c.ts": "export default async () => { let x = 1; x = (1 as any) satisfies number; return http.fetch(\"https://c.example.com/\"); };\n",
+	}
+	read := func(rel string) ([]byte, error) {
+		if s, ok := files[rel]; ok {
+			return []byte(s), nil
+		}
+		return nil, fs.ErrNotExist
+	}
+	pages := AnalyzeBundles([]string{"code/a.ts", "code/b.ts", "code/c.ts"}, read)
+	for i, host := range []string{"a", "b", "c"} {
+		p := pages[i]
+		if len(p.Errors) > 0 || len(p.Calls) != 1 || p.Calls[0].File != p.Path {
+			t.Errorf("%s: errors %v, calls %+v", p.Path, p.Errors, p.Calls)
+			continue
+		}
+		src := files[p.Path]
+		if got := src[p.Calls[0].Span.Start:p.Calls[0].Span.End]; got != `http.fetch("https://`+host+`.example.com/")` {
+			t.Errorf("%s: call at %q", p.Path, got)
+		}
+	}
 }

@@ -596,7 +596,11 @@ func analyzeWith(entries []string, read ReadFunc, follow, lower bool) (pages []*
 		pages[i].Files = l.files(entry, inBundle)
 		pages[i].Via = meta.importSites(entry, l.texts[entry])
 		if !pages[i].fromBundle(entry, jsText, mapData, l.texts) && !lower {
-			pages[i] = analyzeWith([]string{entry}, read, follow, true)[0]
+			// Kept only when it parses: otherwise the first error, at
+			// its place in the code as written, says more.
+			if lp := analyzeWith([]string{entry}, read, follow, true)[0]; !hasGojaError(lp) {
+				pages[i] = lp
+			}
 		}
 	}
 	return pages
@@ -777,13 +781,25 @@ func (a *analyzer) localize() {
 	}
 }
 
+// hasGojaError reports a page that holds gojaError's error.
+func hasGojaError(p *Page) bool {
+	for _, e := range p.Errors {
+		if e.Unsupported && strings.HasPrefix(e.Message, gojaPrefix) {
+			return true
+		}
+	}
+	return false
+}
+
+const gojaPrefix = "cannot analyse the page: "
+
 // gojaError reports what goja could not parse in esbuild's (valid)
 // output: a construct this analysis does not support.
 func (a *analyzer) gojaError(e *jsfront.ParseError) {
 	start := max(a.toTS(e.Offset), 0)
 	a.page.Errors = append(a.page.Errors, SyntaxError{
 		Span:        Span{Start: start, End: tokenEnd(a.ts, start)},
-		Message:     "cannot analyse the page: " + e.Message,
+		Message:     gojaPrefix + e.Message,
 		Unsupported: true,
 	})
 }
