@@ -11,9 +11,9 @@ import (
 // TestSyntaxCorpus: every module of testdata/syntax is valid ESM for
 // esbuild (the ground truth: no syntax error in a transform), and
 // ReadExports must read it: no syntax error, not unreadable, its tools
-// found.
+// found (an ESM module's; a .cjs file must be read as CommonJS).
 func TestSyntaxCorpus(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "syntax", "*.mjs"))
+	files, _ := filepath.Glob(filepath.Join("testdata", "syntax", "*.?js"))
 	if len(files) < 5 {
 		t.Fatalf("syntax corpus: %d files", len(files))
 	}
@@ -22,7 +22,12 @@ func TestSyntaxCorpus(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res := api.Transform(string(src), api.TransformOptions{Loader: api.LoaderJS, Format: api.FormatESModule, Target: api.ESNext, LogLevel: api.LogLevelSilent})
+		cjs := filepath.Ext(f) == ".cjs"
+		format := api.FormatESModule
+		if cjs {
+			format = api.FormatCommonJS
+		}
+		res := api.Transform(string(src), api.TransformOptions{Loader: api.LoaderJS, Format: format, Target: api.ESNext, LogLevel: api.LogLevelSilent})
 		if len(res.Errors) > 0 {
 			t.Errorf("%s: esbuild rejects it: %s", f, res.Errors[0].Text)
 			continue
@@ -33,7 +38,9 @@ func TestSyntaxCorpus(t *testing.T) {
 			t.Errorf("%s: valid for esbuild, ReadExports reports %s", f, m.Errors[0].Message)
 		case m.Unreadable != nil:
 			t.Errorf("%s: valid for esbuild, ReadExports cannot read it: %s", f, m.Unreadable.Reason)
-		case m.Tools == nil || len(m.Tools.Entries) == 0:
+		case cjs && m.Kind != CommonJS:
+			t.Errorf("%s: read as %v, not CommonJS", f, m.Kind)
+		case !cjs && (m.Tools == nil || len(m.Tools.Entries) == 0):
 			t.Errorf("%s: no tools found", f)
 		}
 	}
