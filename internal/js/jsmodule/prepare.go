@@ -35,8 +35,12 @@ type prepared struct {
 // (`{` after `)` or `=>` up to its matching `}`) and the `*` of async
 // generators blanked: what is left is the module's top-level structure,
 // which is all ReadExports needs, without the statement syntax goja's
-// parser lacks (for await, using, async generator methods).
-func (p *prepared) relaxed() []byte {
+// parser lacks (for await, using, async generator methods). With
+// classes, class bodies are emptied too (`{` after `class`, `class X`
+// or `extends X`): goja rejects some valid class members (a field named
+// get, set or static: `get = f.bind(this)`).
+func (p *prepared) relaxed(classes bool) []byte {
+	p.blanked = p.blanked[:0]
 	code := append([]byte(nil), p.code...)
 	src, toks := p.src, p.toks
 	is := func(i int, s string) bool { return i >= 0 && i < len(toks) && toks[i].Is(src, s) }
@@ -49,7 +53,8 @@ func (p *prepared) relaxed() []byte {
 			o := open[len(open)-1]
 			open = open[:len(open)-1]
 			arrow := is(o-1, ">") && is(o-2, "=") && toks[o-2].End == toks[o-1].Start
-			if is(o-1, ")") || arrow {
+			class := classes && (is(o-1, "class") || is(o-2, "class") || is(o-2, "extends"))
+			if is(o-1, ")") || arrow || class {
 				jslex.Blank(code, int(toks[o].End), int(t.Start))
 				p.blanked = append(p.blanked, [2]int{o + 1, i})
 			}

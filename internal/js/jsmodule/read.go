@@ -50,7 +50,7 @@ func ReadExports(src []byte) (m *Module) {
 		// Function bodies hold most of the syntax goja lacks and nothing
 		// ReadExports needs: retry without them, and let esbuild decide
 		// whether the module is valid.
-		if prog.ParseCode(p.relaxed()) == nil {
+		if prog.ParseCode(p.relaxed(false)) == nil || prog.ParseCode(p.relaxed(true)) == nil {
 			if errs := esbuildErrors(src); len(errs) > 0 {
 				m.Exports = p.exports
 				m.Errors = errs

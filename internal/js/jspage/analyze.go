@@ -134,7 +134,26 @@ const esbuildKeepsBuild = 300 * time.Millisecond
 // BatchBytes is the most page text one build of AnalyzeBundles takes.
 const BatchBytes = 256 << 10
 
-func analyzeAll(entries []string, read ReadFunc, follow bool) (pages []*Page) {
+func analyzeAll(entries []string, read ReadFunc, follow bool) []*Page {
+	return analyzeWith(entries, read, follow, false)
+}
+
+// lowered is what esbuild lowers, for a page goja could not parse, in a
+// second build of that page alone (analyzeWith's lower): class fields
+// and private members. goja's parser rejects some of them that are
+// valid (a field named get, set or static: `get = f.bind(this)`), and
+// lowered they are assignments in the constructor and WeakMap helpers,
+// code it reads, with every position mapped back through the source map
+// as before. Pages that parse as they are keep their first build, so
+// their analysis does not change.
+var lowered = []string{
+	"class-field", "class-static-field",
+	"class-private-field", "class-private-method", "class-private-accessor",
+	"class-private-static-field", "class-private-static-method", "class-private-static-accessor",
+	"class-private-brand-check",
+}
+
+func analyzeWith(entries []string, read ReadFunc, follow, lower bool) (pages []*Page) {
 	pages = make([]*Page, len(entries))
 	for i, e := range entries {
 		pages[i] = &Page{Path: e}
@@ -152,7 +171,7 @@ func analyzeAll(entries []string, read ReadFunc, follow bool) (pages []*Page) {
 	if !batch && !l.readEntry(pages[0]) {
 		return pages
 	}
-	res := l.build(entries, follow)
+	res := l.build(entries, follow, lower)
 	if batch && len(res.Errors) > 0 {
 		// Which page an error belongs to is each page's own build's to say.
 		for i, e := range entries {
@@ -164,7 +183,7 @@ func analyzeAll(entries []string, read ReadFunc, follow bool) (pages []*Page) {
 		pages[0].buildErrors(l, entries[0], res.Errors)
 		return pages
 	}
-	l.readBundles(pages, entries, res, read, follow, batch)
+	l.readBundles(pages, entries, res, read, follow, batch, lower)
 	return pages
 }
 
@@ -239,7 +258,16 @@ func (l *loader) resolver(entries []string, follow bool) api.Plugin {
 
 // build makes one esbuild build of the entries ("e<i>.js" and its map
 // each), and waits out esbuild's hold on a big build.
-func (l *loader) build(entries []string, follow bool) api.BuildResult {
+func (l *loader) build(entries []string, follow, lower bool) api.BuildResult {
+	supported := map[string]bool{
+		"for-await": false, "async-generator": false, "dynamic-import": false,
+		"decorators": false, "using": false,
+	}
+	if lower {
+		for _, f := range lowered {
+			supported[f] = false
+		}
+	}
 	resolver := l.resolver(entries, follow)
 	var points []api.EntryPoint
 	for i, e := range entries {
@@ -266,10 +294,7 @@ func (l *loader) build(entries []string, follow bool) api.BuildResult {
 		TreeShaking:      api.TreeShakingFalse,
 		Metafile:         true,
 		Plugins:          []api.Plugin{resolver},
-		Supported: map[string]bool{
-			"for-await": false, "async-generator": false, "dynamic-import": false,
-			"decorators": false, "using": false,
-		},
+		Supported:        supported,
 	})
 	phase("build")
 	// esbuild keeps a finished build's context, with the syntax tree of
@@ -309,7 +334,7 @@ func (page *Page) buildErrors(l *loader, entry string, errs []api.Message) {
 // readBundles reads each entry's bundle and source map out of the build
 // into its Page; a batched page whose bundle is too big is analysed on
 // its own.
-func (l *loader) readBundles(pages []*Page, entries []string, res api.BuildResult, read ReadFunc, follow, batch bool) {
+func (l *loader) readBundles(pages []*Page, entries []string, res api.BuildResult, read ReadFunc, follow, batch, lower bool) {
 	meta := readMetafile(res.Metafile)
 	for i, entry := range entries {
 		name := fmt.Sprintf("e%d.js", i)
@@ -341,12 +366,19 @@ func (l *loader) readBundles(pages []*Page, entries []string, res api.BuildResul
 		}
 		pages[i].Files = l.files(entry, inBundle)
 		pages[i].Via = meta.importSites(entry, l.texts[entry])
-		pages[i].fromBundle(entry, jsText, mapData, l.texts)
+		if !pages[i].fromBundle(entry, jsText, mapData, l.texts) && !lower {
+			// Kept only when it parses: otherwise the first error, at
+			// its place in the code as written, says more.
+			if lp := analyzeWith([]string{entry}, read, follow, true)[0]; !hasGojaError(lp) {
+				pages[i] = lp
+			}
+		}
 	}
 }
 
-// fromBundle analyses the bundle esbuild made of the page.
-func (page *Page) fromBundle(entry, jsText string, mapData []byte, texts map[string]string) {
+// fromBundle analyses the bundle esbuild made of the page; false when
+// goja could not parse it.
+func (page *Page) fromBundle(entry, jsText string, mapData []byte, texts map[string]string) bool {
 	sm, sources := parseSourceMap(mapData)
 	a := &analyzer{page: page, js: jsText, jsIdx: text.NewIndex(jsText), sm: sm, hosts: map[*jsfront.Binding]*hostInfo{}}
 	a.layout(entry, texts[entry], sources, texts)
@@ -365,12 +397,13 @@ func (page *Page) fromBundle(entry, jsText string, mapData []byte, texts map[str
 	if perr != nil {
 		a.gojaError(perr)
 		a.localize()
-		return
+		return false
 	}
 	a.m = jsfront.NewModel(a, a)
 	a.run(prog.Body)
 	a.localize()
 	phase("localize")
+	return true
 }
 
 // phaseHook, when set (the memory benchmark), is called at the end of

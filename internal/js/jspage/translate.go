@@ -150,13 +150,25 @@ func (a *analyzer) localize() {
 	}
 }
 
+// hasGojaError reports a page that holds gojaError's error.
+func hasGojaError(p *Page) bool {
+	for _, e := range p.Errors {
+		if e.Unsupported && strings.HasPrefix(e.Message, gojaPrefix) {
+			return true
+		}
+	}
+	return false
+}
+
+const gojaPrefix = "cannot analyse the page: "
+
 // gojaError reports what goja could not parse in esbuild's (valid)
 // output: a construct this analysis does not support.
 func (a *analyzer) gojaError(e *jsfront.ParseError) {
 	start := max(a.toTS(e.Offset), 0)
 	a.page.Errors = append(a.page.Errors, SyntaxError{
 		Span:        Span{Start: start, End: jslex.TokenEnd(a.ts, start)},
-		Message:     "cannot analyse the page: " + e.Message,
+		Message:     gojaPrefix + e.Message,
 		Unsupported: true,
 	})
 }

@@ -1,0 +1,5 @@
+const counter = (() => { let n = 0; return () => ++n; })();
+export default async function () {
+  counter();
+  return await (async () => counter())();
+}

@@ -1,0 +1,1 @@
+export default async (input: { q?: string } | null) => ({ echoed: input?.q ?? "x" });

@@ -1,0 +1,4 @@
+#!/usr/bin/env node
+export default async function () {
+  return "hashbang";
+}

@@ -1,0 +1,3 @@
+export default async function () {
+  try { JSON.parse("{"); } catch { return "bad json"; } finally { }
+}

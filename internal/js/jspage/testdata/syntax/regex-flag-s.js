@@ -1,0 +1,3 @@
+export default async function () {
+  return /a.b/s.test("a\nb");
+}

@@ -1,0 +1,3 @@
+export default async function () {
+  return [/\u{1F600}/u.test("😀"), /\p{L}+/u.exec("héllo!")?.[0]];
+}

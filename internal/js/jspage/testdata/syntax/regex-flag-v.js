@@ -1,0 +1,3 @@
+export default async function () {
+  return /[\p{L}--[a-z]]/v.test("A");
+}
