@@ -74,6 +74,9 @@ type Config struct {
 	// Runs are the last runs of the function tools, by tool name (see
 	// ToolRun); nil when nothing ran.
 	Runs map[string]ToolRun
+	// Explored is what exploration saw, by tool name (see Exploration);
+	// nil when nothing was explored.
+	Explored map[string]*Exploration
 }
 
 // DefaultConfig uses the embedded catalogue.
