@@ -1,0 +1,2 @@
+export * as endpoints from "./endpoints";
+export * as api from "./http";

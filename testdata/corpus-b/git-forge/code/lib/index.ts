@@ -1,0 +1,3 @@
+export * as github from "./github";
+export * as gitea from "./gitea";
+export type { Forge } from "./types";

@@ -1,0 +1,1 @@
+export const q=(o)=>Object.keys(o).filter(k=>o[k]!=null).map(k=>encodeURIComponent(k)+"="+encodeURIComponent(o[k])).join("&"),j=(...p)=>p.map((s,i)=>i?String(s).replace(/^\/+|\/+$/g,""):String(s).replace(/\/+$/,"")).join("/"),pick=(o,...k)=>k.reduce((a,x)=>(x in o&&(a[x]=o[x]),a),{});
