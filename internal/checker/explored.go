@@ -28,10 +28,19 @@ type ExploredFetch struct {
 	// Dynamic: the host holds a marker value of the input (a free-form
 	// string), so it depends on the input and is not a host to report.
 	Dynamic bool
+	// Guessed: the host holds a value the exploration made up for a
+	// free-form string (a literal of the page, an example's value): it is
+	// reached, but it is the input's host, not one to report.
+	Guessed bool
 	// Input is the input that reached the call, compact JSON, for
 	// `plugin-lsp run --input`.
 	Input string
 }
+
+// ExploreMarker starts the value exploration gives a free-form string
+// input: a host that holds it was built from the input. Lower-case letters
+// and digits, valid in a host name.
+const ExploreMarker = "zqmark"
 
 // Site is a position in a plugin file: plugin-relative path, 1-based
 // line and column ("" File: unknown).

@@ -224,6 +224,7 @@ func (x *Explorer) Tool(ctx context.Context, p *checker.Plugin, name string) *ch
 type planned struct {
 	input json.RawMessage
 	mode  mode
+	free  []string // the input's values of free-form string properties
 }
 
 // plan spends the run budget: every generated input with fixture-or-{}
@@ -238,11 +239,12 @@ func (x *Explorer) plan(sch schemaOf, code string) []planned {
 	ins := inputs(sch, pageLiterals(code, 16), n-variants)
 	var out []planned
 	for _, in := range ins {
-		out = append(out, planned{input: in, mode: modeFixture})
+		out = append(out, planned{input: in, mode: modeFixture, free: freeValues(sch, in)})
 	}
 	for i := 0; len(out) < n && i < variants && len(ins) > 0; i++ {
 		m := []mode{modeArray, modeNotFound, modeServerError}[i%3]
-		out = append(out, planned{input: ins[(i/3)%len(ins)], mode: m})
+		in := ins[(i/3)%len(ins)]
+		out = append(out, planned{input: in, mode: m, free: freeValues(sch, in)})
 	}
 	return out
 }

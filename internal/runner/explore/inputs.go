@@ -6,13 +6,15 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 )
 
 // Marker is the start of the value a free-form string input gets: a host
 // built from it holds the marker, so the call is known to depend on the
 // input (fetch-dynamic-url), never reported as a host. Lower-case letters
 // and digits: valid in a host name, kept by URL parsing.
-const Marker = "zqmark"
+const Marker = checker.ExploreMarker
 
 // maxDepth bounds how deep generated objects go (a recursive schema).
 const maxDepth = 4
@@ -282,5 +284,46 @@ func pageLiterals(code string, max int) []string {
 			out = append(out, l)
 		}
 	}
+	return out
+}
+
+// freeValues are the string values of in that sit where the schema
+// allows any string (no enum, no const), or where it says nothing.
+func freeValues(sch schemaOf, in json.RawMessage) []string {
+	var v any
+	if json.Unmarshal(in, &v) != nil {
+		return nil
+	}
+	var out []string
+	var walk func(s schemaOf, v any, depth int)
+	walk = func(s schemaOf, v any, depth int) {
+		if depth > maxDepth {
+			return
+		}
+		switch x := v.(type) {
+		case string:
+			if s == nil || freeString(s) || typeOf(s) == "" && s["enum"] == nil && s["const"] == nil {
+				out = append(out, x)
+			}
+		case map[string]any:
+			var props map[string]any
+			if s != nil {
+				props, _ = s["properties"].(map[string]any)
+			}
+			for k, e := range x {
+				ps, _ := props[k].(map[string]any)
+				walk(ps, e, depth+1)
+			}
+		case []any:
+			var it schemaOf
+			if s != nil {
+				it, _ = s["items"].(map[string]any)
+			}
+			for _, e := range x {
+				walk(it, e, depth+1)
+			}
+		}
+	}
+	walk(sch, v, 0)
 	return out
 }

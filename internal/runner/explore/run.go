@@ -39,6 +39,7 @@ func (x *Explorer) run(ctx context.Context, p *checker.Plugin, prog *runner.Prog
 	var calls sync.Mutex
 	count := 0
 	input := string(pl.input)
+	free := pl.free
 	fetch := func(ctx context.Context, args []json.RawMessage) (json.RawMessage, error) {
 		res.method("http.fetch")
 		calls.Lock()
@@ -62,8 +63,8 @@ func (x *Explorer) run(ctx context.Context, p *checker.Plugin, prog *runner.Prog
 		}
 		site, via := sites(prog, sandbox.CallSite(ctx))
 		t, _ := fetchurl.Parse(url)
-		f := checker.ExploredFetch{Site: site, Via: via, URL: checker.Clip(url, 200), Host: t.Host, Input: input,
-			Dynamic: strings.Contains(t.Host, Marker) || t.Host == "" && strings.Contains(strings.ToLower(url), Marker)}
+		f := checker.ExploredFetch{Site: site, Via: via, URL: checker.Clip(url, 4096), Host: t.Host, Input: input,
+			Dynamic: fromMarker(t.Host, url), Guessed: guessed(t.Host, free)}
 		if f.Dynamic || t.Host != "" {
 			res.add(n, seq, f)
 		}
@@ -161,4 +162,34 @@ func sites(prog *runner.Program, stack string) (site, via checker.Site) {
 		}
 	}
 	return
+}
+
+// fromMarker reports whether a fetch's host was built from the input: it
+// holds a marker, or the URL has no host and holds one.
+func fromMarker(host, url string) bool {
+	return strings.Contains(host, Marker) || host == "" && strings.Contains(strings.ToLower(url), Marker)
+}
+
+// guessed reports whether a host holds, as a label or the start of one, a
+// free-form string of the input (a page literal or an example's value
+// tried for a property without enum): a host of that input, not of the
+// code.
+func guessed(host string, free []string) bool {
+	for _, v := range free {
+		v = strings.ToLower(v)
+		if len(v) < 3 {
+			continue
+		}
+		for i := strings.Index(host, v); i >= 0; {
+			if i == 0 || host[i-1] == '.' {
+				return true
+			}
+			j := strings.Index(host[i+1:], v)
+			if j < 0 {
+				break
+			}
+			i += 1 + j
+		}
+	}
+	return false
 }
