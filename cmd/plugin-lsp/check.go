@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/internal/authoring/report"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/explore"
 )
 
 // checkOptions are the parsed arguments of check and review.
@@ -18,6 +20,7 @@ type checkOptions struct {
 	builtins        string
 	requireSnapshot bool
 	fix, diff       bool
+	noExplore       bool
 	dirs            []string
 }
 
@@ -39,6 +42,8 @@ func parseCheckArgs(cmd *command, args []string) (checkOptions, error) {
 			o.diff = true
 		case "require-snapshot":
 			o.requireSnapshot = true
+		case "no-explore":
+			o.noExplore = true
 		case "builtins":
 			o.builtins = val
 		case "format":
@@ -104,6 +109,17 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cfg.RequireSnapshot = o.requireSnapshot
+	if !o.noExplore {
+		x, err := explore.New(explore.Options{})
+		if err != nil {
+			fmt.Fprintf(stderr, "plugin-lsp check: exploration: %v\n", err)
+			return 2
+		}
+		defer x.Close()
+		cfg.Explore = func(p *checker.Plugin) map[string]*checker.Exploration {
+			return x.Plugin(context.Background(), p)
+		}
+	}
 	// dirs are checked; fixDirs (the plugins the ordinary walk finds) may
 	// be fixed: --require-snapshot checks node_modules and hidden
 	// directories too, but --fix never writes into them.

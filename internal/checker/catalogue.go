@@ -77,6 +77,10 @@ type Config struct {
 	// Explored is what exploration saw, by tool name (see Exploration);
 	// nil when nothing was explored.
 	Explored map[string]*Exploration
+	// Explore, when set and Explored is nil, explores each plugin Run
+	// checks (plugin-lsp check wires the runner's explorer here; the
+	// checker only calls it).
+	Explore func(*Plugin) map[string]*Exploration
 }
 
 // DefaultConfig uses the embedded catalogue.
