@@ -62,6 +62,7 @@ func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	srv := lsp.New(lsp.Options{
 		Runner:   newToolRunner(),
+		Explore:  (&lazyExplorer{}).explore,
 		DocsURL:  docsURL,
 		Debounce: debounce,
 		Log:      stderr,

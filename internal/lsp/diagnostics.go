@@ -85,6 +85,7 @@ func (s *Server) checkAndPublish(ctx context.Context, ps *pluginState, gen uint6
 	if s.onChecked != nil {
 		s.onChecked(ps.dir, gen)
 	}
+	s.exploreAndPublish(ctx, ps, sn, gen)
 }
 
 // check returns an up-to-date snapshot of the plugin, running the rules
