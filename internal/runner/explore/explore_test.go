@@ -306,3 +306,23 @@ func TestCacheReexploresOnlyChanged(t *testing.T) {
 		t.Errorf("re-check after editing b explored %d tools, want 1", d)
 	}
 }
+
+// TestDocsBudget: docs/rules.md states the budget this package applies.
+func TestDocsBudget(t *testing.T) {
+	b, err := os.ReadFile("../../../docs/rules.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	for _, want := range []string{
+		"at most " + itoa(DefaultRuns) + " runs per tool",
+		itoa(int(DefaultRunTimeout.Milliseconds())) + " ms wall deadline",
+		itoa(MaxFetchesPerRun) + "\nfetches per run",
+		itoa(int(DefaultToolTimeout.Seconds())) + " s per tool",
+		"`" + Marker + "1`",
+	} {
+		if !strings.Contains(doc, want) {
+			t.Errorf("docs/rules.md does not say %q", want)
+		}
+	}
+}
