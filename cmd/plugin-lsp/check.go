@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/plugin-lsp/plugin-lsp/internal/authoring/report"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
@@ -110,13 +111,27 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	cfg.RequireSnapshot = o.requireSnapshot
 	if !o.noExplore {
-		x, err := explore.New(explore.Options{})
-		if err != nil {
-			fmt.Fprintf(stderr, "plugin-lsp check: exploration: %v\n", err)
-			return 2
-		}
-		defer x.Close()
+		// made at the first plugin with a function tool
+		var once sync.Once
+		var x *explore.Explorer
+		defer func() {
+			if x != nil {
+				x.Close()
+			}
+		}()
 		cfg.Explore = func(p *checker.Plugin) map[string]*checker.Exploration {
+			if len(p.Manifest.Tools) == 0 {
+				return nil
+			}
+			once.Do(func() {
+				var err error
+				if x, err = explore.New(explore.Options{}); err != nil {
+					fmt.Fprintf(stderr, "plugin-lsp check: exploration is off: %v\n", err)
+				}
+			})
+			if x == nil {
+				return nil
+			}
 			return x.Plugin(context.Background(), p)
 		}
 	}

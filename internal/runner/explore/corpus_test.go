@@ -297,8 +297,5 @@ var floors = map[string]target{
 }
 
 func testCache() string {
-	if c := os.Getenv("PLUGIN_LSP_TEST_CACHE"); c != "" && c != "-" {
-		return c
-	}
-	return ""
+	return os.Getenv("PLUGIN_LSP_TEST_CACHE") // "": the user cache, "-": none
 }

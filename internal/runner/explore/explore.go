@@ -16,6 +16,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
@@ -51,7 +53,8 @@ type Options struct {
 	RunTimeout  time.Duration // per run (default DefaultRunTimeout)
 	ToolTimeout time.Duration // per tool (default DefaultToolTimeout)
 	Parallel    int           // runs at once (default GOMAXPROCS)
-	// CacheDir keeps the compiled QuickJS module ("" memory only).
+	// CacheDir keeps the compiled QuickJS module across processes
+	// (default: the runner's, <user cache dir>/plugin-lsp/qjs; "-": none).
 	CacheDir string
 }
 
@@ -63,8 +66,9 @@ type Explorer struct {
 	engine *sandbox.Engine
 	slots  chan struct{}
 
-	mu    sync.Mutex
-	cache map[string]*checker.Exploration
+	mu      sync.Mutex
+	cache   map[string]*checker.Exploration
+	running map[string]chan struct{} // keys being explored, closed when done
 	// Explored counts the tools explored (not served from the cache).
 	explored int
 }
@@ -83,11 +87,24 @@ func New(opts Options) (*Explorer, error) {
 	if opts.Parallel <= 0 {
 		opts.Parallel = runtime.GOMAXPROCS(0)
 	}
-	eng, err := sandbox.NewEngine(sandbox.Options{CacheDir: opts.CacheDir, Spare: opts.Parallel})
+	cache := opts.CacheDir
+	switch cache {
+	case "-":
+		cache = ""
+	case "":
+		// the runner's: the compiled QuickJS module is shared
+		if d, err := os.UserCacheDir(); err == nil {
+			cache = filepath.Join(d, "plugin-lsp", "qjs")
+			if os.MkdirAll(cache, 0o700) != nil {
+				cache = ""
+			}
+		}
+	}
+	eng, err := sandbox.NewEngine(sandbox.Options{CacheDir: cache, Spare: opts.Parallel})
 	if err != nil {
 		return nil, err
 	}
-	return &Explorer{opts: opts, engine: eng, slots: make(chan struct{}, opts.Parallel), cache: map[string]*checker.Exploration{}}, nil
+	return &Explorer{opts: opts, engine: eng, slots: make(chan struct{}, opts.Parallel), cache: map[string]*checker.Exploration{}, running: map[string]chan struct{}{}}, nil
 }
 
 // Close releases the sandboxes.
@@ -111,6 +128,7 @@ func (x *Explorer) Plugin(ctx context.Context, p *checker.Plugin) map[string]*ch
 	}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
+	progs := &compiled{m: map[string]*compileOnce{}} // one compile per page of this snapshot
 	for _, t := range p.Manifest.Tools {
 		name, ok := checker.Str(t.Name)
 		if !ok || p.Manifest.FunctionTool(name) == nil {
@@ -119,7 +137,7 @@ func (x *Explorer) Plugin(ctx context.Context, p *checker.Plugin) map[string]*ch
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if e := x.Tool(ctx, p, name); e != nil {
+			if e := x.tool(ctx, p, name, progs); e != nil {
 				mu.Lock()
 				out[name] = e
 				mu.Unlock()
@@ -132,6 +150,35 @@ func (x *Explorer) Plugin(ctx context.Context, p *checker.Plugin) map[string]*ch
 
 // Tool explores one function tool (nil: it cannot run, or ctx ended).
 func (x *Explorer) Tool(ctx context.Context, p *checker.Plugin, name string) *checker.Exploration {
+	return x.tool(ctx, p, name, &compiled{m: map[string]*compileOnce{}})
+}
+
+// compiled keeps the pages of one plugin snapshot compiled once (tools
+// sharing a page share its bundle).
+type compiled struct {
+	mu sync.Mutex
+	m  map[string]*compileOnce
+}
+
+type compileOnce struct {
+	once sync.Once
+	prog *runner.Program
+	err  error
+}
+
+func (c *compiled) get(p *checker.Plugin, rel string) (*runner.Program, error) {
+	c.mu.Lock()
+	o := c.m[rel]
+	if o == nil {
+		o = &compileOnce{}
+		c.m[rel] = o
+	}
+	c.mu.Unlock()
+	o.once.Do(func() { o.prog, o.err = runner.Compile(p, rel) })
+	return o.prog, o.err
+}
+
+func (x *Explorer) tool(ctx context.Context, p *checker.Plugin, name string, progs *compiled) *checker.Exploration {
 	t := p.Manifest.FunctionTool(name)
 	if t == nil {
 		return nil
@@ -141,7 +188,7 @@ func (x *Explorer) Tool(ctx context.Context, p *checker.Plugin, name string) *ch
 	if !ok {
 		return nil
 	}
-	prog, err := runner.Compile(p, rel)
+	prog, err := progs.get(p, rel)
 	if err != nil {
 		return nil
 	}
@@ -164,18 +211,38 @@ func (x *Explorer) Tool(ctx context.Context, p *checker.Plugin, name string) *ch
 	if p.FixturesFile != nil {
 		fxText = string(p.FixturesFile.Text)
 	}
-	for _, s := range []string{version, prog.Code, schemaText, fxText, strings.Join(reach.Host, ","), name} {
+	// (not the tool's name: tools that share a page and a schema run alike)
+	for _, s := range []string{version, prog.Code, schemaText, fxText, strings.Join(reach.Host, ",")} {
 		h.Write([]byte(s))
 		h.Write([]byte{0})
 	}
 	key := hex.EncodeToString(h.Sum(nil))
-	x.mu.Lock()
-	if e := x.cache[key]; e != nil {
+	for {
+		x.mu.Lock()
+		if e := x.cache[key]; e != nil {
+			x.mu.Unlock()
+			return e
+		}
+		wait, busy := x.running[key]
+		if !busy {
+			x.running[key] = make(chan struct{})
+			x.explored++
+			x.mu.Unlock()
+			break
+		}
 		x.mu.Unlock()
-		return e
+		select { // the same bundle is being explored: take its result
+		case <-wait:
+		case <-ctx.Done():
+			return nil
+		}
 	}
-	x.explored++
-	x.mu.Unlock()
+	defer func() {
+		x.mu.Lock()
+		close(x.running[key])
+		delete(x.running, key)
+		x.mu.Unlock()
+	}()
 
 	ctx, cancel := context.WithTimeout(ctx, x.opts.ToolTimeout)
 	defer cancel()
