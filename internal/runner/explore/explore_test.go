@@ -326,3 +326,44 @@ func TestDocsBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestHostUnusedMethod: a declared method no page calls is reported; one
+// only an injected object calls (the code does not name it, the run
+// does) is not.
+func TestHostUnusedMethod(t *testing.T) {
+	x := explorer(t)
+	p := writePlugin(t, map[string]string{
+		"plugin.json": `{"name": "x", "version": "1.0.0", "description": "d",
+  "tools": [{"name": "t", "description": "d", "page": "code/t.ts", "inputJsonSchema": {"type": "object"}}],
+  "capabilities": {"host": ["http.fetch", "collections.get", "collections.delete"], "fetch": ["api.example.com"]}}`,
+		"code/t.ts": `
+const store = (api: any, m: string) => (k: string) => api[m]("notes", k);
+export default async function t() {
+  await http.fetch("https://api.example.com/");
+  return await store(globalThis["collec" + "tions"], "g" + "et")("k");
+}`,
+	})
+	static := map[string]bool{}
+	for _, d := range checker.Run(p, rules.All(), checker.DefaultConfig(), nil) {
+		if d.Code == rules.HostUnusedMethod.Code {
+			static[d.Subject] = true
+		}
+	}
+	cfg := checker.DefaultConfig()
+	cfg.Explored = x.Plugin(context.Background(), p)
+	got := map[string]bool{}
+	for _, d := range checker.Run(p, rules.All(), cfg, nil) {
+		if d.Code == rules.HostUnusedMethod.Code {
+			got[d.Subject] = true
+			if len(d.Fixes) != 1 || !d.Fixes[0].Removes {
+				t.Errorf("want one removal fix (never applied by --fix): %+v", d.Fixes)
+			}
+		}
+	}
+	if !got["collections.delete"] || got["collections.get"] || got["http.fetch"] {
+		t.Errorf("host-unused-method with exploration: %v (static alone: %v); want collections.delete only", got, static)
+	}
+	if !static["collections.get"] {
+		t.Logf("static analysis alone already sees collections.get used: %v", static)
+	}
+}
