@@ -363,7 +363,5 @@ export default async function t() {
 	if !got["collections.delete"] || got["collections.get"] || got["http.fetch"] {
 		t.Errorf("host-unused-method with exploration: %v (static alone: %v); want collections.delete only", got, static)
 	}
-	if !static["collections.get"] {
-		t.Logf("static analysis alone already sees collections.get used: %v", static)
-	}
+	t.Logf("static analysis alone reports %v unused", static)
 }
