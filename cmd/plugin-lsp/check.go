@@ -1,15 +1,18 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/plugin-lsp/plugin-lsp/internal/authoring/report"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/rules"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/explore"
 )
 
 // checkOptions are the parsed arguments of check and review.
@@ -18,6 +21,7 @@ type checkOptions struct {
 	builtins        string
 	requireSnapshot bool
 	fix, diff       bool
+	noExplore       bool
 	dirs            []string
 }
 
@@ -39,6 +43,8 @@ func parseCheckArgs(cmd *command, args []string) (checkOptions, error) {
 			o.diff = true
 		case "require-snapshot":
 			o.requireSnapshot = true
+		case "no-explore":
+			o.noExplore = true
 		case "builtins":
 			o.builtins = val
 		case "format":
@@ -104,6 +110,31 @@ func cmdCheck(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cfg.RequireSnapshot = o.requireSnapshot
+	if !o.noExplore {
+		// made at the first plugin with a function tool
+		var once sync.Once
+		var x *explore.Explorer
+		defer func() {
+			if x != nil {
+				x.Close()
+			}
+		}()
+		cfg.Explore = func(p *checker.Plugin) map[string]*checker.Exploration {
+			if len(p.Manifest.Tools) == 0 {
+				return nil
+			}
+			once.Do(func() {
+				var err error
+				if x, err = explore.New(explore.Options{}); err != nil {
+					fmt.Fprintf(stderr, "plugin-lsp check: exploration is off: %v\n", err)
+				}
+			})
+			if x == nil {
+				return nil
+			}
+			return x.Plugin(context.Background(), p)
+		}
+	}
 	// dirs are checked; fixDirs (the plugins the ordinary walk finds) may
 	// be fixed: --require-snapshot checks node_modules and hidden
 	// directories too, but --fix never writes into them.

@@ -71,6 +71,9 @@ var commands = []*command{
 				"characters, file relative to the plugin directory;\n" +
 				"sarif: SARIF 2.1.0 for code-scanning services"},
 			{name: "builtins", value: "FILE", help: "a JSON array of tool names that extends the built-in\ncatalogue"},
+			{name: "no-explore", help: "read the code only: do not also run each function tool in\n" +
+				"the sandbox with generated inputs and stubbed answers\n" +
+				"(exploration: no network, no secrets; docs/rules.md)"},
 			{name: "require-snapshot", help: "a plugin without plugin.lock.json (plugin-lsp pin) is an\n" +
 				"error, as is a reach wider than the snapshot (for CI);\n" +
 				"every plugin.json under DIR is checked, including those\n" +

@@ -69,6 +69,7 @@ func cmdServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Log:          stderr,
 		Version:      version,
 		Review:       reviewCard,
+		Explore:      (&lazyExplorer{}).explore,
 
 		MemoryLimit: memLimit,
 	})

@@ -8,8 +8,25 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/rules"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/explore"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
 )
+
+// lazyExplorer prepares the exploring sandboxes on the first exploration
+// (after the first static publish), so startup does not pay for them.
+type lazyExplorer struct {
+	once sync.Once
+	x    *explore.Explorer
+	err  error
+}
+
+func (l *lazyExplorer) explore(ctx context.Context, p *checker.Plugin) map[string]*checker.Exploration {
+	l.once.Do(func() { l.x, l.err = explore.New(explore.Options{}) })
+	if l.err != nil {
+		return nil
+	}
+	return l.x.Plugin(ctx, p)
+}
 
 // lazyRunner creates the sandbox runner on the first run: preparing the
 // QuickJS engine takes most of a second and tens of MB, which an editor

@@ -74,6 +74,13 @@ type Config struct {
 	// Runs are the last runs of the function tools, by tool name (see
 	// ToolRun); nil when nothing ran.
 	Runs map[string]ToolRun
+	// Explored is what exploration saw, by tool name (see Exploration);
+	// nil when nothing was explored.
+	Explored map[string]*Exploration
+	// Explore, when set and Explored is nil, explores each plugin Run
+	// checks (plugin-lsp check wires the runner's explorer here; the
+	// checker only calls it).
+	Explore func(*Plugin) map[string]*Exploration
 }
 
 // DefaultConfig uses the embedded catalogue.

@@ -106,6 +106,11 @@ func Run(p *Plugin, rules []*Rule, cfg *Config, cache *Cache) []Diagnostic {
 	if cache == nil {
 		cache = NewCache()
 	}
+	if cfg.Explore != nil && cfg.Explored == nil && p != nil && p.Manifest != nil {
+		c := *cfg
+		c.Explored = cfg.Explore(p)
+		cfg = &c
+	}
 	var diags []Diagnostic
 	for _, r := range rules {
 		if r.Run == nil {

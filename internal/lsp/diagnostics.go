@@ -86,6 +86,7 @@ func (s *Server) checkAndPublish(ctx context.Context, ps *pluginState, gen uint6
 	if s.onChecked != nil {
 		s.onChecked(ps.dir, gen)
 	}
+	s.exploreAndPublish(ctx, ps, vw, gen)
 }
 
 // check returns an up-to-date view of the plugin, running the rules

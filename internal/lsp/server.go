@@ -47,6 +47,13 @@ type Options struct {
 	// user approved it (window/showMessageRequest). Nil means the command
 	// answers that native tools cannot be run.
 	NativeRunner NativeRunner
+	// Explore explores a plugin's function tools (internal/runner/explore);
+	// its results are published after the static diagnostics, and a newer
+	// edit cancels it (ctx). Nil: no exploration.
+	Explore func(ctx context.Context, p *checker.Plugin) map[string]*checker.Exploration
+	// onExplored, when set (tests), is called after an exploration's
+	// diagnostics were published.
+	onExplored func(dir string, gen uint64)
 	// DocsURL is the base of rule documentation links; a diagnostic's
 	// codeDescription is DocsURL + "#" + code. Empty omits codeDescription.
 	DocsURL string

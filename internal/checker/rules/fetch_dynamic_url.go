@@ -48,6 +48,7 @@ var FetchDynamicURL = &checker.Rule{
 	Run: func(pass *checker.Pass) {
 		out := newDedup(pass)
 		for _, pi := range loadPages(pass) {
+			flagged := map[string]bool{} // file and start of the calls reported
 			for _, c := range fetchCalls(pi) {
 				var dyn *target
 				known := 0
@@ -82,6 +83,22 @@ var FetchDynamicURL = &checker.Rule{
 				}
 				msg += "; the broker will check it against capabilities.fetch then (the forms the checker follows: docs/rules.md#fetch-dynamic-url)"
 				out.report(checker.Diagnostic{File: callFile(pi, c), Span: c.URL.Span, Message: msg})
+				flagged[fmt.Sprintf("%s:%d", callFile(pi, c), c.Span.Start)] = true
+			}
+			// A call whose host exploration saw built from the input (a
+			// marker value), which the code did not show.
+			for _, ec := range exploredCalls(pass, pi) {
+				k := fmt.Sprintf("%s:%d", ec.File, ec.Span.Start)
+				if !ec.F.Dynamic || flagged[k] {
+					continue
+				}
+				flagged[k] = true
+				sp := ec.Span
+				if ec.Call != nil && ec.Call.URL != nil {
+					sp = ec.Call.URL.Span
+				}
+				out.report(checker.Diagnostic{File: ec.File, Span: sp,
+					Message: fmt.Sprintf("the host of this URL comes from the input (exploring tool %s, %s reached %s); the broker will check it against capabilities.fetch then", ec.Tool, reachedWith(ec.F), checker.Clip(ec.F.URL, 80))})
 			}
 		}
 	},

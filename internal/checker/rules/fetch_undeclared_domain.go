@@ -28,7 +28,11 @@ var FetchUndeclaredDomain = &checker.Rule{
 		"tool whose page imports it), and on each such tool in plugin.json. URLs that are not a host at " +
 		"all are reported here too, without a fix: user information (`https://a.com@b.com` goes to b.com), a " +
 		"trailing dot, a non-ASCII host, a relative URL. Checker and broker share one definition of a host " +
-		"(`internal/fetchurl`), so they never disagree.",
+		"(`internal/fetchurl`), so they never disagree.\n\n" +
+		"Exploration (below) adds what the code does not show: a host a run reached at a call is reported at that " +
+		"call like a statically found one, and the message names the input that reached it " +
+		"(\"reached with input {\"region\":\"eu\"}\"), so `plugin-lsp run --input '{\"region\":\"eu\"}' DIR TOOL` " +
+		"shows the same request refused.",
 	Lang:   "ts",
 	Before: "// capabilities.fetch: [\"api.openlibrary.org\"]\nawait http.fetch(\"https://covers.openlibrary.org/b/id/1-S.jpg\");",
 	After:  "// capabilities.fetch: [\"api.openlibrary.org\", \"covers.openlibrary.org\"]\nawait http.fetch(\"https://covers.openlibrary.org/b/id/1-S.jpg\");",
@@ -46,6 +50,7 @@ var FetchUndeclaredDomain = &checker.Rule{
 		for _, pi := range loadPages(pass) {
 			var hosts []string // undeclared hosts of this page, first call first
 			calls := map[string]checker.Related{}
+			staticAt := map[string]bool{} // file, call start, host: reported from the code
 			for _, c := range fetchCalls(pi) {
 				file := callFile(pi, c)
 				perCall := map[string]bool{} // one finding per host and call
@@ -72,6 +77,7 @@ var FetchUndeclaredDomain = &checker.Rule{
 							continue
 						}
 						perCall[ft.Host] = true
+						staticAt[fmt.Sprintf("%s:%d %s", file, c.Span.Start, ft.Host)] = true
 						d.Message = fmt.Sprintf("%s is not in capabilities.fetch: the broker refuses this request", ft.Host)
 						if len(distinct) > 1 {
 							d.Message = fmt.Sprintf("%s is not in capabilities.fetch: the broker refuses this request when the URL is %s", ft.Host, shortURL(t.prefix, t.value.Kind == jspage.Prefix))
@@ -93,6 +99,31 @@ var FetchUndeclaredDomain = &checker.Rule{
 						d.Message = r.Message + ": the broker refuses this request"
 					}
 					out.report(d)
+				}
+			}
+			// What exploration reached: a host the code did not show (a URL
+			// built by a class, a registry, an injected fetch) is reported
+			// at the call that made it, with the input that got there.
+			explored := exploredCalls(pass, pi)
+			dynAt := map[string]bool{} // calls whose host a run built from the input
+			for _, ec := range explored {
+				if ec.F.Dynamic {
+					dynAt[fmt.Sprintf("%s:%d", ec.File, ec.Span.Start)] = true
+				}
+			}
+			for _, ec := range explored {
+				host, ok := undeclaredExplored(allow, ec.F)
+				if !ok || dynAt[fmt.Sprintf("%s:%d", ec.File, ec.Span.Start)] || staticAt[fmt.Sprintf("%s:%d %s", ec.File, ec.Span.Start, host)] {
+					continue
+				}
+				staticAt[fmt.Sprintf("%s:%d %s", ec.File, ec.Span.Start, host)] = true
+				out.report(checker.Diagnostic{File: ec.File, Span: ec.Span,
+					Message: fmt.Sprintf("%s is not in capabilities.fetch: the broker refuses this request (exploring tool %s, %s)", host, ec.Tool, reachedWith(ec.F)),
+					Related: append(capabilityRelated(p, "fetch"), toolsRelated(pi)...),
+					Fixes:   addToCapabilityFix(p, "fetch", host), Subject: host})
+				if _, seen := calls[host]; !seen {
+					hosts = append(hosts, host)
+					calls[host] = checker.Related{File: ec.File, Span: ec.Span, Message: "fetches " + host}
 				}
 			}
 			if len(hosts) == 0 {

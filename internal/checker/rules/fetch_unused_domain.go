@@ -50,7 +50,8 @@ var FetchUnusedDomain = &checker.Rule{
 			return // a page is missing: it may be the one that uses the domain
 		}
 		used := map[string]bool{}
-		var reach []string // known starts of URLs whose host is unknown: domains they may reach
+		var reach []string    // known starts of URLs whose host is unknown: domains they may reach
+		var suffixes []string // known ends of explored hosts built from the input
 		anyHost := false
 		for _, pi := range pages {
 			if hasPageErrors(pi) {
@@ -61,12 +62,22 @@ var FetchUnusedDomain = &checker.Rule{
 					return // http[name](…), http.get(…): a fetch the checker cannot read
 				}
 			}
+			// A call exploration ran, whose host no run built from the
+			// input, reaches what the runs saw there (FetchReach).
+			ran, dyn := map[int]bool{}, map[int]bool{}
+			for _, ec := range exploredCalls(pass, pi) {
+				if ec.Call != nil {
+					ran[ec.Call.Span.Start] = true
+					dyn[ec.Call.Span.Start] = dyn[ec.Call.Span.Start] || ec.F.Dynamic
+				}
+			}
 			for _, c := range fetchCalls(pi) {
 				for _, t := range urlTargets(c.URL) {
 					switch {
 					case t.host != "":
 						used[t.host] = true
 					case t.relative:
+					case ran[c.Span.Start] && !dyn[c.Span.Start]:
 					default:
 						start := t.prefix
 						if i := strings.Index(start, "://"); i >= 0 {
@@ -83,6 +94,20 @@ var FetchUnusedDomain = &checker.Rule{
 				}
 			}
 		}
+		// What exploration reached is used; a host built from the input
+		// (a marker) may be any domain ending as it does.
+		for _, e := range pass.Config.Explored {
+			for _, f := range e.Fetches {
+				switch {
+				case !f.Dynamic && f.Host != "":
+					used[f.Host] = true
+				case f.Dynamic && strings.Contains(f.Host, "."):
+					suffixes = append(suffixes, markerSuffix(f.Host))
+				case f.Dynamic:
+					anyHost = true
+				}
+			}
+		}
 		if anyHost {
 			return // a call may reach any domain
 		}
@@ -92,7 +117,7 @@ var FetchUnusedDomain = &checker.Rule{
 				continue
 			}
 			key, r := fetchurl.NormalizeDomain(dom)
-			if r != nil || used[key] || mayReach(reach, key) {
+			if r != nil || used[key] || mayReach(reach, key) || mayEnd(suffixes, key) {
 				continue
 			}
 			d := checker.Diagnostic{
@@ -114,6 +139,29 @@ var FetchUnusedDomain = &checker.Rule{
 func mayReach(starts []string, domain string) bool {
 	for _, s := range starts {
 		if strings.HasPrefix(domain, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// markerSuffix is the known end of a host built from an input marker
+// ("zqmark1.api.x.com" → ".api.x.com"; "" when the marker ends it).
+func markerSuffix(host string) string {
+	i := strings.LastIndex(host, checker.ExploreMarker)
+	if i < 0 {
+		return ""
+	}
+	rest := host[i+len(checker.ExploreMarker):]
+	for len(rest) > 0 && rest[0] >= '0' && rest[0] <= '9' {
+		rest = rest[1:]
+	}
+	return rest
+}
+
+func mayEnd(suffixes []string, domain string) bool {
+	for _, s := range suffixes {
+		if strings.HasSuffix(domain, s) {
 			return true
 		}
 	}

@@ -10,6 +10,7 @@ func pageRules() []*checker.Rule {
 		ToolPageNoDefaultExport,
 		HostUnknownMethod,
 		HostUndeclaredMethod,
+		HostUnusedMethod,
 		FetchNotHTTPS,
 		FetchUndeclaredDomain,
 		FetchRefusedAtRun,

@@ -58,6 +58,7 @@ func Markdown() string {
 		}
 		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s | %s |\n", r.Code, r.Code, r.Severity, escapeCell(r.Title), fix)
 	}
+	b.WriteString(explorationDoc)
 	for _, r := range documented() {
 		fmt.Fprintf(&b, "\n## %s\n\n", r.Code)
 		fmt.Fprintf(&b, "**%s** · %s\n\n", r.Severity, r.Title)
@@ -92,3 +93,42 @@ func Markdown() string {
 func escapeCell(s string) string {
 	return strings.ReplaceAll(s, "|", "\\|")
 }
+
+// explorationDoc is the section of docs/rules.md on exploration (its
+// figures are held to internal/runner/explore's by TestDocsBudget there).
+const explorationDoc = `
+## Exploration
+
+Reading the code finds most fetch hosts, but not every idiom: a host assembled by a class with private
+fields, a ` + "`Map`" + ` registry, an injected fetch function, a URL changed through its setters. So ` + "`plugin-lsp check`" + `
+and the language server also **run** every function tool, in fresh sandboxes, and record each ` + "`http.fetch`" + `
+with its call site (the line in the page, or in the lib file the call is in). What a run reached there is
+reported like a statically found host: ` + "`fetch-undeclared-domain`" + ` at that call, with the input that reached it in
+the message ("reached with input {\"region\":\"eu\"}"); a call whose host came from a free-form string of
+the input is ` + "`fetch-dynamic-url`" + `; ` + "`fetch-unused-domain`" + ` stays silent for every host a run reached.
+Static analysis stays the source for the paths no run took.
+
+What a run is given:
+
+- **Inputs** generated from ` + "`inputJsonSchema`" + `: its examples; a base input; then one change at a time: each
+  ` + "`enum`" + `/` + "`const`" + ` value, booleans both ways, numbers at their bounds, arrays of 0, 1 and 2 elements, each
+  optional property present and absent, and the string literals the page compares with or switches on.
+  A free-form string gets a marker value (` + "`zqmark1`" + `…): a host holding it was built from the input.
+- **Answers** to every fetch from memory: the plugin's fixture when one matches, else a neutral stub
+  (` + "`200 {}`" + `); some runs answer ` + "`[]`" + `, 404 and 500 instead, so that response-dependent branches run.
+- **Virtual time**: timers fire at once, in order (a retry wrapper with a 30 s back-off costs nothing).
+
+What a run never does: no network (no request leaves the process; undeclared hosts are answered too,
+so the run goes on), no secrets (credentials are not resolved: no dev secret, no header), no real
+collections (an in-memory store per run, seeded from fixtures.json), nothing persisted.
+
+The budget: at most 24 runs per tool, each with a 500 ms wall deadline (time is virtual and every answer
+is in memory: a run still going after that is looping) and the sandbox's 128 MiB memory cap, at most 64
+fetches per run, 4 s per tool in all; runs go in parallel, one per core. Results are kept by the content
+of everything a tool's run depends on (its compiled bundle, its input schema, fixtures.json, its host
+methods), so a re-check explores only the tools whose bundle changed. ` + "`plugin-lsp check --no-explore`" + `
+reads the code only.
+
+To reproduce an explored finding, run the tool with the input its message names:
+` + "`plugin-lsp run --input '{\"region\":\"eu\"}' DIR TOOL`" + ` shows the request the broker refuses.
+`

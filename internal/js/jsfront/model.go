@@ -60,6 +60,8 @@ type Model struct {
 	// anywhere.
 	valueMembers map[string]bool
 	fnStack      []*fnInfo
+	loops        int // loops around the statement being walked, in its function
+	cond         int // branches (if, switch, try, ?:, &&) around it, in its function
 	entryFn      ast.Node
 	walking      bool
 	es           evalState

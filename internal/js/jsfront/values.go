@@ -311,7 +311,7 @@ func (a *Model) set(e ast.Expression, sc *Scope, depth int) vset {
 		if b == nil {
 			return unk("`" + name + "` is not defined in the page or the files it imports")
 		}
-		return a.bindingSet(b, name, depth)
+		return a.bindingSetAt(b, name, depth, int(x.Idx0()), sc.unit)
 	case *ast.ThisExpression:
 		for s := sc; s != nil; s = s.parent {
 			if s.this != nil {
@@ -423,6 +423,90 @@ func asString(v av) av {
 		return av{k: vUnk, reason: "an object is turned into a string", lit: -1}
 	}
 	return v
+}
+
+// bindingSetAt is what a name may hold where it is read (at offset use,
+// in the function unit): an assignment later in the same function, in
+// straight-line code (no loop of that function around it), does not
+// reach the read, so it is left out (reaching definitions, the simple
+// case: a branch before the read still counts).
+func (a *Model) bindingSetAt(b *Binding, name string, depth, use int, unit ast.Node) vset {
+	as := b.extra().assigns
+	// killed: the last assignment before the read, in the same function,
+	// that always runs (no branch or loop around it): the init and the
+	// assignments before it do not reach the read.
+	killed, skip := -1, false
+	for i, x := range as {
+		if x.sc == nil || x.sc.unit != unit {
+			continue
+		}
+		switch {
+		case !x.inLoop && x.pos > use:
+			skip = true
+		case !x.cond && x.pos < use && (killed < 0 || x.pos > as[killed].pos):
+			killed = i
+		}
+	}
+	if !skip && killed < 0 || b.decl == DeclFunc || b.decl == DeclClass || b.decl == DeclParam || b.extra().iterOf != nil {
+		return a.bindingSet(b, name, depth)
+	}
+	reaches := func(x scopedExpr) bool {
+		if x.sc == nil || x.sc.unit != unit {
+			return true
+		}
+		if !x.inLoop && x.pos > use {
+			return false
+		}
+		return killed < 0 || x.pos >= as[killed].pos || x.inLoop
+	}
+	if b.evaluating {
+		return a.cut("`" + name + "` depends on itself")
+	}
+	b.evaluating = true
+	defer func() { b.evaluating = false }()
+	var out vset
+	if killed < 0 && (b.Init() != nil || !anyReaches(as, reaches)) {
+		out = a.set(b.Init(), b.scope, depth+1)
+		for i := range out {
+			if (out[i].k == vObj || out[i].k == vArr) && out[i].owner == nil && !b.destructured {
+				out[i].owner = b
+			}
+		}
+		if b.destructured {
+			// the keys read: as bindingSet does
+			for _, st := range b.extra().outer {
+				out = a.member(out, vset{str(st.key, -1)}, depth)
+				if st.def != nil {
+					out = a.withDefault(out, st.def, b.scope, depth)
+				}
+			}
+			out = a.member(out, vset{str(b.extra().key, -1)}, depth)
+			if b.extra().keyDefault != nil {
+				out = a.withDefault(out, b.extra().keyDefault, b.scope, depth)
+			}
+		}
+	}
+	for _, x := range as {
+		if reaches(x) {
+			out = out.add(a.set(x.e, x.sc, depth+1)...)
+		}
+	}
+	if b.opaque {
+		out = out.add(unk("`" + name + "` is changed in a way the analysis does not follow")...)
+	}
+	if len(out) == 0 {
+		out = unk("")
+	}
+	return out
+}
+
+func anyReaches(as []scopedExpr, reaches func(scopedExpr) bool) bool {
+	for _, x := range as {
+		if reaches(x) {
+			return true
+		}
+	}
+	return false
 }
 
 // bindingSet is what a name may hold.

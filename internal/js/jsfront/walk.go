@@ -92,6 +92,11 @@ func (b *Binding) setExtra() *bindingRare {
 type scopedExpr struct {
 	e  ast.Expression
 	sc *Scope
+	// flow: where a plain `name = …` stands (assignments only): its
+	// offset, and whether a loop of its function encloses it.
+	pos    int
+	inLoop bool
+	cond   bool // under a branch or loop: it may not run
 }
 
 // Scope is the names declared in one scope, in the order first
@@ -107,11 +112,19 @@ type Scope struct {
 	// `arguments` and a function expression's own name are declared in
 	// it when first looked up (most functions use neither).
 	fn *ast.FunctionLiteral
+	// unit is the function (or arrow) whose code this scope is part of,
+	// nil for the top level: reaching definitions are followed within one.
+	unit ast.Node
 }
 
 const indexFrom = 8
 
-func newScope(parent *Scope) *Scope { return &Scope{parent: parent} }
+func newScope(parent *Scope) *Scope {
+	if parent == nil {
+		return &Scope{}
+	}
+	return &Scope{parent: parent, unit: parent.unit}
+}
 
 func (s *Scope) lookup(name string) *Binding {
 	for ; s != nil; s = s.parent {
@@ -399,16 +412,20 @@ func (a *Model) stmt(s ast.Statement, sc *Scope) {
 		a.class(x.Class, sc)
 	case *ast.IfStatement:
 		a.expr(x.Test, sc)
+		a.cond++
 		a.stmt(x.Consequent, sc)
 		a.stmt(x.Alternate, sc)
+		a.cond--
 	case *ast.ReturnStatement:
 		if n := len(a.fnStack); n > 0 {
-			a.fnStack[n-1].rets = append(a.fnStack[n-1].rets, scopedExpr{x.Argument, sc})
+			a.fnStack[n-1].rets = append(a.fnStack[n-1].rets, scopedExpr{e: x.Argument, sc: sc})
 		}
 		a.expr(x.Argument, sc)
 	case *ast.ThrowStatement:
 		a.expr(x.Argument, sc)
 	case *ast.TryStatement:
+		a.cond++
+		defer func() { a.cond-- }()
 		a.block(x.Body, sc)
 		if x.Catch != nil {
 			inner := newScope(sc)
@@ -434,13 +451,17 @@ func (a *Model) stmt(s ast.Statement, sc *Scope) {
 			}
 			a.bindings(init.LexicalDeclaration.List, inner)
 		}
+		a.loops++
 		a.expr(x.Test, inner)
 		a.expr(x.Update, inner)
 		a.stmt(x.Body, inner)
+		a.loops--
 	case *ast.ForInStatement:
 		inner := a.forInto(x.Into, sc)
 		a.expr(x.Source, sc)
+		a.loops++
 		a.stmt(x.Body, inner)
+		a.loops--
 	case *ast.ForOfStatement:
 		inner := a.forInto(x.Into, sc)
 		for _, b := range inner.binds {
@@ -448,16 +469,26 @@ func (a *Model) stmt(s ast.Statement, sc *Scope) {
 			r.iterOf, r.iterSc = x.Source, sc
 		}
 		a.expr(x.Source, sc)
+		a.loops++
 		a.stmt(x.Body, inner)
+		a.loops--
 	case *ast.WhileStatement:
+		a.loops++
 		a.expr(x.Test, sc)
 		a.stmt(x.Body, sc)
+		a.loops--
 	case *ast.DoWhileStatement:
+		a.loops++
 		a.stmt(x.Body, sc)
 		a.expr(x.Test, sc)
+		a.loops--
 	case *ast.LabelledStatement:
+		a.cond++
 		a.stmt(x.Statement, sc)
+		a.cond--
 	case *ast.SwitchStatement:
+		a.cond++
+		defer func() { a.cond-- }()
 		a.expr(x.Discriminant, sc)
 		inner := newScope(sc)
 		for _, c := range x.Body {
@@ -538,6 +569,10 @@ func (a *Model) function(f *ast.FunctionLiteral, sc *Scope, this *thisCtx) *fnIn
 	}
 	inner.this = this
 	inner.fn = f // its own name and `arguments`, when used
+	inner.unit = f
+	loops, cond := a.loops, a.cond
+	a.loops, a.cond = 0, 0
+	defer func() { a.loops, a.cond = loops, cond }()
 	fi := &fnInfo{node: f, params: f.ParameterList, inner: inner}
 	a.fns[f] = fi
 	a.declareParams(f.ParameterList, inner, fi)
@@ -663,7 +698,9 @@ func (a *Model) expr(e ast.Expression, sc *Scope) {
 		a.expr(x.Right, sc)
 	case *ast.BinaryExpression:
 		a.expr(x.Left, sc)
+		a.cond++
 		a.expr(x.Right, sc)
+		a.cond--
 	case *ast.UnaryExpression:
 		if x.Operator == gtoken.INCREMENT || x.Operator == gtoken.DECREMENT {
 			a.opaque(x.Operand, sc)
@@ -674,8 +711,10 @@ func (a *Model) expr(e ast.Expression, sc *Scope) {
 		a.expr(x.Operand, sc)
 	case *ast.ConditionalExpression:
 		a.expr(x.Test, sc)
+		a.cond++
 		a.expr(x.Consequent, sc)
 		a.expr(x.Alternate, sc)
+		a.cond--
 	case *ast.SequenceExpression:
 		a.exprs(x.Sequence, sc)
 	case *ast.AwaitExpression:
@@ -692,6 +731,10 @@ func (a *Model) expr(e ast.Expression, sc *Scope) {
 		a.function(x, sc, nil)
 	case *ast.ArrowFunctionLiteral:
 		inner := newScope(sc)
+		inner.unit = x
+		loops, cond := a.loops, a.cond
+		a.loops, a.cond = 0, 0
+		defer func() { a.loops, a.cond = loops, cond }()
 		fi := &fnInfo{node: x, params: x.ParameterList, inner: inner}
 		a.fns[x] = fi
 		a.declareParams(x.ParameterList, inner, fi)
@@ -704,7 +747,7 @@ func (a *Model) expr(e ast.Expression, sc *Scope) {
 			a.stmts(body.List, inner)
 			a.fnStack = a.fnStack[:len(a.fnStack)-1]
 		case *ast.ExpressionBody:
-			fi.rets = append(fi.rets, scopedExpr{body.Expression, inner})
+			fi.rets = append(fi.rets, scopedExpr{e: body.Expression, sc: inner})
 			a.expr(body.Expression, inner)
 		}
 	case *ast.ClassLiteral:
@@ -784,7 +827,7 @@ func (a *Model) record(x *ast.AssignExpression, sc *Scope) {
 		if b := sc.lookup(l.Name.String()); b != nil {
 			if plain {
 				r := b.setExtra()
-				r.assigns = append(r.assigns, scopedExpr{x.Right, sc})
+				r.assigns = append(r.assigns, scopedExpr{e: x.Right, sc: sc, pos: int(x.Idx0()), inLoop: a.loops > 0, cond: a.cond > 0 || a.loops > 0})
 			} else {
 				b.opaque = true
 			}
@@ -797,9 +840,9 @@ func (a *Model) record(x *ast.AssignExpression, sc *Scope) {
 				if s.this != nil {
 					if c := s.this.cls; c != nil {
 						if plain {
-							c.assigns[name] = append(c.assigns[name], scopedExpr{x.Right, sc})
+							c.assigns[name] = append(c.assigns[name], scopedExpr{e: x.Right, sc: sc})
 						} else {
-							c.assigns[name] = append(c.assigns[name], scopedExpr{nil, nil})
+							c.assigns[name] = append(c.assigns[name], scopedExpr{e: nil, sc: nil})
 						}
 					}
 					break
@@ -812,7 +855,7 @@ func (a *Model) record(x *ast.AssignExpression, sc *Scope) {
 					if r.propAssigns == nil {
 						r.propAssigns = map[string][]scopedExpr{}
 					}
-					r.propAssigns[name] = append(r.propAssigns[name], scopedExpr{x.Right, sc})
+					r.propAssigns[name] = append(r.propAssigns[name], scopedExpr{e: x.Right, sc: sc})
 				} else {
 					b.opaque = true
 				}

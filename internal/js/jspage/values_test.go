@@ -273,3 +273,54 @@ export default async () => {
 		t.Errorf("got  %s\nwant %s", strings.Join(got, " "), want)
 	}
 }
+
+// TestReachingDefinitions: a let or var assigned after a call, in
+// straight-line code of the same function, is not a value that call sees;
+// an assignment before it (in a branch too), in a loop around it, or in
+// another function (a callback run later) still is.
+func TestReachingDefinitions(t *testing.T) {
+	cases := []struct {
+		name, src string
+		want      []string
+	}{
+		{"later reassignment", `
+export default async function run() {
+  let url = "https://a.example.com/x";
+  await http.fetch(url);
+  url = "https://b.example.com/y";
+  await http.fetch(url);
+}`, []string{"page.ts:4 {https://a.example.com/x}", "page.ts:6 {https://b.example.com/y}"}},
+		{"var, branch before the call", `
+export default async function run(input) {
+  var base = "https://a.example.com";
+  if (input.eu) base = "https://eu.example.com";
+  await http.fetch(base + "/v1");
+  base = "https://late.example.com";
+}`, []string{"page.ts:5 {https://a.example.com/v1 | https://eu.example.com/v1}"}},
+		{"loop around both", `
+export default async function run() {
+  let url = "https://a.example.com/1";
+  for (let i = 0; i < 2; i++) {
+    await http.fetch(url);
+    url = "https://b.example.com/2";
+  }
+}`, []string{"page.ts:5 {https://a.example.com/1 | https://b.example.com/2}"}},
+		{"a try body may not finish", `
+export default async function run() {
+  let url = "https://a.example.com/1";
+  try { url = "https://b.example.com/2"; } catch {}
+  await http.fetch(url);
+}`, []string{"page.ts:5 {https://a.example.com/1 | https://b.example.com/2}"}},
+		{"callback defined before, run after", `
+let url = "https://a.example.com/1";
+const go = () => http.fetch(url);
+url = "https://b.example.com/2";
+export default async function run() { await go(); }`, []string{"page.ts:3 {https://a.example.com/1 | https://b.example.com/2}"}},
+	}
+	for _, c := range cases {
+		got := urlsOf(map[string]string{"page.ts": c.src}, "page.ts")
+		if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+			t.Errorf("%s:\n got %q\nwant %q", c.name, got, c.want)
+		}
+	}
+}

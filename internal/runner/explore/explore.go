@@ -1,0 +1,389 @@
+// Package explore runs every function tool of a plugin in fresh
+// sandboxes with generated inputs and stubbed responses, and records each
+// http.fetch with its call site: what the checker cannot read, it learns
+// by running (checker.Exploration; the rules read it from
+// checker.Config.Explored).
+//
+// An exploration run has fake providers only: no network (every fetch is
+// answered here, by the plugin's fixture when one matches, else by a
+// neutral stub), no secrets (credentials are never resolved; a request
+// carries no credential header), collections in memory per run, nothing
+// persisted. Time is virtual (timers fire at once, in order).
+package explore
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/plugin-lsp/plugin-lsp/internal/checker"
+	"github.com/plugin-lsp/plugin-lsp/internal/checker/capability"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/sandbox"
+)
+
+// The budget (docs/rules.md, "Exploration").
+const (
+	// DefaultRuns bounds the runs per tool: the schema's examples, a base
+	// input, one change at a time per property, then response variants.
+	DefaultRuns = 24
+	// DefaultRunTimeout is one run's wall deadline. Time is virtual, and
+	// every fetch is answered in memory: a tool that has not returned in
+	// this long is looping, not waiting.
+	DefaultRunTimeout = 500 * time.Millisecond
+	// DefaultToolTimeout bounds one tool's whole exploration.
+	DefaultToolTimeout = 4 * time.Second
+	// MaxFetchesPerRun is the broker's own cap on calls per run.
+	MaxFetchesPerRun = 64
+	// version changes the cache key when what a run does changes.
+	version = "explore/1"
+)
+
+// Options configures an Explorer.
+type Options struct {
+	Runs        int           // per tool (default DefaultRuns)
+	RunTimeout  time.Duration // per run (default DefaultRunTimeout)
+	ToolTimeout time.Duration // per tool (default DefaultToolTimeout)
+	Parallel    int           // runs at once (default GOMAXPROCS)
+	// CacheDir keeps the compiled QuickJS module across processes
+	// (default: the runner's, <user cache dir>/plugin-lsp/qjs; "-": none).
+	CacheDir string
+}
+
+// Explorer explores plugins. It keeps results by the content of what a
+// tool's bundle depends on, so a re-check explores only the tools whose
+// bundle, schema or fixtures changed. Safe for concurrent use.
+type Explorer struct {
+	opts   Options
+	engine *sandbox.Engine
+	slots  chan struct{}
+
+	mu      sync.Mutex
+	cache   map[string]*checker.Exploration
+	running map[string]chan struct{} // keys being explored, closed when done
+	// Explored counts the tools explored (not served from the cache).
+	explored int
+}
+
+// New prepares the sandbox engine.
+func New(opts Options) (*Explorer, error) {
+	if opts.Runs <= 0 {
+		opts.Runs = DefaultRuns
+	}
+	if opts.RunTimeout <= 0 {
+		opts.RunTimeout = DefaultRunTimeout
+	}
+	if opts.ToolTimeout <= 0 {
+		opts.ToolTimeout = DefaultToolTimeout
+	}
+	if opts.Parallel <= 0 {
+		opts.Parallel = runtime.GOMAXPROCS(0)
+	}
+	cache := opts.CacheDir
+	switch cache {
+	case "-":
+		cache = ""
+	case "":
+		// the runner's: the compiled QuickJS module is shared
+		if d, err := os.UserCacheDir(); err == nil {
+			cache = filepath.Join(d, "plugin-lsp", "qjs")
+			if os.MkdirAll(cache, 0o700) != nil {
+				cache = ""
+			}
+		}
+	}
+	eng, err := sandbox.NewEngine(sandbox.Options{CacheDir: cache, Spare: opts.Parallel})
+	if err != nil {
+		return nil, err
+	}
+	return &Explorer{opts: opts, engine: eng, slots: make(chan struct{}, opts.Parallel), cache: map[string]*checker.Exploration{}, running: map[string]chan struct{}{}}, nil
+}
+
+// Close releases the sandboxes.
+func (x *Explorer) Close() { x.engine.Close() }
+
+// Explored is how many tools were explored rather than taken from the
+// cache since the Explorer was made.
+func (x *Explorer) Explored() int {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.explored
+}
+
+// Plugin explores every function tool of p whose page compiles. A tool
+// whose page does not compile is left out (its compile error is the
+// static rules' business). ctx cancels it (a newer edit).
+func (x *Explorer) Plugin(ctx context.Context, p *checker.Plugin) map[string]*checker.Exploration {
+	out := map[string]*checker.Exploration{}
+	if p == nil || p.Manifest == nil {
+		return out
+	}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	progs := &compiled{m: map[string]*compileOnce{}} // one compile per page of this snapshot
+	for _, t := range p.Manifest.Tools {
+		name, ok := checker.Str(t.Name)
+		if !ok || p.Manifest.FunctionTool(name) == nil {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if e := x.tool(ctx, p, name, progs); e != nil {
+				mu.Lock()
+				out[name] = e
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// Tool explores one function tool (nil: it cannot run, or ctx ended).
+func (x *Explorer) Tool(ctx context.Context, p *checker.Plugin, name string) *checker.Exploration {
+	return x.tool(ctx, p, name, &compiled{m: map[string]*compileOnce{}})
+}
+
+// compiled keeps the pages of one plugin snapshot compiled once (tools
+// sharing a page share its bundle).
+type compiled struct {
+	mu sync.Mutex
+	m  map[string]*compileOnce
+}
+
+type compileOnce struct {
+	once sync.Once
+	prog *runner.Program
+	err  error
+}
+
+func (c *compiled) get(p *checker.Plugin, rel string) (*runner.Program, error) {
+	c.mu.Lock()
+	o := c.m[rel]
+	if o == nil {
+		o = &compileOnce{}
+		c.m[rel] = o
+	}
+	c.mu.Unlock()
+	o.once.Do(func() { o.prog, o.err = runner.Compile(p, rel) })
+	return o.prog, o.err
+}
+
+func (x *Explorer) tool(ctx context.Context, p *checker.Plugin, name string, progs *compiled) *checker.Exploration {
+	t := p.Manifest.FunctionTool(name)
+	if t == nil {
+		return nil
+	}
+	page, _ := checker.Str(t.Page)
+	rel, ok := p.ResolvePage(page)
+	if !ok {
+		return nil
+	}
+	prog, err := progs.get(p, rel)
+	if err != nil {
+		return nil
+	}
+	fx, index, err := runner.PluginFixtures(p)
+	if err != nil {
+		return nil
+	}
+	reach := capability.FromManifest(p.Manifest)
+	var sch schemaOf
+	schemaText := ""
+	if t.InputSchema != nil {
+		sch, _ = t.InputSchema.Interface().(map[string]any)
+		if p.ManifestFile != nil && t.InputSchema.Span.End <= len(p.ManifestFile.Text) {
+			schemaText = string(p.ManifestFile.Text[t.InputSchema.Span.Start:t.InputSchema.Span.End])
+		}
+	}
+	// The cache key: everything a run depends on.
+	h := sha256.New()
+	fxText := ""
+	if p.FixturesFile != nil {
+		fxText = string(p.FixturesFile.Text)
+	}
+	// (not the tool's name: tools that share a page and a schema run alike)
+	for _, s := range []string{version, prog.Code, schemaText, fxText, strings.Join(reach.Host, ",")} {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	key := hex.EncodeToString(h.Sum(nil))
+	for {
+		x.mu.Lock()
+		if e := x.cache[key]; e != nil {
+			x.mu.Unlock()
+			return e
+		}
+		wait, busy := x.running[key]
+		if !busy {
+			x.running[key] = make(chan struct{})
+			x.explored++
+			x.mu.Unlock()
+			break
+		}
+		x.mu.Unlock()
+		select { // the same bundle is being explored: take its result
+		case <-wait:
+		case <-ctx.Done():
+			return nil
+		}
+	}
+	defer func() {
+		x.mu.Lock()
+		close(x.running[key])
+		delete(x.running, key)
+		x.mu.Unlock()
+	}()
+
+	ctx, cancel := context.WithTimeout(ctx, x.opts.ToolTimeout)
+	defer cancel()
+	plan := x.plan(sch, prog.Code)
+	res := &result{seen: map[string]bool{}, methods: map[string]bool{}}
+	complete := true
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	for i, r := range plan {
+		select {
+		case x.slots <- struct{}{}:
+		case <-ctx.Done():
+			complete = false
+		}
+		if ctx.Err() != nil {
+			complete = false
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-x.slots }()
+			ok := x.run(ctx, p, prog, reach, fx.Collections, index, r, i, res)
+			if !ok {
+				mu.Lock()
+				complete = false
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if ctx.Err() != nil && context.Cause(ctx) == context.Canceled {
+		return nil // superseded: nothing is kept
+	}
+	e := res.exploration(len(plan), complete)
+	x.mu.Lock()
+	if len(x.cache) > 4096 {
+		x.cache = map[string]*checker.Exploration{}
+	}
+	x.cache[key] = e
+	x.mu.Unlock()
+	return e
+}
+
+// planned is one run: an input and how fetches are answered.
+type planned struct {
+	input json.RawMessage
+	mode  mode
+	free  []string // the input's values of free-form string properties
+}
+
+// plan spends the run budget: every generated input with fixture-or-{}
+// answers, then the first inputs again with the other answers ([], 404,
+// 500), so that response-dependent branches run.
+func (x *Explorer) plan(sch schemaOf, code string) []planned {
+	n := x.opts.Runs
+	variants := 0
+	if n >= 8 {
+		variants = n / 4
+	}
+	ins := inputs(sch, pageLiterals(code, 16), n-variants)
+	var out []planned
+	for _, in := range ins {
+		out = append(out, planned{input: in, mode: modeFixture, free: freeValues(sch, in)})
+	}
+	for i := 0; len(out) < n && i < variants && len(ins) > 0; i++ {
+		m := []mode{modeArray, modeNotFound, modeServerError}[i%3]
+		in := ins[(i/3)%len(ins)]
+		out = append(out, planned{input: in, mode: m, free: freeValues(sch, in)})
+	}
+	return out
+}
+
+// result gathers the fetches of a tool's runs.
+type result struct {
+	mu      sync.Mutex
+	fetches []seenFetch
+	seen    map[string]bool
+	methods map[string]bool
+}
+
+type seenFetch struct {
+	run int
+	seq int
+	f   checker.ExploredFetch
+}
+
+func (r *result) add(run, seq int, f checker.ExploredFetch) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	k := f.Site.File + ":" + itoa(f.Site.Line) + " " + f.Host
+	if f.Dynamic {
+		k = f.Site.File + ":" + itoa(f.Site.Line) + " dynamic"
+	}
+	if r.seen[k] {
+		// keep the first run's input (the one listed first in the plan)
+		for i := range r.fetches {
+			if r.fetches[i].key() == k && run < r.fetches[i].run {
+				r.fetches[i] = seenFetch{run, seq, f}
+			}
+		}
+		return
+	}
+	r.seen[k] = true
+	r.fetches = append(r.fetches, seenFetch{run, seq, f})
+}
+
+func (s seenFetch) key() string {
+	if s.f.Dynamic {
+		return s.f.Site.File + ":" + itoa(s.f.Site.Line) + " dynamic"
+	}
+	return s.f.Site.File + ":" + itoa(s.f.Site.Line) + " " + s.f.Host
+}
+
+func (r *result) method(name string) {
+	r.mu.Lock()
+	r.methods[name] = true
+	r.mu.Unlock()
+}
+
+func (r *result) exploration(runs int, complete bool) *checker.Exploration {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	sort.SliceStable(r.fetches, func(i, j int) bool {
+		if r.fetches[i].run != r.fetches[j].run {
+			return r.fetches[i].run < r.fetches[j].run
+		}
+		return r.fetches[i].seq < r.fetches[j].seq
+	})
+	e := &checker.Exploration{Runs: runs, Complete: complete, Fetches: []checker.ExploredFetch{}, Methods: []string{}}
+	for _, f := range r.fetches {
+		e.Fetches = append(e.Fetches, f.f)
+	}
+	for m := range r.methods {
+		e.Methods = append(e.Methods, m)
+	}
+	sort.Strings(e.Methods)
+	return e
+}
+
+func itoa(n int) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}
