@@ -1,0 +1,107 @@
+package checker
+
+import (
+	"regexp"
+	"sort"
+)
+
+// Instructions aimed at the model (docs/agent-text.md): the one set of
+// patterns of text-instructions, also used by the review card to mark a
+// description's lines. A tool's description should describe the tool; text
+// that addresses the model reading it (tells it what to ignore, what to
+// keep from the user, which tools to call first, where to send what it
+// knows) is the tool-poisoning pattern of agent tool ecosystems.
+//
+// The patterns are tuned against a corpus of ordinary tool descriptions
+// that must stay clean and poisoned ones that must be flagged
+// (testdata/agenttext, TestInstructionCorpus): they look for the phrase
+// that addresses the model, not for words like "always", "never" or
+// "ignore" alone.
+
+// Instruction classes.
+const (
+	InstrImperative  = "imperative"   // orders aimed at the assistant itself
+	InstrSecrecy     = "secrecy"      // keeping something from the user
+	InstrToolOrder   = "tool-order"   // ordering calls of other tools, feeding them the conversation
+	InstrExfiltrate  = "exfiltration" // sending data to a URL, reading secrets
+	InstrHiddenBlock = "hidden-block" // <IMPORTANT>, <!-- -->, chat-template markers
+)
+
+// Instruction is one phrase of a string that addresses the model: bytes
+// [Start, End) of the string, its class and what the pattern looks for.
+type Instruction struct {
+	Start, End int
+	Class      string
+	What       string
+}
+
+type instrPattern struct {
+	class, what string
+	re          *regexp.Regexp
+}
+
+// sentence is a run of text within one sentence: no newline, and a period
+// only when something other than a space follows it (a URL, a version).
+const sentence = `(?:[^.\n]|\.[^\s])`
+
+func within(n string) string { return sentence + `{0,` + n + `}?` }
+
+var instrPatterns = []instrPattern{
+	// Imperatives aimed at the assistant.
+	{InstrImperative, "tells the model to ignore its instructions",
+		regexp.MustCompile(`(?i)\b(ignore|disregard|forget|override|bypass|skip)\b` + within("40") + `\b(previous|prior|above|earlier|preceding|all|any|other|system|original|your|safety)\b` + within("20") + `\b(instructions?|prompts?|rules|directions|guidelines|guardrails|policies|constraints)\b`)},
+	{InstrImperative, "gives the model a new role or new instructions",
+		regexp.MustCompile(`(?i)\b(you are now|from now on,? you|pretend (to be|you are)|your (new|real|true) (task|role|goal|instructions?|purpose)|new instructions?:|(reveal|print|repeat|output) (your|the) system prompt)\b`)},
+	{InstrImperative, "addresses the model by its role",
+		regexp.MustCompile(`(?i)\b(AI|assistants?|the model|LLMs?|language models?|chatbots?|Claude|ChatGPT|GPT-?\d?|Copilot|Cursor)\b,?\s+(must|shall|is required to|are required to|has to|have to|should always|should never|will now|needs to always)\b`)},
+	{InstrImperative, "addresses the model (\"as an AI\", \"note to the assistant\")",
+		regexp.MustCompile(`(?i)\b(as an AI( assistant| model)?|(note|message|instructions?) (to|for) (the )?(AI|assistant|model|LLM|agent)|dear (AI|assistant|model|agent)|hey (AI|assistant|claude|model))\b`)},
+	{InstrImperative, "orders the model to act regardless of the user",
+		regexp.MustCompile(`(?i)\b(regardless of (what )?the user|even if the user (asks|says|refuses|objects)|no matter what the user)\b`)},
+	// Secrecy towards the user.
+	{InstrSecrecy, "asks to keep something from the user",
+		regexp.MustCompile(`(?i)\b(do not|don't|dont|never|must not|mustn't|should not|without)\b` + within("25") + `\b(tell|telling|inform|informing|mention|mentioning|reveal|revealing|disclose|disclosing|alert|alerting|show|showing|let)\b` + within("25") + `\b(the |your )?users?\b`)},
+	{InstrSecrecy, "asks to hide something from the user",
+		regexp.MustCompile(`(?i)\b(keep|kept)\b` + within("25") + `\b(secret|hidden|confidential|private)\b\s+from\b|\bhide\b` + within("30") + `\bfrom (the |your )?users?\b|\bthe user (must|should|does|need|needs to) not (know|see|notice|find out|be (told|informed|aware))\b|\bwithout the user'?s? (knowing|knowledge|noticing|awareness|seeing)\b|\b(these|this|the following) (instructions?|steps?|directions?) (is|are) (secret|confidential|hidden|private)\b|\b(silently|secretly|covertly|quietly)\b` + within("30") + `\b(send|forward|copy|upload|call|include|add|exfiltrate|post)\b`)},
+	// Ordering other tools and feeding them the conversation.
+	{InstrToolOrder, "orders a call before every answer",
+		regexp.MustCompile(`(?i)\bbefore (answering|responding|replying|using any|calling any|any other|every|each|doing anything|you (answer|respond|reply|do anything))\b` + within("80") + `\b(call|use|invoke|run|execute)\b`)},
+	{InstrToolOrder, "tells the model to prefer this tool over others",
+		regexp.MustCompile(`(?i)\b(do not|don't|never|instead of)\b` + within("15") + `\b(use|using|call|calling|invoke|invoking)\b` + within("15") + `\b(any |the )?other tools?\b|\b(this tool )?(replaces|supersedes|overrides) (the |all |any )?(other |built-in |existing )?([\w-]+ )?tools?\b|\b(always|only) use this tool\b`)},
+	{InstrToolOrder, "asks for the conversation or the model's instructions",
+		regexp.MustCompile(`(?i)\b(pass|send|include|append|attach|forward|copy|provide|put|add|paste|dump|summari[sz]e|collect)\w*\b` + within("40") + `\b((the |your )?(entire|full|whole|complete) (conversation|chat|dialog(ue)?|context)|(conversation|chat|message|dialog(ue)?) history|(all |the )?previous messages|(your |the )?system prompt|(your|the assistant'?s?) instructions|(the |all )?other tools'? (outputs?|results|descriptions)|tool descriptions)\b`)},
+	// Exfiltration.
+	{InstrExfiltrate, "sends data to a URL",
+		regexp.MustCompile(`(?i)\b(send|post|upload|forward|transmit|submit|report|exfiltrate|leak|beacon|mirror|copy|share|log)\w*\b` + within("80") + `\b(to|at|via)\s+<?(https?|wss?)://`)},
+	{InstrExfiltrate, "reads secret files or credentials",
+		regexp.MustCompile(`(?i)(~/\.ssh|\bid_rsa\b|\bid_ed25519\b|(^|[\s'"(])\.env\b|/etc/passwd|/etc/shadow|\.aws/credentials|\.npmrc|\.netrc|\.git-credentials|\bmcp\.json\b|\.cursor/|claude_desktop_config|\bkeychain\b)|\b(read|include|pass|send|collect|extract|gather|attach|copy|upload)\w*\b` + within("30") + `\b(the user'?s?|all|any|every|stored|saved) (passwords?|api keys?|secrets?|credentials|private keys?|session (tokens?|cookies)|cookies|ssh keys?)\b`)},
+	{InstrExfiltrate, "renders a URL that carries data (an image or a templated query)",
+		regexp.MustCompile(`(?i)!\[[^\]]*\]\(\s*https?://[^)\s]*[?&][^)\s]*=|https?://[^\s)]*[?&=/](\{\{?|<|\$)\s*(conversation|chat|history|messages?|context|prompt|secrets?|tokens?|keys?|passwords?|summary|user_?data)\b`)},
+	// Hidden-emphasis blocks.
+	{InstrHiddenBlock, "a tag aimed at the model (<IMPORTANT>, <SYSTEM>)",
+		regexp.MustCompile(`(?i)<\s*/?\s*(important|system|instructions?|secret|hidden|admin|override|critical|sys|assistant|ai|prompt|note_to_\w+|hidden_\w+)\s*>`)},
+	{InstrHiddenBlock, "an HTML comment (hidden where Markdown is rendered)",
+		regexp.MustCompile(`<!--`)},
+	{InstrHiddenBlock, "a chat-template marker",
+		regexp.MustCompile(`(?i)\[/?(INST|SYS|SYSTEM)\]|<\|(im_start|im_end|system|user|assistant|endoftext|begin_of_text|start_header_id)\|>|<<\s*/?SYS\s*>>|(^|\n)\s*#{1,6}\s*(system( prompt)?|instructions? for (the )?(ai|assistant|model))\s*(\n|:|$)`)},
+}
+
+// maxInstructionText bounds the text the patterns run on (a description
+// is a few hundred bytes; a megabyte of one is not read further).
+const maxInstructionText = 64 << 10
+
+// Instructions returns the phrases of s that address the model, in order,
+// at most one per pattern and place.
+func Instructions(s string) []Instruction {
+	if len(s) > maxInstructionText {
+		s = s[:maxInstructionText]
+	}
+	var out []Instruction
+	for _, p := range instrPatterns {
+		for _, m := range p.re.FindAllStringIndex(s, 4) {
+			out = append(out, Instruction{Start: m[0], End: m[1], Class: p.class, What: p.what})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Start < out[j].Start })
+	return out
+}
