@@ -65,7 +65,7 @@ var instrPatterns = []instrPattern{
 		regexp.MustCompile(`(?i)\b(keep|kept)\b` + within("25") + `\b(secret|hidden|confidential|private)\b\s+from\b|\bhide\b` + within("30") + `\bfrom (the |your )?users?\b|\bthe user (must|should|does|need|needs to) not (know|see|notice|find out|be (told|informed|aware))\b|\bwithout the user'?s? (knowing|knowledge|noticing|awareness|seeing)\b|\b(these|this|the following) (instructions?|steps?|directions?) (is|are) (secret|confidential|hidden|private)\b|\b(silently|secretly|covertly|quietly)\b` + within("30") + `\b(send|forward|copy|upload|call|include|add|exfiltrate|post)\b`)},
 	// Ordering other tools and feeding them the conversation.
 	{InstrToolOrder, "orders a call before every answer",
-		regexp.MustCompile(`(?i)\bbefore (answering|responding|replying|using any|calling any|any other|every|each|doing anything|you (answer|respond|reply|do anything))\b` + within("80") + `\b(call|use|invoke|run|execute)\b`)},
+		regexp.MustCompile(`(?i)\bbefore (answering|responding|replying|doing anything|you (answer|respond|reply|do anything)|(using|calling) any( other)? tools?|any other tools?|(every|each|any) (response|answer|reply|message|question|request|turn|conversation|task|tool call)s?)\b` + within("80") + `\b(call|use|invoke|run|execute)\b`)},
 	{InstrToolOrder, "tells the model to prefer this tool over others",
 		regexp.MustCompile(`(?i)\b(do not|don't|never|instead of)\b` + within("15") + `\b(use|using|call|calling|invoke|invoking)\b` + within("15") + `\b(any |the )?other tools?\b|\b(this tool )?(replaces|supersedes|overrides) (the |all |any )?(other |built-in |existing )?([\w-]+ )?tools?\b|\b(always|only) use this tool\b`)},
 	{InstrToolOrder, "asks for the conversation or the model's instructions",

@@ -71,7 +71,30 @@ type InvisibleRun struct {
 
 // Names renders the run's runes as U+XXXX with their class, e.g.
 // "U+200B (zero-width space)".
+// A run of more than three is summed up: "U+E0049…U+E0072 (15 tag
+// characters)".
 func (r InvisibleRun) Names() string {
+	if len(r.Runes) > 3 {
+		var classes []string
+		count := map[string]int{}
+		for _, c := range r.Runes {
+			k := InvisibleClass(c)
+			if c >= 0xE0020 && c <= 0xE007E {
+				k = "tag character"
+			}
+			if count[k] == 0 {
+				classes = append(classes, k)
+			}
+			count[k]++
+		}
+		for i, k := range classes {
+			classes[i] = fmt.Sprintf("%d %s", count[k], k)
+			if count[k] > 1 {
+				classes[i] += "s"
+			}
+		}
+		return fmt.Sprintf("U+%04X…U+%04X (%s)", r.Runes[0], r.Runes[len(r.Runes)-1], strings.Join(classes, ", "))
+	}
 	var parts []string
 	for _, c := range r.Runes {
 		parts = append(parts, fmt.Sprintf("U+%04X (%s)", c, InvisibleClass(c)))

@@ -131,14 +131,14 @@ func InvisibleRunName(r rune) string { return InvisibleRun{Runes: []rune{r}}.Nam
 
 func TestReveal(t *testing.T) {
 	for in, want := range map[string]string{
-		"plain":                "plain",
-		"a\u200bb":             "a<U+200B>b",
-		"a\ufe0fb":             "a<U+FE0F>b",
-		"x\U000E0041":          "x<U+E0041>",
-		"❤️ ok":                "❤️ ok",
-		"line\nnext":           `line\nnext`,
-		"name\u3164":           "name<U+3164>",
-		"👩‍💻":                  "👩<U+200D>💻", // Visible shows every Cf: the reviewer sees the joiner too
+		"plain":       "plain",
+		"a\u200bb":    "a<U+200B>b",
+		"a\ufe0fb":    "a<U+FE0F>b",
+		"x\U000E0041": "x<U+E0041>",
+		"❤️ ok":       "❤️ ok",
+		"line\nnext":  `line\nnext`,
+		"name\u3164":  "name<U+3164>",
+		"👩‍💻":         "👩<U+200D>💻", // Visible shows every Cf: the reviewer sees the joiner too
 	} {
 		if got := Reveal(in); got != want {
 			t.Errorf("Reveal(%q) = %q, want %q", in, got, want)
