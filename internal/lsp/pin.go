@@ -74,7 +74,7 @@ type pinResult struct {
 const pinLabel = "Re-pin the capability snapshot"
 
 // snapshotCodes are the drift diagnostics plugin.pin clears.
-var snapshotCodes = map[string]bool{"snapshot-widened": true, "snapshot-narrowed": true, "snapshot-stale": true}
+var snapshotCodes = map[string]bool{"snapshot-widened": true, "snapshot-narrowed": true, "snapshot-stale": true, "snapshot-text-changed": true}
 
 func (s *Server) pin(ctx context.Context, raw []protocol.LSPAny) (protocol.LSPAny, error) {
 	var args pinArgs

@@ -59,6 +59,10 @@ type FunctionTool struct {
 	Host        []string     `json:"host"`
 	Fetch       []Fetch      `json:"fetch"`
 	Credentials []Credential `json:"credentials"`
+	// TextHash pins the tool's agent-facing text (AgentText), Text holds
+	// it (to show a change old beside new).
+	TextHash string `json:"textHash,omitempty"`
+	Text     string `json:"text,omitempty"`
 }
 
 // Fetch is a reachable host with its effective caps, as the review card
@@ -81,6 +85,9 @@ type NativeTool struct {
 	Description   string   `json:"description,omitempty"`
 	Requires      []string `json:"requires"`
 	NeedsApproval string   `json:"needsApproval"`
+	// TextHash and Text: the tool's agent-facing text (NativeAgentText).
+	TextHash string `json:"textHash,omitempty"`
+	Text     string `json:"text,omitempty"`
 }
 
 // UnboundPage is a page under code/ that no tool binds: the minimal grant.
@@ -135,15 +142,21 @@ func Reach(p *checker.Plugin) *Lock {
 		if rel, found := p.ResolvePage(page); found {
 			page = rel
 		}
-		l.FunctionTools = append(l.FunctionTools, toolReach(name, page, reach))
+		ft := toolReach(name, page, reach)
+		ft.Text = functionText(t)
+		ft.TextHash = TextHash(ft.Text)
+		l.FunctionTools = append(l.FunctionTools, ft)
 	}
 	for _, n := range capability.Natives(p) {
 		req := n.Requires
 		if req == nil {
 			req = []string{}
 		}
-		l.NativeTools = append(l.NativeTools, NativeTool{Name: n.Name, Module: n.Module, ModuleHash: n.ModuleHash,
-			Description: n.Description, Requires: req, NeedsApproval: n.NeedsApproval})
+		nt := NativeTool{Name: n.Name, Module: n.Module, ModuleHash: n.ModuleHash,
+			Description: n.Description, Requires: req, NeedsApproval: n.NeedsApproval}
+		nt.Text = NativeAgentText(n.Description, n.InputSchemaSource)
+		nt.TextHash = TextHash(nt.Text)
+		l.NativeTools = append(l.NativeTools, nt)
 	}
 	for _, pg := range capability.UnboundPages(p) {
 		l.UnboundPages = append(l.UnboundPages, UnboundPage{Page: pg, Grant: "minimal"})
