@@ -1,8 +1,13 @@
 package checker
 
 import (
+	"bytes"
+	"encoding/json"
 	"regexp"
 	"sort"
+	"strings"
+
+	"github.com/plugin-lsp/plugin-lsp/internal/text"
 )
 
 // Instructions aimed at the model (docs/agent-text.md): the one set of
@@ -90,12 +95,47 @@ var instrPatterns = []instrPattern{
 // is a few hundred bytes; a megabyte of one is not read further).
 const maxInstructionText = 64 << 10
 
-// Instructions returns the phrases of s that address the model, in order,
-// at most one per pattern and place.
+// Instructions returns the phrases of s that address the model, in order.
+// The patterns run on s with its invisible characters removed (a
+// zero-width space inside a word does not hide it); the findings are
+// positions in s.
 func Instructions(s string) []Instruction {
 	if len(s) > maxInstructionText {
 		s = s[:maxInstructionText]
 	}
+	runs := text.InvisibleRuns(s)
+	if len(runs) == 0 {
+		return instructions(s)
+	}
+	var b strings.Builder
+	var idx []int // byte of the cleaned text → byte of s
+	last := 0
+	keep := func(from, to int) {
+		for i := from; i < to; i++ {
+			idx = append(idx, i)
+		}
+		b.WriteString(s[from:to])
+	}
+	for _, r := range runs {
+		keep(last, r.Start)
+		last = r.End
+	}
+	keep(last, len(s))
+	idx = append(idx, len(s))
+	found := instructions(b.String())
+	for i := range found {
+		st, en := found[i].Start, found[i].End
+		found[i].Start = idx[st]
+		if en > st {
+			found[i].End = idx[en-1] + 1 // the end of the last byte kept
+		} else {
+			found[i].End = found[i].Start
+		}
+	}
+	return found
+}
+
+func instructions(s string) []Instruction {
 	var out []Instruction
 	for _, p := range instrPatterns {
 		for _, m := range p.re.FindAllStringIndex(s, 4) {
@@ -104,4 +144,93 @@ func Instructions(s string) []Instruction {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Start < out[j].Start })
 	return out
+}
+
+// AgentText is a function tool's agent-facing text: its description, a
+// newline, and its input schema as JSON with the keys of every object
+// sorted and no whitespace between tokens (so re-indenting plugin.json
+// or reordering keys changes nothing); "" for an absent schema.
+func AgentText(description string, schema any) string {
+	s := ""
+	if schema != nil {
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(schema); err == nil { // maps: keys sorted
+			s = strings.TrimSuffix(b.String(), "\n")
+		}
+	}
+	return description + "\n" + s
+}
+
+// NativeAgentText is a native tool's agent-facing text: its description,
+// a newline, and the source of its inputJsonSchema with the whitespace
+// and comments outside string literals removed (the module is read, not
+// run, so its keys stay in source order).
+func NativeAgentText(description, schemaSource string) string {
+	return description + "\n" + compactJS(schemaSource)
+}
+
+// compactJS drops whitespace and comments outside string and template
+// literals.
+func compactJS(s string) string {
+	var b strings.Builder
+	prevWord := false
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == '"' || c == '\'' || c == '`':
+			j := i + 1
+			for j < len(s) && s[j] != c {
+				if s[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			j = min(j+1, len(s))
+			b.WriteString(s[i:j])
+			i, prevWord = j, false
+		case c == '/' && i+1 < len(s) && s[i+1] == '/':
+			for i < len(s) && s[i] != '\n' {
+				i++
+			}
+		case c == '/' && i+1 < len(s) && s[i+1] == '*':
+			end := strings.Index(s[i+2:], "*/")
+			if end < 0 {
+				i = len(s)
+			} else {
+				i += end + 4
+			}
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			j := i
+			for j < len(s) && (s[j] == ' ' || s[j] == '\t' || s[j] == '\n' || s[j] == '\r') {
+				j++
+			}
+			// Keep one space between two words ("new Date"), none elsewhere.
+			if prevWord && j < len(s) && isWordByte(s[j]) {
+				b.WriteByte(' ')
+			}
+			i = j
+		default:
+			b.WriteByte(c)
+			prevWord = isWordByte(c)
+			i++
+		}
+	}
+	return b.String()
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+}
+
+// ToolAgentText is the agent text of a manifest tool (AgentText of its
+// description and input schema).
+func ToolAgentText(t *Tool) string {
+	desc, _ := Str(t.Description)
+	var schema any
+	if t.InputSchema != nil {
+		schema = t.InputSchema.Interface()
+	}
+	return AgentText(desc, schema)
 }

@@ -27,6 +27,11 @@ type SincePinned struct {
 	Changes []string `json:"changes"`
 	// Files changed, added or removed since the pin.
 	Files []string `json:"files,omitempty"`
+	// Text are the tools whose agent-facing text changed since the pin;
+	// TextUnpinned is set when the snapshot pins no text (written before
+	// text was pinned).
+	Text         []TextDiff `json:"text,omitempty"`
+	TextUnpinned bool       `json:"textUnpinned,omitempty"`
 }
 
 func unboundPages(p *checker.Plugin) []UnboundPage {

@@ -178,6 +178,8 @@ type FunctionTool struct {
 	Host        []string     `json:"host"`
 	Fetch       []FetchReach `json:"fetch"`
 	Credentials []CredReach  `json:"credentials"`
+	// AgentText is what the agent reads of the tool, line by line.
+	AgentText []AgentLine `json:"agentText,omitempty"`
 }
 
 // FetchReach is one reachable domain with its effective limits.
@@ -216,6 +218,8 @@ type NativeTool struct {
 	// may change the definition after it (native-tools-mutated). Requires
 	// and NeedsApproval then say what is not known.
 	Untrusted []string `json:"untrusted,omitempty"`
+	// AgentText is what the agent reads of the tool, line by line.
+	AgentText []AgentLine `json:"agentText,omitempty"`
 }
 
 // Build builds the card of a loaded plugin with the source-tree hash of
@@ -270,7 +274,7 @@ func FromPlugin(p *checker.Plugin) *Card {
 		desc, _ := checker.Str(t.Description)
 		c.FunctionTools = append(c.FunctionTools, FunctionTool{
 			Name: name, Registered: checker.ReservedPrefix + name, Page: page, Description: desc,
-			Host: host, Fetch: fetch, Credentials: creds,
+			Host: host, Fetch: fetch, Credentials: creds, AgentText: agentLines(checker.ToolAgentText(t)),
 		})
 	}
 	for _, n := range capability.Natives(p) {
@@ -282,7 +286,7 @@ func FromPlugin(p *checker.Plugin) *Card {
 			Name: n.Name, Module: n.Module,
 			Line:        fmt.Sprintf("native tool %s (%s) in the full-trust lane", n.Name, n.Module),
 			Description: n.Description, Requires: req, NeedsApproval: n.NeedsApproval, ModuleHash: n.ModuleHash,
-			Untrusted: n.Untrusted,
+			Untrusted: n.Untrusted, AgentText: agentLines(checker.NativeAgentText(n.Description, n.InputSchemaSource)),
 		})
 	}
 	c.UnboundPages = unboundPages(p)

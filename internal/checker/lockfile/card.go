@@ -36,6 +36,16 @@ func AnnotateCard(c *review.Card, p *checker.Plugin) {
 	for _, ch := range Diff(old, now) {
 		sp.Changes = append(sp.Changes, ch.Line())
 	}
+	texts, unpinned := TextChanges(old, now)
+	sp.TextUnpinned = unpinned
+	for _, tc := range texts {
+		name := "fn." + tc.Tool
+		if tc.Native {
+			name = tc.Tool
+		}
+		o, n := tc.Lines()
+		sp.Text = append(sp.Text, review.TextDiff{Tool: name, Old: o, New: n})
+	}
 	changed, added, removed, _ := Stale(old, now)
 	for _, x := range changed {
 		sp.Files = append(sp.Files, "~ "+x)

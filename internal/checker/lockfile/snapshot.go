@@ -143,7 +143,7 @@ func Reach(p *checker.Plugin) *Lock {
 			page = rel
 		}
 		ft := toolReach(name, page, reach)
-		ft.Text = functionText(t)
+		ft.Text = checker.ToolAgentText(t)
 		ft.TextHash = TextHash(ft.Text)
 		l.FunctionTools = append(l.FunctionTools, ft)
 	}
@@ -154,7 +154,7 @@ func Reach(p *checker.Plugin) *Lock {
 		}
 		nt := NativeTool{Name: n.Name, Module: n.Module, ModuleHash: n.ModuleHash,
 			Description: n.Description, Requires: req, NeedsApproval: n.NeedsApproval}
-		nt.Text = NativeAgentText(n.Description, n.InputSchemaSource)
+		nt.Text = checker.NativeAgentText(n.Description, n.InputSchemaSource)
 		nt.TextHash = TextHash(nt.Text)
 		l.NativeTools = append(l.NativeTools, nt)
 	}

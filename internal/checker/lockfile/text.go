@@ -1,117 +1,25 @@
 package lockfile
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"strings"
-
-	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 )
 
 // The text each tool shows the agent is pinned too (docs/agent-text.md):
 // a description that changes after approval steers the agent with the
-// same reach. AgentText is that text in canonical form, TextHash its
-// hash; the lock holds both (the text so that a change can be shown old
-// beside new).
+// same reach. checker.ToolAgentText and checker.NativeAgentText are that
+// text in canonical form, TextHash its hash; the lock holds both (the
+// text so that a change can be shown old beside new).
 //
 // A lock written before text was pinned has no textHash: its tools'
 // text is not yet pinned (snapshot-text-changed says so once, as an
 // info), never "changed".
 
-// AgentText is a function tool's agent-facing text: its description, a
-// newline, and its input schema as JSON with the keys of every object
-// sorted and no whitespace between tokens (so re-indenting plugin.json
-// or reordering keys changes nothing); "" for an absent schema.
-func AgentText(description string, schema any) string {
-	s := ""
-	if schema != nil {
-		var b bytes.Buffer
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(schema); err == nil { // maps: keys sorted
-			s = strings.TrimSuffix(b.String(), "\n")
-		}
-	}
-	return description + "\n" + s
-}
-
-// NativeAgentText is a native tool's agent-facing text: its description,
-// a newline, and the source of its inputJsonSchema with the whitespace
-// and comments outside string literals removed (the module is read, not
-// run, so its keys stay in source order).
-func NativeAgentText(description, schemaSource string) string {
-	return description + "\n" + compactJS(schemaSource)
-}
-
 // TextHash is "sha256:<hex>" of an agent text.
 func TextHash(s string) string {
 	sum := sha256.Sum256([]byte(s))
 	return "sha256:" + hex.EncodeToString(sum[:])
-}
-
-// functionText is the agent text of a manifest tool.
-func functionText(t *checker.Tool) string {
-	desc, _ := checker.Str(t.Description)
-	var schema any
-	if t.InputSchema != nil {
-		schema = t.InputSchema.Interface()
-	}
-	return AgentText(desc, schema)
-}
-
-// compactJS drops whitespace and comments outside string and template
-// literals.
-func compactJS(s string) string {
-	var b strings.Builder
-	prevWord := false
-	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c == '"' || c == '\'' || c == '`':
-			j := i + 1
-			for j < len(s) && s[j] != c {
-				if s[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			j = min(j+1, len(s))
-			b.WriteString(s[i:j])
-			i, prevWord = j, false
-		case c == '/' && i+1 < len(s) && s[i+1] == '/':
-			for i < len(s) && s[i] != '\n' {
-				i++
-			}
-		case c == '/' && i+1 < len(s) && s[i+1] == '*':
-			end := strings.Index(s[i+2:], "*/")
-			if end < 0 {
-				i = len(s)
-			} else {
-				i += end + 4
-			}
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			j := i
-			for j < len(s) && (s[j] == ' ' || s[j] == '\t' || s[j] == '\n' || s[j] == '\r') {
-				j++
-			}
-			// Keep one space between two words ("new Date"), none elsewhere.
-			if prevWord && j < len(s) && isWordByte(s[j]) {
-				b.WriteByte(' ')
-			}
-			i = j
-		default:
-			b.WriteByte(c)
-			prevWord = isWordByte(c)
-			i++
-		}
-	}
-	return b.String()
-}
-
-func isWordByte(c byte) bool {
-	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
 }
 
 // TextChange is a tool whose pinned agent text differs from its text now.

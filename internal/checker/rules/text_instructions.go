@@ -45,7 +45,7 @@ var TextInstructions = &checker.Rule{
 			if !a.Prose {
 				continue
 			}
-			found := instructionsIn(a.Value)
+			found := checker.Instructions(a.Value)
 			if len(found) == 0 {
 				continue
 			}
@@ -99,39 +99,4 @@ func allowances(root *jsonpos.Node) map[string]allowance {
 		out[at] = allowance{node: e.Get("at"), reason: reason}
 	}
 	return out
-}
-
-// instructionsIn runs the patterns on s with its invisible characters
-// removed, and maps the findings back to s.
-func instructionsIn(s string) []checker.Instruction {
-	runs := text.InvisibleRuns(s)
-	if len(runs) == 0 {
-		return checker.Instructions(s)
-	}
-	var b strings.Builder
-	var idx []int // byte of the cleaned text → byte of s
-	last := 0
-	keep := func(from, to int) {
-		for i := from; i < to; i++ {
-			idx = append(idx, i)
-		}
-		b.WriteString(s[from:to])
-	}
-	for _, r := range runs {
-		keep(last, r.Start)
-		last = r.End
-	}
-	keep(last, len(s))
-	idx = append(idx, len(s))
-	found := checker.Instructions(b.String())
-	for i := range found {
-		st, en := found[i].Start, found[i].End
-		found[i].Start = idx[st]
-		if en > st {
-			found[i].End = idx[en-1] + 1 // the end of the last byte kept
-		} else {
-			found[i].End = found[i].Start
-		}
-	}
-	return found
 }
