@@ -75,7 +75,7 @@ func TestNodeClient(t *testing.T) {
 	if err != nil {
 		t.Fatalf("node is not installed; %s", setup)
 	}
-	dir := filepath.Join(repoRoot(t), "lsp", "e2e", "node")
+	dir := filepath.Join(repoRoot(t), "internal", "lsp", "e2e", "node")
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "vscode-languageserver-protocol")); err != nil {
 		t.Fatalf("internal/lsp/e2e/node/node_modules is missing; %s", setup)
 	}
@@ -156,7 +156,7 @@ func runNeovim(t *testing.T, name string) {
 	if err := os.WriteFile(init, []byte(s.text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	script := filepath.Join(repoRoot(t), "lsp", "e2e", "nvim", "test.lua")
+	script := filepath.Join(repoRoot(t), "internal", "lsp", "e2e", "nvim", "test.lua")
 	runClientScript(t, "Neovim with the "+name+" snippet", []string{"PLUGIN_LSP_RUN_CMD=" + neovimRunCommand(t)},
 		neovim(t), "--headless", "--clean", "-u", init, "-c", "luafile "+script)
 }

@@ -26,7 +26,7 @@ func TestEmacsEglotClient(t *testing.T) {
 	if err := os.WriteFile(init, []byte(s.text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	script := filepath.Join(repoRoot(t), "lsp", "e2e", "emacs", "test.el")
+	script := filepath.Join(repoRoot(t), "internal", "lsp", "e2e", "emacs", "test.el")
 	// Not -Q: the site start file (Debian's lists the elpa directory) is
 	// part of what a user's Emacs loads; HOME is empty, so no user file is.
 	runClientScript(t, "Emacs with the emacs snippet", []string{"PLUGIN_LSP_INIT=" + init, "HOME=" + t.TempDir()}, emacs, "--batch", "-l", script)
