@@ -137,65 +137,66 @@ func InvisibleClass(r rune) string {
 }
 
 // InvisibleRuns returns the runs of invisible characters of s in context
-// (see above), in order. Adjacent flagged characters form one run.
+// (see above), in order. Adjacent flagged characters form one run. It
+// reads s once, allocating only for what it returns.
 func InvisibleRuns(s string) []InvisibleRun {
 	var out []InvisibleRun
-	type rc struct {
-		r    rune
-		at   int
-		size int
-	}
-	var rs []rc
+	before := rune(-1) // the last rune that is not a selector or a skin-tone modifier
 	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		rs = append(rs, rc{r, i, size})
-		i += size
-	}
-	prev := func(k int) rune { // the rune before k, skipping modifiers and selectors
-		for k--; k >= 0; k-- {
-			r := rs[k].r
-			if unicode.Is(unicode.Variation_Selector, r) || r >= 0x1F3FB && r <= 0x1F3FF {
-				continue
-			}
-			return r
-		}
-		return -1
-	}
-	next := func(k int) rune {
-		if k+1 < len(rs) {
-			return rs[k+1].r
-		}
-		return -1
-	}
-	// Emoji tag sequences: U+1F3F4, tags, U+E007F.
-	inTagSeq := make([]bool, len(rs))
-	for k := 0; k < len(rs); k++ {
-		if rs[k].r != 0x1F3F4 {
+		c := s[i]
+		if c >= 0x20 && c < 0x7f {
+			before = rune(c)
+			i++
 			continue
 		}
-		j := k + 1
-		for j < len(rs) && rs[j].r >= 0xE0020 && rs[j].r <= 0xE007E {
-			j++
-		}
-		if j > k+1 && j < len(rs) && rs[j].r == 0xE007F {
-			for m := k + 1; m <= j; m++ {
-				inTagSeq[m] = true
-			}
-			k = j
-		}
-	}
-	for k, c := range rs {
-		flagged := c.r == utf8.RuneError && c.size == 1 || Invisible(c.r)
-		if flagged && !inTagSeq[k] && !inSequence(c.r, prev(k), next(k)) {
-			if n := len(out); n > 0 && out[n-1].End == c.at {
-				out[n-1].End = c.at + c.size
-				out[n-1].Runes = append(out[n-1].Runes, c.r)
-			} else {
-				out = append(out, InvisibleRun{Start: c.at, End: c.at + c.size, Runes: []rune{c.r}})
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == 0x1F3F4 { // an emoji tag sequence: U+1F3F4, tags, U+E007F
+			if end := tagSequenceEnd(s, i+size); end > 0 {
+				before = 0xE007F
+				i = end
+				continue
 			}
 		}
+		invalid := r == utf8.RuneError && size == 1
+		if invalid || Invisible(r) {
+			after := rune(-1)
+			if i+size < len(s) {
+				after, _ = utf8.DecodeRuneInString(s[i+size:])
+			}
+			if invalid || !inSequence(r, before, after) {
+				if n := len(out); n > 0 && out[n-1].End == i {
+					out[n-1].End = i + size
+					out[n-1].Runes = append(out[n-1].Runes, r)
+				} else {
+					out = append(out, InvisibleRun{Start: i, End: i + size, Runes: []rune{r}})
+				}
+			}
+		}
+		if !unicode.Is(unicode.Variation_Selector, r) && !(r >= 0x1F3FB && r <= 0x1F3FF) {
+			before = r
+		}
+		i += size
 	}
 	return out
+}
+
+// tagSequenceEnd returns where an emoji tag sequence whose tags start at
+// i ends (after its cancel tag U+E007F), or 0 when there is none.
+func tagSequenceEnd(s string, i int) int {
+	j, tags := i, 0
+	for j < len(s) {
+		r, size := utf8.DecodeRuneInString(s[j:])
+		switch {
+		case r >= 0xE0020 && r <= 0xE007E:
+			tags++
+			j += size
+			continue
+		case r == 0xE007F && tags > 0:
+			return j + size
+		}
+		return 0
+	}
+	return 0
 }
 
 // inSequence reports whether the invisible r, between before and after,

@@ -18,6 +18,9 @@ type AgentLine struct {
 	Flags  []string `json:"flags,omitempty"`
 }
 
+// maxAgentText bounds the description and the schema the card reads.
+const maxAgentText = 64 << 10
+
 // Flags of a line.
 const (
 	FlagHidden      = "hidden characters"
@@ -33,6 +36,9 @@ func agentLines(agent string) []AgentLine {
 	if i := strings.LastIndexByte(agent, '\n'); i >= 0 {
 		desc, schema = agent[:i], agent[i+1:]
 	}
+	// A text far longer than any description is shown (and flagged) up to
+	// the cut, which says how long it was.
+	desc, schema = checker.Elide(desc, maxAgentText), checker.Elide(schema, maxAgentText)
 	var out []AgentLine
 	found := checker.Instructions(desc)
 	off := 0

@@ -143,8 +143,8 @@ func Reach(p *checker.Plugin) *Lock {
 			page = rel
 		}
 		ft := toolReach(name, page, reach)
-		ft.Text = checker.ToolAgentText(t)
-		ft.TextHash = TextHash(ft.Text)
+		text := checker.ToolAgentText(t)
+		ft.TextHash, ft.Text = TextHash(text), checker.Elide(text, MaxPinnedText)
 		l.FunctionTools = append(l.FunctionTools, ft)
 	}
 	for _, n := range capability.Natives(p) {
@@ -154,8 +154,8 @@ func Reach(p *checker.Plugin) *Lock {
 		}
 		nt := NativeTool{Name: n.Name, Module: n.Module, ModuleHash: n.ModuleHash,
 			Description: n.Description, Requires: req, NeedsApproval: n.NeedsApproval}
-		nt.Text = checker.NativeAgentText(n.Description, n.InputSchemaSource)
-		nt.TextHash = TextHash(nt.Text)
+		text := checker.NativeAgentText(n.Description, n.InputSchemaSource)
+		nt.TextHash, nt.Text = TextHash(text), checker.Elide(text, MaxPinnedText)
 		l.NativeTools = append(l.NativeTools, nt)
 	}
 	for _, pg := range capability.UnboundPages(p) {

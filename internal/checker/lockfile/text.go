@@ -16,6 +16,11 @@ import (
 // text is not yet pinned (snapshot-text-changed says so once, as an
 // info), never "changed".
 
+// MaxPinnedText bounds the text the lock holds beside its hash (the hash
+// is always of the whole text; a longer text is kept cut, with its
+// length).
+const MaxPinnedText = 64 << 10
+
 // TextHash is "sha256:<hex>" of an agent text.
 func TextHash(s string) string {
 	sum := sha256.Sum256([]byte(s))

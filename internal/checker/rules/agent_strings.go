@@ -67,13 +67,6 @@ func agentStrings(pass *checker.Pass) []agentString {
 		}
 		out = append(out, manifestString(text, n.Str, checker.SpanOf(n), at, prose))
 	}
-	defer func() {
-		for i := range out {
-			if out[i].Src == nil {
-				out[i].Src = text
-			}
-		}
-	}()
 	if m.Root != nil {
 		add(m.Root.Get("description"), "description", true)
 	}
@@ -114,9 +107,7 @@ func agentStrings(pass *checker.Pass) []agentString {
 			if err != nil {
 				continue
 			}
-			a := jsString(f.Text, e.Def.DescriptionText, e.Def.DescriptionSpan, e.DefFile, "nativeTools."+name+".description")
-			a.Src = f.Text
-			out = append(out, a)
+			out = append(out, jsString(f.Text, e.Def.DescriptionText, e.Def.DescriptionSpan, e.DefFile, "nativeTools."+name+".description"))
 		}
 	}
 	return sortAgentStrings(out)
@@ -192,31 +183,29 @@ func jsonPointerEscape(s string) string {
 	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
 }
 
-// manifestString is a string of plugin.json, its bytes mapped to the source.
+// manifestString is a string of plugin.json; its bytes are mapped to the
+// source when a diagnostic needs a place inside it (withOffsets).
 func manifestString(text []byte, value string, span checker.Span, at string, prose bool) agentString {
-	a := agentString{File: checker.ManifestName, At: at, Value: value, Span: span, Prose: prose}
-	if span.Start >= 0 && span.End <= len(text) && span.Start < span.End {
-		if dec, offs, ok := decodeLiteral(text[span.Start:span.End]); ok && dec == value {
-			for i := range offs {
-				offs[i] += span.Start
-			}
-			a.offs = offs
-		}
-	}
-	return a
+	return agentString{File: checker.ManifestName, At: at, Value: value, Span: span, Prose: prose, Src: text}
 }
 
 // jsString is a native tool's description in its module: mapped when it
 // is one string literal (or a template without substitutions).
 func jsString(text []byte, value string, span checker.Span, file, at string) agentString {
-	a := agentString{File: file, At: at, Value: value, Span: span, Prose: true}
-	if span.Start >= 0 && span.End <= len(text) && span.Start < span.End {
-		if dec, offs, ok := decodeLiteral(text[span.Start:span.End]); ok && dec == value {
-			for i := range offs {
-				offs[i] += span.Start
-			}
-			a.offs = offs
+	return agentString{File: file, At: at, Value: value, Span: span, Prose: true, Src: text}
+}
+
+// withOffsets maps the string's bytes to the source, when the span is one
+// literal that decodes to Value.
+func (a agentString) withOffsets() agentString {
+	if a.offs != nil || a.Src == nil || a.Span.Start < 0 || a.Span.End > len(a.Src) || a.Span.Start >= a.Span.End {
+		return a
+	}
+	if dec, offs, ok := decodeLiteral(a.Src[a.Span.Start:a.Span.End]); ok && dec == a.Value {
+		for i := range offs {
+			offs[i] += a.Span.Start
 		}
+		a.offs = offs
 	}
 	return a
 }

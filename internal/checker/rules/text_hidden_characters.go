@@ -48,6 +48,7 @@ func hiddenIn(pass *checker.Pass, a agentString) {
 	if len(runs) == 0 {
 		return
 	}
+	a = a.withOffsets()
 	var spans []checker.Span
 	switch {
 	case a.mapped():

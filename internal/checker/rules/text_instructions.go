@@ -54,7 +54,7 @@ var TextInstructions = &checker.Rule{
 				continue
 			}
 			f := found[0]
-			span := a.spanOf(f.Start, f.End)
+			span := a.withOffsets().spanOf(f.Start, f.End)
 			phrase := checker.Clip(text.RemoveInvisible(a.Value[f.Start:f.End]), 80)
 			msg := fmt.Sprintf("%s addresses the model instead of describing the tool: %q %s", a.At, phrase, f.What)
 			if len(found) > 1 {
