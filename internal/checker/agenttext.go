@@ -41,6 +41,10 @@ type Instruction struct {
 }
 
 type instrPattern struct {
+	// any is the lower-case text of which one must occur for the pattern
+	// to match at all: Go's regexp has no DFA, so a pattern is run only on
+	// text that holds one of its words.
+	any         []string
 	class, what string
 	re          *regexp.Regexp
 }
@@ -49,51 +53,51 @@ type instrPattern struct {
 // only when something other than a space follows it (a URL, a version).
 const sentence = `(?:[^.\n]|\.[^\s])`
 
-func within(n string) string { return sentence + `{0,` + n + `}?` }
+func within(n string) string { return sentence + `*?` }
 
 var instrPatterns = []instrPattern{
 	// Imperatives aimed at the assistant.
-	{InstrImperative, "tells the model to ignore its instructions",
+	{[]string{"instruction", "prompt", "rules", "direction", "guideline", "guardrail", "polic", "constraint"}, InstrImperative, "tells the model to ignore its instructions",
 		regexp.MustCompile(`(?i)\b(ignore|disregard|forget|override|bypass|skip)\b` + within("40") + `\b(previous|prior|above|earlier|preceding|all|any|other|system|original|your|safety)\b` + within("20") + `\b(instructions?|prompts?|rules|directions|guidelines|guardrails|policies|constraints)\b`)},
-	{InstrImperative, "gives the model a new role or new instructions",
+	{[]string{"you are now", "from now on", "pretend", "your new", "your real", "your true", "new instruction", "system prompt"}, InstrImperative, "gives the model a new role or new instructions",
 		regexp.MustCompile(`(?i)\b(you are now|from now on,? you|pretend (to be|you are)|your (new|real|true) (task|role|goal|instructions?|purpose)|new instructions?:|(reveal|print|repeat|output) (your|the) system prompt)\b`)},
-	{InstrImperative, "addresses the model by its role",
+	{[]string{"must", "shall", "required to", "has to", "have to", "should always", "should never", "will now", "needs to always"}, InstrImperative, "addresses the model by its role",
 		regexp.MustCompile(`(?i)\b(AI|assistants?|the model|LLMs?|language models?|chatbots?|Claude|ChatGPT|GPT-?\d?|Copilot|Cursor)\b,?\s+(must|shall|is required to|are required to|has to|have to|should always|should never|will now|needs to always)\b`)},
-	{InstrImperative, "addresses the model (\"as an AI\", \"note to the assistant\")",
+	{[]string{"as an ai", "note to", "note for", "message to", "message for", "instruction", "dear ", "hey "}, InstrImperative, "addresses the model (\"as an AI\", \"note to the assistant\")",
 		regexp.MustCompile(`(?i)\b(as an AI( assistant| model)?|(note|message|instructions?) (to|for) (the )?(AI|assistant|model|LLM|agent)|dear (AI|assistant|model|agent)|hey (AI|assistant|claude|model))\b`)},
-	{InstrImperative, "orders the model to act regardless of the user",
+	{[]string{"regardless of", "even if the user", "no matter what the user"}, InstrImperative, "orders the model to act regardless of the user",
 		regexp.MustCompile(`(?i)\b(regardless of (what )?the user|even if the user (asks|says|refuses|objects)|no matter what the user)\b`)},
 	// Secrecy towards the user.
-	{InstrSecrecy, "asks to keep something from the user",
+	{[]string{"user"}, InstrSecrecy, "asks to keep something from the user",
 		regexp.MustCompile(`(?i)\b(do not|don't|dont|never|must not|mustn't|should not|without)\b` + within("25") + `\b(tell|telling|inform|informing|mention|mentioning|reveal|revealing|disclose|disclosing|alert|alerting|show|showing|let)\b` + within("25") + `\b(the |your )?users?\b`)},
-	{InstrSecrecy, "asks to hide something from the user",
+	{[]string{"secret", "hidden", "confidential", "private", "hide", "the user", "silently", "covertly", "quietly"}, InstrSecrecy, "asks to hide something from the user",
 		regexp.MustCompile(`(?i)\b(keep|kept)\b` + within("25") + `\b(secret|hidden|confidential|private)\b\s+from\b|\bhide\b` + within("30") + `\bfrom (the |your )?users?\b|\bthe user (must|should|does|need|needs to) not (know|see|notice|find out|be (told|informed|aware))\b|\bwithout the user'?s? (knowing|knowledge|noticing|awareness|seeing)\b|\b(these|this|the following) (instructions?|steps?|directions?) (is|are) (secret|confidential|hidden|private)\b|\b(silently|secretly|covertly|quietly)\b` + within("30") + `\b(send|forward|copy|upload|call|include|add|exfiltrate|post)\b`)},
 	// Ordering other tools and feeding them the conversation.
-	{InstrToolOrder, "orders a call before every answer",
+	{[]string{"before "}, InstrToolOrder, "orders a call before every answer",
 		regexp.MustCompile(`(?i)\bbefore (answering|responding|replying|doing anything|you (answer|respond|reply|do anything)|(using|calling) any( other)? tools?|any other tools?|(every|each|any) (response|answer|reply|message|question|request|turn|conversation|task|tool call)s?)\b` + within("80") + `\b(call|use|invoke|run|execute)\b`)},
-	{InstrToolOrder, "tells the model to prefer this tool over others",
+	{[]string{"other tool", "replaces", "supersedes", "overrides", "use this tool"}, InstrToolOrder, "tells the model to prefer this tool over others",
 		regexp.MustCompile(`(?i)\b(do not|don't|never|instead of)\b` + within("15") + `\b(use|using|call|calling|invoke|invoking)\b` + within("15") + `\b(any |the )?other tools?\b|\b(this tool )?(replaces|supersedes|overrides) (the |all |any )?(other |built-in |existing )?([\w-]+ )?tools?\b|\b(always|only) use this tool\b`)},
-	{InstrToolOrder, "asks for the conversation or the model's instructions",
+	{[]string{"conversation", "chat", "dialog", "context", "previous messages", "system prompt", "instructions", "tool"}, InstrToolOrder, "asks for the conversation or the model's instructions",
 		regexp.MustCompile(`(?i)\b(pass|send|include|append|attach|forward|copy|provide|put|add|paste|dump|summari[sz]e|collect)\w*\b` + within("40") + `\b((the |your )?(entire|full|whole|complete) (conversation|chat|dialog(ue)?|context)|(conversation|chat|message|dialog(ue)?) history|(all |the )?previous messages|(your |the )?system prompt|(your|the assistant'?s?) instructions|(the |all )?other tools'? (outputs?|results|descriptions)|tool descriptions)\b`)},
 	// Exfiltration.
-	{InstrExfiltrate, "sends data to a URL",
+	{[]string{"://"}, InstrExfiltrate, "sends data to a URL",
 		regexp.MustCompile(`(?i)\b(send|post|upload|forward|transmit|submit|report|exfiltrate|leak|beacon|mirror|copy|share|log)\w*\b` + within("80") + `\b(to|at|via)\s+<?(https?|wss?)://`)},
-	{InstrExfiltrate, "reads secret files or credentials",
+	{[]string{"ssh", "id_rsa", "id_ed25519", ".env", "passwd", "shadow", ".aws", "npmrc", "netrc", "git-credentials", "mcp.json", ".cursor", "claude_desktop", "keychain", "password", "api key", "secret", "credential", "private key", "session", "cookie"}, InstrExfiltrate, "reads secret files or credentials",
 		regexp.MustCompile(`(?i)(~/\.ssh|\bid_rsa\b|\bid_ed25519\b|(^|[\s'"(])\.env\b|/etc/passwd|/etc/shadow|\.aws/credentials|\.npmrc|\.netrc|\.git-credentials|\bmcp\.json\b|\.cursor/|claude_desktop_config|\bkeychain\b)|\b(read|include|pass|send|collect|extract|gather|attach|copy|upload)\w*\b` + within("30") + `\b(the user'?s?|all|any|every|stored|saved) (passwords?|api keys?|secrets?|credentials|private keys?|session (tokens?|cookies)|cookies|ssh keys?)\b`)},
-	{InstrExfiltrate, "renders a URL that carries data (an image or a templated query)",
+	{[]string{"://"}, InstrExfiltrate, "renders a URL that carries data (an image or a templated query)",
 		regexp.MustCompile(`(?i)!\[[^\]]*\]\(\s*https?://[^)\s]*[?&][^)\s]*=|https?://[^\s)]*[?&=/](\{\{?|<|\$)\s*(conversation|chat|history|messages?|context|prompt|secrets?|tokens?|keys?|passwords?|summary|user_?data)\b`)},
 	// Hidden-emphasis blocks.
-	{InstrHiddenBlock, "a tag aimed at the model (<IMPORTANT>, <SYSTEM>)",
+	{[]string{"<"}, InstrHiddenBlock, "a tag aimed at the model (<IMPORTANT>, <SYSTEM>)",
 		regexp.MustCompile(`(?i)<\s*/?\s*(important|system|instructions?|secret|hidden|admin|override|critical|sys|assistant|ai|prompt|note_to_\w+|hidden_\w+)\s*>`)},
-	{InstrHiddenBlock, "an HTML comment (hidden where Markdown is rendered)",
+	{[]string{"<!--"}, InstrHiddenBlock, "an HTML comment (hidden where Markdown is rendered)",
 		regexp.MustCompile(`<!--`)},
-	{InstrHiddenBlock, "a chat-template marker",
+	{[]string{"[inst", "[/inst", "[sys", "<|", "<<", "#"}, InstrHiddenBlock, "a chat-template marker",
 		regexp.MustCompile(`(?i)\[/?(INST|SYS|SYSTEM)\]|<\|(im_start|im_end|system|user|assistant|endoftext|begin_of_text|start_header_id)\|>|<<\s*/?SYS\s*>>|(^|\n)\s*#{1,6}\s*(system( prompt)?|instructions? for (the )?(ai|assistant|model))\s*(\n|:|$)`)},
 }
 
 // maxInstructionText bounds the text the patterns run on (a description
-// is a few hundred bytes; a megabyte of one is not read further).
-const maxInstructionText = 64 << 10
+// is a few hundred bytes; what lies past 16 KB of one is not read).
+const maxInstructionText = 16 << 10
 
 // Instructions returns the phrases of s that address the model, in order.
 // The patterns run on s with its invisible characters removed (a
@@ -137,7 +141,18 @@ func Instructions(s string) []Instruction {
 
 func instructions(s string) []Instruction {
 	var out []Instruction
+	lower := asciiLower(s)
 	for _, p := range instrPatterns {
+		hit := false
+		for _, w := range p.any {
+			if strings.Contains(lower, w) {
+				hit = true
+				break
+			}
+		}
+		if !hit {
+			continue
+		}
 		for _, m := range p.re.FindAllStringIndex(s, 4) {
 			out = append(out, Instruction{Start: m[0], End: m[1], Class: p.class, What: p.what})
 		}
@@ -233,4 +248,15 @@ func ToolAgentText(t *Tool) string {
 		schema = t.InputSchema.Interface()
 	}
 	return AgentText(desc, schema)
+}
+
+// asciiLower lowers A–Z only, so byte offsets stay those of s.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }

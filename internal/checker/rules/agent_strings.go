@@ -179,9 +179,9 @@ func walkSchema(text []byte, n *jsonpos.Node, label, ptr string, depth int, out 
 	}
 }
 
-func jsonPointerEscape(s string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
-}
+var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
+
+func jsonPointerEscape(s string) string { return pointerEscaper.Replace(s) }
 
 // manifestString is a string of plugin.json; its bytes are mapped to the
 // source when a diagnostic needs a place inside it (withOffsets).
