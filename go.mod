@@ -14,9 +14,7 @@ require (
 	go.lsp.dev/protocol v1.0.1
 	go.lsp.dev/uri v1.0.1
 	golang.org/x/term v0.39.0
+	golang.org/x/text v0.36.0
 )
 
-require (
-	golang.org/x/sys v0.45.0 // indirect
-	golang.org/x/text v0.36.0 // indirect
-)
+require golang.org/x/sys v0.45.0 // indirect

@@ -143,9 +143,11 @@ var commands = []*command{
 		about: "Writes DIR/plugin.lock.json, the capability snapshot of the plugin in DIR:\n" +
 			"its source-tree hash, name and version, per function tool its host methods,\n" +
 			"fetch domains with caps and credentials (names and scopes, never values),\n" +
-			"per native tool its module, module hash, requires and needsApproval\n" +
-			"(docs/snapshot.md). check and the language server then report drift:\n" +
-			"snapshot-widened, snapshot-narrowed, snapshot-stale. Review the card\n" +
+			"per native tool its module, module hash, requires and needsApproval,\n" +
+			"and per tool a hash of the text the agent reads (description and input\n" +
+			"schema; docs/snapshot.md). check and the language server then report\n" +
+			"drift: snapshot-widened, snapshot-narrowed, snapshot-stale,\n" +
+			"snapshot-text-changed. Review the card\n" +
 			"(plugin-lsp review DIR) before you pin. Prints what changed since the\n" +
 			"previous snapshot. Exit status: 0 written, 1 the tree cannot be hashed or\n" +
 			"the file not written, 2 bad usage.",

@@ -52,7 +52,7 @@ type ActionRequest struct {
 
 // PinCodes are the drift diagnostics plugin.pin clears: their fix is the
 // command (which shows the review card first), not the rule's edit.
-var PinCodes = map[string]bool{"snapshot-widened": true, "snapshot-narrowed": true, "snapshot-stale": true}
+var PinCodes = map[string]bool{"snapshot-widened": true, "snapshot-narrowed": true, "snapshot-stale": true, "snapshot-text-changed": true}
 
 // PinLabel is the title of the re-pin quick fix and of its confirmation.
 const PinLabel = "Re-pin the capability snapshot"

@@ -120,6 +120,7 @@ func (c *Card) layout() []section {
 			l.parts = append(l.parts, scope)
 			fn.lines = append(fn.lines, l)
 		}
+		fn.lines = append(fn.lines, agentTextLines(t.AgentText, 2)...)
 	}
 	out = append(out, fn)
 
@@ -148,6 +149,7 @@ func (c *Card) layout() []section {
 		if n.ModuleHash != "" {
 			nat.lines = append(nat.lines, ln(lineItem, 2, ours("module hash: "), theirs(n.ModuleHash)))
 		}
+		nat.lines = append(nat.lines, agentTextLines(n.AgentText, 2)...)
 	}
 	out = append(out, nat)
 
@@ -177,6 +179,16 @@ func (c *Card) layout() []section {
 			}
 			if len(sp.Files) > 0 {
 				s.lines = append(s.lines, ln(lineItem, 1, ours("files: "), theirs(strings.Join(sp.Files, ", "))))
+			}
+			if sp.TextUnpinned {
+				s.lines = append(s.lines, ln(lineItem, 1, ours("the snapshot pins no tool text (written before text was pinned): re-pin to pin the descriptions and input schemas")))
+			}
+			for _, d := range sp.Text {
+				s.lines = append(s.lines, ln(lineWarning, 1, ours("the text the agent reads of tool "), theirs(d.Tool), ours(" changed (pinned, then now):")))
+				for i := range d.Old {
+					s.lines = append(s.lines, ln(lineItem, 2, ours("pinned: "), theirOrBlank(d.Old[i])))
+					s.lines = append(s.lines, ln(lineItem, 2, ours("now:    "), theirOrBlank(d.New[i])))
+				}
 			}
 		}
 		out = append(out, s)
@@ -275,4 +287,11 @@ func inlineMD(parts []part) string {
 		}
 	}
 	return b.String()
+}
+
+func theirOrBlank(s string) part {
+	if s == "" {
+		return ours("(no line)")
+	}
+	return theirs(s)
 }

@@ -21,6 +21,11 @@ type SincePinned struct {
 	Changes []string `json:"changes"`
 	// Files changed, added or removed since the pin.
 	Files []string `json:"files,omitempty"`
+	// Text are the tools whose agent-facing text changed since the pin;
+	// TextUnpinned is set when the snapshot pins no text (written before
+	// text was pinned).
+	Text         []TextDiff `json:"text,omitempty"`
+	TextUnpinned bool       `json:"textUnpinned,omitempty"`
 }
 
 // ForApproval is the card an approver sees, as plugin-lsp review and the
@@ -90,6 +95,16 @@ func AnnotateCard(c *Card, p *checker.Plugin) {
 	}
 	for _, ch := range lockfile.Diff(old, now) {
 		sp.Changes = append(sp.Changes, ch.Line())
+	}
+	texts, unpinned := lockfile.TextChanges(old, now)
+	sp.TextUnpinned = unpinned
+	for _, tc := range texts {
+		name := "fn." + tc.Tool
+		if tc.Native {
+			name = tc.Tool
+		}
+		o, n := tc.Lines()
+		sp.Text = append(sp.Text, TextDiff{Tool: name, Old: o, New: n})
 	}
 	changed, added, removed, _ := lockfile.Stale(old, now)
 	for _, x := range changed {

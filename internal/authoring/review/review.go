@@ -44,6 +44,8 @@ type FunctionTool struct {
 	Host        []string         `json:"host"`
 	Fetch       []lockfile.Fetch `json:"fetch"`
 	Credentials []CredReach      `json:"credentials"`
+	// AgentText is what the agent reads of the tool, line by line.
+	AgentText []AgentLine `json:"agentText,omitempty"`
 }
 
 // CredReach is one brokered credential: its name, the header it lands in,
@@ -75,6 +77,8 @@ type NativeTool struct {
 	// may change the definition after it (native-tools-mutated). Requires
 	// and NeedsApproval then say what is not known.
 	Untrusted []string `json:"untrusted,omitempty"`
+	// AgentText is what the agent reads of the tool, line by line.
+	AgentText []AgentLine `json:"agentText,omitempty"`
 }
 
 // Build builds the card of a loaded plugin with the source-tree hash of
@@ -117,7 +121,7 @@ func FromPlugin(p *checker.Plugin) *Card {
 	for _, t := range capability.FunctionTools(p) {
 		c.FunctionTools = append(c.FunctionTools, FunctionTool{
 			Name: t.Name, Registered: checker.ReservedPrefix + t.Name, Page: t.Page, Description: t.Description,
-			Host: host, Fetch: fetch, Credentials: creds,
+			Host: host, Fetch: fetch, Credentials: creds, AgentText: agentLines(checker.ToolAgentText(t.Tool)),
 		})
 	}
 	for _, n := range native.Tools(p) {
@@ -129,7 +133,7 @@ func FromPlugin(p *checker.Plugin) *Card {
 			Name: n.Name, Module: n.Module,
 			Line:        fmt.Sprintf("native tool %s (%s) in the full-trust lane", n.Name, n.Module),
 			Description: n.Description, Requires: req, NeedsApproval: n.NeedsApproval, ModuleHash: n.ModuleHash,
-			Untrusted: n.Untrusted,
+			Untrusted: n.Untrusted, AgentText: agentLines(checker.NativeAgentText(n.Description, n.InputSchemaSource)),
 		})
 	}
 	c.UnboundPages = lockfile.UnboundPages(p)

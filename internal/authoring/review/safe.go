@@ -22,10 +22,12 @@ const (
 // text over max bytes is cut and ends with "…(N bytes)", N being its
 // original length (checker.Elide), and every control, format and
 // separator character is shown as an escape (\n, \x1b, <U+202E>: the
-// project's one sanitiser, text.Visible), so a name or description cannot
-// print a fake section, hide text or reorder what the reviewer reads.
+// project's one sanitiser, text.Visible), and so is every other invisible
+// character (a variation selector outside an emoji, a Hangul filler:
+// text.Reveal), so a name or description cannot print a fake section,
+// hide text or reorder what the reviewer reads.
 func Clean(s string, max int) string {
-	return text.Visible(checker.Elide(s, max))
+	return text.Reveal(checker.Elide(s, max))
 }
 
 func cleanAll(in []string, max int) []string {
@@ -64,6 +66,7 @@ func (c *Card) Safe() *Card {
 			creds[j] = r
 		}
 		t.Credentials = creds
+		t.AgentText = revealLines(t.AgentText)
 		s.FunctionTools[i] = t
 	}
 	s.NativeTools = make([]NativeTool, len(c.NativeTools))
@@ -74,6 +77,7 @@ func (c *Card) Safe() *Card {
 		n.Requires = cleanAll(n.Requires, f)
 		n.Untrusted = cleanAll(n.Untrusted, MaxDescriptionBytes)
 		n.NeedsApproval, n.ModuleHash = Clean(n.NeedsApproval, f), Clean(n.ModuleHash, f)
+		n.AgentText = revealLines(n.AgentText)
 		s.NativeTools[i] = n
 	}
 	s.UnboundPages = make([]lockfile.UnboundPage, len(c.UnboundPages))
@@ -85,6 +89,12 @@ func (c *Card) Safe() *Card {
 		cp := *sp
 		cp.Problem = Clean(sp.Problem, MaxDescriptionBytes)
 		cp.Changes, cp.Files = cleanAll(sp.Changes, MaxDescriptionBytes), cleanAll(sp.Files, f)
+		if sp.Text != nil {
+			cp.Text = make([]TextDiff, len(sp.Text))
+			for i, d := range sp.Text {
+				cp.Text[i] = TextDiff{Tool: Clean(d.Tool, f), Old: revealAll(d.Old), New: revealAll(d.New)}
+			}
+		}
 		s.SincePinned = &cp
 	}
 	return &s
@@ -95,4 +105,12 @@ func (c *Card) Safe() *Card {
 func (c Card) MarshalJSON() ([]byte, error) {
 	type plain Card // without this method
 	return json.Marshal((*plain)(c.Safe()))
+}
+
+func revealAll(in []string) []string {
+	out := make([]string, len(in))
+	for i, s := range in {
+		out[i] = text.Reveal(checker.Elide(s, MaxDescriptionBytes))
+	}
+	return out
 }

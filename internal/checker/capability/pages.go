@@ -13,7 +13,10 @@ import (
 // FunctionTool is one declared function tool: its name, the page it
 // binds (the file it resolves to when that exists, as written otherwise)
 // and its description.
-type FunctionTool struct{ Name, Page, Description string }
+type FunctionTool struct {
+	Name, Page, Description string
+	Tool                    *checker.Tool // the manifest entry (its agent-facing text: checker.ToolAgentText)
+}
 
 // FunctionTools lists the manifest's function tools that have a name, in
 // manifest order: what the lock and the review card record per tool.
@@ -29,7 +32,7 @@ func FunctionTools(p *checker.Plugin) []FunctionTool {
 			page = rel
 		}
 		desc, _ := checker.Str(t.Description)
-		out = append(out, FunctionTool{Name: name, Page: page, Description: desc})
+		out = append(out, FunctionTool{Name: name, Page: page, Description: desc, Tool: t})
 	}
 	return out
 }

@@ -59,6 +59,10 @@ type FunctionTool struct {
 	Host        []string     `json:"host"`
 	Fetch       []Fetch      `json:"fetch"`
 	Credentials []Credential `json:"credentials"`
+	// TextHash pins the tool's agent-facing text (AgentText), Text holds
+	// it (to show a change old beside new).
+	TextHash string `json:"textHash,omitempty"`
+	Text     string `json:"text,omitempty"`
 }
 
 // Fetch is a reachable host with its effective caps, as the lock and the
@@ -94,6 +98,9 @@ type NativeTool struct {
 	Description   string   `json:"description,omitempty"`
 	Requires      []string `json:"requires"`
 	NeedsApproval string   `json:"needsApproval"`
+	// TextHash and Text: the tool's agent-facing text (NativeAgentText).
+	TextHash string `json:"textHash,omitempty"`
+	Text     string `json:"text,omitempty"`
 }
 
 // UnboundPage is a page under code/ that no tool binds. Run alone it has
@@ -152,15 +159,21 @@ func Reach(p *checker.Plugin) *Lock {
 	l.Plugin.Version, _ = checker.Str(m.Version)
 	reach := capability.FromManifest(m)
 	for _, t := range capability.FunctionTools(p) {
-		l.FunctionTools = append(l.FunctionTools, toolReach(t.Name, t.Page, reach))
+		ft := toolReach(t.Name, t.Page, reach)
+		text := checker.ToolAgentText(t.Tool)
+		ft.TextHash, ft.Text = TextHash(text), checker.Elide(text, MaxPinnedText)
+		l.FunctionTools = append(l.FunctionTools, ft)
 	}
 	for _, n := range native.Tools(p) {
 		req := n.Requires
 		if req == nil {
 			req = []string{}
 		}
-		l.NativeTools = append(l.NativeTools, NativeTool{Name: n.Name, Module: n.Module, ModuleHash: n.ModuleHash,
-			Description: n.Description, Requires: req, NeedsApproval: n.NeedsApproval})
+		nt := NativeTool{Name: n.Name, Module: n.Module, ModuleHash: n.ModuleHash,
+			Description: n.Description, Requires: req, NeedsApproval: n.NeedsApproval}
+		text := checker.NativeAgentText(n.Description, n.InputSchemaSource)
+		nt.TextHash, nt.Text = TextHash(text), checker.Elide(text, MaxPinnedText)
+		l.NativeTools = append(l.NativeTools, nt)
 	}
 	l.UnboundPages = UnboundPages(p)
 	return l

@@ -46,7 +46,10 @@ type Tool struct {
 	Module      string // as cleaned (slash path inside the plugin)
 	ModuleHash  string // "sha256:<hex>" of the module file, "" when missing
 	Description string
-	Requires    []string
+	// InputSchemaSource is the inputJsonSchema value as written in the
+	// module ("" when absent).
+	InputSchemaSource string
+	Requires          []string
 	// NeedsApproval is one of the Approval* levels.
 	NeedsApproval string
 	// Untrusted says why the definition read from the module's literal is
@@ -162,6 +165,9 @@ func Tools(p *checker.Plugin) []Tool {
 					}
 					nv.Description = e.DescriptionText
 					nv.InputSchema, nv.InputSchemaKnown = e.InputSchemaValue, e.InputSchemaStatic
+					if sp := e.InputSchemaSpan; sp.End > sp.Start && sp.End <= len(f.Text) {
+						nv.InputSchemaSource = string(f.Text[sp.Start:sp.End])
+					}
 				}
 				if nv.Untrusted = untrusted(rel, f, mod, name); len(nv.Untrusted) > 0 {
 					nv.NeedsApproval = ApprovalUnknown

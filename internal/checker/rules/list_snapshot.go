@@ -9,5 +9,6 @@ func snapshotRules() []*checker.Rule {
 		SnapshotWidened,
 		SnapshotNarrowed,
 		SnapshotStale,
+		SnapshotTextChanged,
 	}
 }

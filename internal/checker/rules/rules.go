@@ -18,6 +18,7 @@ func All() []*checker.Rule {
 	all = append(all, manifestRules()...)
 	all = append(all, nativeRules()...)
 	all = append(all, pageRules()...)
+	all = append(all, textRules()...)
 	all = append(all, snapshotRules()...)
 	all = append(all, refiners()...)
 	return all

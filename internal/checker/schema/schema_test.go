@@ -40,7 +40,7 @@ func TestMessages(t *testing.T) {
 		{"typo key", `{"name":"books","version":"1.0.0","tool":[]}`,
 			[]string{`"tool": unknown key "tool" (did you mean "tools"?)`}},
 		{"unknown key far", `{"name":"books","version":"1.0.0","zzz":1}`,
-			[]string{`"zzz": unknown key "zzz" in plugin.json; expected one of "capabilities", "description", "name", "nativeTools", "sdk", "tools", "version"`}},
+			[]string{`"zzz": unknown key "zzz" in plugin.json; expected one of "allowInstructions", "capabilities", "description", "name", "nativeTools", "sdk", "tools", "version"`}},
 		{"missing required", `{"name":"books"}`,
 			[]string{`{: missing required key "version": The plugin's version, a semantic version such as "1.2.0"`}},
 		{"bad name", `{"name":"Books","version":"1.0.0"}`,

@@ -265,6 +265,11 @@ type Tool struct {
 	Description bool
 	// DescriptionText is the description when it is a string constant.
 	DescriptionText string
+	// DescriptionSpan is the description's value as written (a string
+	// literal, a template, a constant's name); InputSchemaSpan the
+	// inputJsonSchema value's. Zero when absent.
+	DescriptionSpan Span
+	InputSchemaSpan Span
 	InputSchema     bool
 	// InputSchemaValue is the inputJsonSchema as JSON data (numbers as
 	// json.Number) when it is written as data (InputSchemaStatic); nil

@@ -683,12 +683,14 @@ func (r *reader) tool(pr prop) *Tool {
 		case "description":
 			t.Description = true
 			t.DescriptionText, _ = o.constString(p.value, 0)
+			t.DescriptionSpan = r.span(p.value)
 		case "inputJsonSchema":
 			t.InputSchema = true
 			t.InputSchemaValue, t.InputSchemaStatic = r.schemaValue(p.value)
 			if !t.InputSchemaStatic {
 				t.InputSchemaValue = nil
 			}
+			t.InputSchemaSpan = r.span(p.value)
 		case "execute":
 			t.Execute = true
 		case "requires":

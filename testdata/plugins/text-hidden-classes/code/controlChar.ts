@@ -1,0 +1,4 @@
+// controlChar: returns its input.
+export default async function controlChar(input: unknown) {
+  return { type: "json", value: input };
+}

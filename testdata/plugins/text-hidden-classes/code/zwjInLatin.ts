@@ -1,0 +1,4 @@
+// zwjInLatin: returns its input.
+export default async function zwjInLatin(input: unknown) {
+  return { type: "json", value: input };
+}

@@ -1,0 +1,4 @@
+// accents: returns its input.
+export default async function accents(input: unknown) {
+  return { type: "json", value: input };
+}

@@ -1,0 +1,4 @@
+// always: returns its input.
+export default async function always(input: unknown) {
+  return { type: "json", value: input };
+}

@@ -1,0 +1,4 @@
+// docsUrl: returns its input.
+export default async function docsUrl(input: unknown) {
+  return { type: "json", value: input };
+}

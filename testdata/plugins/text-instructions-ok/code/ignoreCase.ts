@@ -1,0 +1,4 @@
+// ignoreCase: returns its input.
+export default async function ignoreCase(input: unknown) {
+  return { type: "json", value: input };
+}

@@ -1,0 +1,4 @@
+// orderOfCalls: returns its input.
+export default async function orderOfCalls(input: unknown) {
+  return { type: "json", value: input };
+}

@@ -1,0 +1,4 @@
+// byRole: returns its input.
+export default async function byRole(input: unknown) {
+  return { type: "json", value: input };
+}

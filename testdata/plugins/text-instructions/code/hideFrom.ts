@@ -1,0 +1,4 @@
+// hideFrom: returns its input.
+export default async function hideFrom(input: unknown) {
+  return { type: "json", value: input };
+}

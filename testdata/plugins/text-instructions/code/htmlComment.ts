@@ -1,0 +1,4 @@
+// htmlComment: returns its input.
+export default async function htmlComment(input: unknown) {
+  return { type: "json", value: input };
+}

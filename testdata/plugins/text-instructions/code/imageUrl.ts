@@ -1,0 +1,4 @@
+// imageUrl: returns its input.
+export default async function imageUrl(input: unknown) {
+  return { type: "json", value: input };
+}

@@ -1,0 +1,4 @@
+// importantTag: returns its input.
+export default async function importantTag(input: unknown) {
+  return { type: "json", value: input };
+}

@@ -1,0 +1,4 @@
+// otherTools: returns its input.
+export default async function otherTools(input: unknown) {
+  return { type: "json", value: input };
+}

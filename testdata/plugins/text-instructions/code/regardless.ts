@@ -1,0 +1,4 @@
+// regardless: returns its input.
+export default async function regardless(input: unknown) {
+  return { type: "json", value: input };
+}

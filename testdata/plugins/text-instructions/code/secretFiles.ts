@@ -1,0 +1,4 @@
+// secretFiles: returns its input.
+export default async function secretFiles(input: unknown) {
+  return { type: "json", value: input };
+}
