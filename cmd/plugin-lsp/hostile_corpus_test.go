@@ -106,7 +106,7 @@ func corpusCases() []corpusCase {
 			d[i] = fmt.Sprintf(`"api%d.example.com"`, i)
 		}
 		return `{"name":"m","version":"1.0.0","sdk":1,"tools":[],"capabilities":{"host":["http.fetch"],"fetch":[` + strings.Join(d, ",") + `]}}`
-	}()}, nil, []string{"check"}, 0, []string{"40000 warnings", "[fetch-unused-domain]"}})
+	}()}, nil, []string{"check"}, 0, []string{"40001 warnings", "[fetch-unused-domain]", "[host-unused-method]"}})
 
 	// 3. The dev secret must be unreachable from page code.
 	steal := func(name, src, want string) {

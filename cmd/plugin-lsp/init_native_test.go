@@ -12,9 +12,9 @@ import (
 // (exit status aside: errors are in the text).
 func tscProject(t *testing.T, dir string) string {
 	t.Helper()
-	tsc, _ := filepath.Abs("../../internal/authoring/tstypes/testdata/tsc/node_modules/typescript/bin/tsc")
+	tsc, _ := filepath.Abs("../../internal/checker/tstypes/testdata/tsc/node_modules/typescript/bin/tsc")
 	if _, err := os.Stat(tsc); err != nil {
-		t.Fatalf("TypeScript compiler missing (%v): run ./scripts/test.sh, it runs npm ci in internal/authoring/tstypes/testdata/tsc", err)
+		t.Fatalf("TypeScript compiler missing (%v): run ./scripts/test.sh, it runs npm ci in internal/checker/tstypes/testdata/tsc", err)
 	}
 	cmd := exec.Command("node", tsc, "--noEmit", "--pretty", "false", "-p", ".")
 	cmd.Dir = dir

@@ -214,7 +214,7 @@ type NativeAbortSignal = typeof globalThis extends { AbortSignal: { prototype: i
 `
 
 // contextDecls are the members of ctx, each group gated by the capability
-// the runner's harness gates it by (docs/broker-capabilities.md, "ctx").
+// the runner's harness gates it by (docs/broker-capabilities.md, the ctx reference).
 const contextDecls = `
 /** What every native tool's ctx has, whatever it requires. */
 export interface ToolContextBase {

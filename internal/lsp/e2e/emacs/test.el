@@ -152,7 +152,9 @@
                    (car (cl-remove-if-not (lambda (c) (string-match-p "lookupBook" c)) offered)))))
         (call-interactively #'plugin-lsp-run-tool)))
     (check (member "▶ Run lookupBook" offered) "offered %S" offered)
-    (check (= (length offered) 3) "want the 3 tools of plugin.json, offered %S" offered))
+    ;; the 3 function tools and the 2 native tools of plugin.json
+    (check (= (length offered) 5) "want the 5 tools of plugin.json, offered %S" offered)
+    (check (member "▶ Run tg.sendMessage" offered) "offered %S" offered))
   (let ((buf (get-buffer "*plugin-lsp run*")))
     (check buf "no *plugin-lsp run* buffer")
     (let ((rec (with-current-buffer buf
