@@ -171,15 +171,10 @@ func (m marker) strs(t tb, from int) []string {
 	return out
 }
 
-// markerCase loads the plugin of one testdata directory, markers removed.
-// A file named base holds the path (from the directory) of a plugin whose
-// files come first: the case's own files replace or add to them.
-func markerCase(t *testing.T, src string) (*View, []marker) {
-	vw, ms, _ := markerCaseTests(t, src)
-	return vw, ms
-}
-
-// markerCaseTests is markerCase with the test cases of each test file and
+// markerCaseTests loads the plugin of one testdata directory, markers
+// removed (a file named base holds the path, from the directory, of a
+// plugin whose files come first: the case's own files replace or add to
+// them), with the test cases of each test file and
 // their results (testresults.json), as the server gathers them.
 func markerCaseTests(t *testing.T, src string) (*View, []marker, map[string][]TestCase) {
 	t.Helper()

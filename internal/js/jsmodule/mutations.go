@@ -1579,19 +1579,6 @@ func (t *taint) importRoot(from, name string) int32 {
 	return t.addRoot(want)
 }
 
-// isDef reports whether pl is a tool definition: an entry of a map, or
-// an exported definition itself.
-func (t *taint) isDef(pl place) bool {
-	rt := t.roots[pl.root]
-	if rt.proto || rt.from != "" {
-		return false
-	}
-	if rt.isMap {
-		return pl.n == 1
-	}
-	return pl.n == 0
-}
-
 // checkDef reads a definition: a literal's requires and needsApproval
 // must be known statically, and a Proxy decides every read. A
 // definition that is no literal at all (a call, an instance) is not read:
