@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -435,12 +436,15 @@ func (sb *sandbox) drive(ctx context.Context, rs *runState, cc *codeCache, insta
 }
 
 // methodsKey names a set of granted methods: the JSON list the prelude's
-// install takes.
+// install takes, sorted (a set: the same methods in another order are the
+// same host objects, one set image and one page image per page, not one
+// per order).
 func methodsKey(methods []Method) string {
 	names := make([]string, 0, len(methods))
 	for _, m := range methods {
 		names = append(names, m.Name)
 	}
+	slices.Sort(names)
 	mj, _ := json.Marshal(names)
 	return string(mj)
 }

@@ -220,10 +220,13 @@ func lspSetup() (func() error, func(), error) {
 			}
 		}
 	}
-	uri := "file://" + root
+	// The workspace is the plugin itself, as an author opens it (the
+	// repository holds hundreds of test plugins the server would check
+	// and explore in the background).
+	uri := "file://" + dir
 	if err := send("initialize", map[string]any{"processId": os.Getpid(), "rootUri": uri,
 		"capabilities":     map[string]any{},
-		"workspaceFolders": []any{map[string]any{"uri": uri, "name": "repo"}}}, false); err != nil {
+		"workspaceFolders": []any{map[string]any{"uri": uri, "name": "books"}}}, false); err != nil {
 		return nil, nil, err
 	}
 	if _, err := read(id); err != nil {
