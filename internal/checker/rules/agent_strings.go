@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -100,14 +102,19 @@ func agentStrings(pass *checker.Pass) []agentString {
 					e = &em.Entries[i]
 				}
 			}
-			if e == nil || e.Def.DescriptionSpan.End <= e.Def.DescriptionSpan.Start {
+			if e == nil {
 				continue
 			}
 			f, err := p.ReadFile(e.DefFile)
 			if err != nil {
 				continue
 			}
-			out = append(out, jsString(f.Text, e.Def.DescriptionText, e.Def.DescriptionSpan, e.DefFile, "nativeTools."+name+".description"))
+			if e.Def.DescriptionSpan.End > e.Def.DescriptionSpan.Start {
+				out = append(out, jsString(f.Text, e.Def.DescriptionText, e.Def.DescriptionSpan, e.DefFile, "nativeTools."+name+".description"))
+			}
+			if sp := e.Def.InputSchemaSpan; sp.End > sp.Start && sp.End <= len(f.Text) {
+				out = append(out, nativeSchemaText(f.Text, e.Def.InputSchemaValue, sp, e.DefFile, "nativeTools."+name+".inputJsonSchema"))
+			}
 		}
 	}
 	return sortAgentStrings(out)
@@ -191,6 +198,43 @@ func manifestString(text []byte, value string, span checker.Span, at string, pro
 
 // jsString is a native tool's description in its module: mapped when it
 // is one string literal (or a template without substitutions).
+// nativeSchemaText is the text of a native tool's inputJsonSchema in its
+// module as one string: every property name and string of the schema as
+// decoded (escapes such as \u200b included) when it is written as data,
+// else the schema's source. Its invisible characters written as they are
+// are placed in the source; ones written as escapes are reported on the
+// schema. Not prose: text-instructions reads the manifest's schemas only.
+func nativeSchemaText(text []byte, value any, span checker.Span, file, at string) agentString {
+	var b strings.Builder
+	var walk func(v any, depth int)
+	walk = func(v any, depth int) {
+		if depth > 64 || b.Len() > 1<<20 {
+			return
+		}
+		switch x := v.(type) {
+		case string:
+			b.WriteString(x)
+			b.WriteByte('\n')
+		case []any:
+			for _, y := range x {
+				walk(y, depth+1)
+			}
+		case map[string]any:
+			for _, k := range slices.Sorted(maps.Keys(x)) {
+				b.WriteString(k)
+				b.WriteByte('\n')
+				walk(x[k], depth+1)
+			}
+		}
+	}
+	if value != nil {
+		walk(value, 0)
+	} else {
+		b.Write(text[span.Start:span.End])
+	}
+	return agentString{File: file, At: at, Value: b.String(), Span: span, Src: text}
+}
+
 func jsString(text []byte, value string, span checker.Span, file, at string) agentString {
 	return agentString{File: file, At: at, Value: value, Span: span, Prose: true, Src: text}
 }

@@ -2,7 +2,10 @@ package rules
 
 import (
 	"fmt"
+	"sort"
+	"strconv"
 	"strings"
+	"unicode/utf16"
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	"github.com/plugin-lsp/plugin-lsp/internal/text"
@@ -58,9 +61,15 @@ func hiddenIn(pass *checker.Pass, a agentString) {
 	case a.Src != nil && a.Span.End <= len(a.Src):
 		// Not one literal (a constant, a concatenation): the characters
 		// written as they are in the source can still be found there.
-		for _, r := range text.InvisibleRuns(string(a.Src[a.Span.Start:a.Span.End])) {
+		src := a.Src[a.Span.Start:a.Span.End]
+		for _, r := range text.InvisibleRuns(string(src)) {
 			spans = append(spans, checker.Span{Start: a.Span.Start + r.Start, End: a.Span.Start + r.End})
 		}
+		// and written as escapes (\u200b, \u{E0041}, \uDB40\uDC41, \xAD)
+		for _, e := range invisibleEscapes(src) {
+			spans = append(spans, checker.Span{Start: a.Span.Start + e.Start, End: a.Span.Start + e.End})
+		}
+		sort.Slice(spans, func(i, j int) bool { return spans[i].Start < spans[j].Start })
 	}
 	n := 0
 	var names []string
@@ -96,4 +105,70 @@ func hiddenIn(pass *checker.Pass, a agentString) {
 		d.Message += " (the string is built by an expression: remove them where its parts are written)"
 	}
 	pass.Report(d)
+}
+
+// invisibleEscapes finds the JavaScript escapes in src that write an
+// invisible character (text.InvisibleRuns of the character alone): \uXXXX
+// (a surrogate pair as one), \u{…} and \xHH, not preceded by an odd run
+// of backslashes (\\u200b is a backslash and text).
+func invisibleEscapes(src []byte) []checker.Span {
+	var out []checker.Span
+	hex := func(s []byte) (rune, bool) {
+		n, err := strconv.ParseUint(string(s), 16, 32)
+		return rune(n), err == nil
+	}
+	// esc reads one escape at i (src[i] == '\\'): its rune and end.
+	esc := func(i int) (rune, int, bool) {
+		if i+1 >= len(src) {
+			return 0, 0, false
+		}
+		switch src[i+1] {
+		case 'x':
+			if i+4 <= len(src) {
+				r, ok := hex(src[i+2 : i+4])
+				return r, i + 4, ok
+			}
+		case 'u':
+			if i+2 < len(src) && src[i+2] == '{' {
+				if j := strings.IndexByte(string(src[i+3:min(len(src), i+12)]), '}'); j > 0 {
+					r, ok := hex(src[i+3 : i+3+j])
+					return r, i + 4 + j, ok
+				}
+				return 0, 0, false
+			}
+			if i+6 <= len(src) {
+				r, ok := hex(src[i+2 : i+6])
+				return r, i + 6, ok
+			}
+		}
+		return 0, 0, false
+	}
+	for i := 0; i < len(src); i++ {
+		if src[i] != '\\' {
+			continue
+		}
+		n := 0
+		for j := i - 1; j >= 0 && src[j] == '\\'; j-- {
+			n++
+		}
+		if n%2 == 1 {
+			continue
+		}
+		r, end, ok := esc(i)
+		if !ok {
+			continue
+		}
+		if utf16.IsSurrogate(r) && end < len(src) && src[end] == '\\' {
+			if lo, end2, ok := esc(end); ok {
+				if c := utf16.DecodeRune(r, lo); c != 0xFFFD {
+					r, end = c, end2
+				}
+			}
+		}
+		if len(text.InvisibleRuns(string(r))) > 0 {
+			out = append(out, checker.Span{Start: i, End: end})
+		}
+		i = end - 1
+	}
+	return out
 }

@@ -49,6 +49,13 @@ func (x *Explorer) run(ctx context.Context, p *checker.Plugin, prog *runner.Prog
 		if seq > MaxFetchesPerRun {
 			return nil, errors.New("fetch refused: the run already made " + strconv.Itoa(MaxFetchesPerRun) + " fetches")
 		}
+		// The broker refuses a URL this long before it reads it
+		// (broker.MaxURLBytes): so does exploration, without parsing or
+		// recording it (a page that builds an 80 MB URL costs a run, not
+		// seconds of parsing per run).
+		if len(args) > 0 && len(args[0]) > broker.MaxURLBytes+2 {
+			return nil, errors.New("fetch refused: the URL is longer than " + strconv.Itoa(broker.MaxURLBytes) + " bytes")
+		}
 		var url string
 		if len(args) == 0 || json.Unmarshal(args[0], &url) != nil {
 			return nil, errors.New("http.fetch: the URL must be a string")
