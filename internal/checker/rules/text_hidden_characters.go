@@ -24,7 +24,7 @@ var TextHiddenCharacters = &checker.Rule{
 		"model and not seen by the reviewer who approves the plugin: they can carry instructions, or make two " +
 		"names look alike. Checked: the plugin's description; each tool's name and description; in its " +
 		"`inputJsonSchema` every property name and every `title`, `description`, `enum`, `const`, `examples` " +
-		"and `default` string; the native names; each native tool's description in its module (positioned on " +
+		"and `default` string; the native names; each native tool's description and inputJsonSchema in its module (positioned on " +
 		"the string there). What counts as invisible is defined once, from the Unicode tables (category Cf, " +
 		"Bidi_Control, Variation_Selector, Other_Default_Ignorable_Code_Point, Zl, Zp, controls); a character " +
 		"that is part of a sequence a reader sees is not flagged: a ZWJ inside an emoji sequence (👩‍💻), " +
