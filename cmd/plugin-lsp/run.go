@@ -41,17 +41,7 @@ func runNative(o runOptions, p *checker.Plugin, tool string, input json.RawMessa
 		fmt.Fprintf(stderr, "plugin-lsp run: %s\n", line(err))
 		return 2
 	}
-	enc := json.NewEncoder(stdout)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(rec); err != nil {
-		fmt.Fprintf(stderr, "plugin-lsp run: %v\n", err)
-		return 1
-	}
-	if !rec.OK {
-		return 1
-	}
-	return 0
+	return printRecord(rec, stdout, stderr)
 }
 
 type runOptions struct {
@@ -222,6 +212,12 @@ func runCommandIO(args []string, stdin io.Reader, stdout, stderr io.Writer, newR
 		}
 		fmt.Fprintln(stderr)
 	}
+	return printRecord(rec, stdout, stderr)
+}
+
+// printRecord writes a run's record as indented JSON; the exit code is 1
+// when the run failed.
+func printRecord(rec *record.Record, stdout, stderr io.Writer) int {
 	enc := json.NewEncoder(stdout)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")

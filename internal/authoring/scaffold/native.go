@@ -90,20 +90,7 @@ func InitNative(dir, name string) ([]Change, error) {
 	if err != nil {
 		return changes, err
 	}
-	existed := map[string]bool{}
-	for _, rel := range []string{tstypes.TypesPath, tstypes.NativePath, tstypes.TsconfigName} {
-		_, err := os.Lstat(p.Abs(rel))
-		existed[rel] = err == nil
-	}
-	wrote, err := tstypes.WriteFiles(p)
-	for _, w := range wrote {
-		action := "created"
-		if existed[w] {
-			action = "updated"
-		}
-		changes = append(changes, Change{Path: w, Action: action})
-	}
-	return changes, err
+	return writeTypes(p, changes)
 }
 
 // nativeStem is the module's and the test's file stem: the name in kebab

@@ -128,20 +128,7 @@ func Init(dir, tool string) ([]Change, error) {
 	if p, err = checker.Load(checker.OSFS{}, abs); err != nil {
 		return changes, err
 	}
-	existed := map[string]bool{}
-	for _, rel := range []string{tstypes.TypesPath, tstypes.TsconfigName} {
-		_, err := os.Lstat(p.Abs(rel))
-		existed[rel] = err == nil
-	}
-	wrote, err := tstypes.WriteFiles(p)
-	for _, w := range wrote {
-		action := "created"
-		if existed[w] {
-			action = "updated"
-		}
-		changes = append(changes, Change{Path: w, Action: action})
-	}
-	return changes, err
+	return writeTypes(p, changes)
 }
 
 // create writes a new file (never over an existing one) through the one
@@ -328,4 +315,23 @@ func Summary(cs []Change) []string {
 		out = append(out, c.String())
 	}
 	return out
+}
+
+// writeTypes writes the plugin's generated types (tstypes.WriteFiles) and
+// adds each file written to changes, created or updated.
+func writeTypes(p *checker.Plugin, changes []Change) ([]Change, error) {
+	existed := map[string]bool{}
+	for _, rel := range []string{tstypes.TypesPath, tstypes.NativePath, tstypes.TsconfigName} {
+		_, err := os.Lstat(p.Abs(rel))
+		existed[rel] = err == nil
+	}
+	wrote, err := tstypes.WriteFiles(p)
+	for _, w := range wrote {
+		action := "created"
+		if existed[w] {
+			action = "updated"
+		}
+		changes = append(changes, Change{Path: w, Action: action})
+	}
+	return changes, err
 }
