@@ -464,10 +464,12 @@ async function main() {
   if (!go.go) return;
   const args = go.input !== undefined ? go.input : cfg.input;
 
-  let approval = false;
+  // needsApproval is true when absent (docs/broker-capabilities.md): the
+  // card shows an absent value as "always", and so does the run.
+  let approval = true;
   try {
     if (typeof def.needsApproval === "function") approval = !!(await def.needsApproval(args));
-    else approval = !!def.needsApproval;
+    else if (def.needsApproval !== undefined) approval = !!def.needsApproval;
   } catch (e) {
     emit(errorEvent(e, "ApprovalError"));
     return;

@@ -550,3 +550,26 @@ func TestFileReadsConfined(t *testing.T) {
 }
 
 var _ = bufio.NewReader
+
+// TestApprovalDefault: a tool without needsApproval needs approval, as the
+// review card and the lock file say ("always"); false and a function of
+// the arguments are what they say.
+func TestApprovalDefault(t *testing.T) {
+	needNode(t)
+	for _, c := range []struct {
+		def  string
+		want bool
+	}{
+		{``, true},
+		{`needsApproval: false,`, false},
+		{`needsApproval: true,`, true},
+		{`needsApproval: () => false,`, false},
+		{`needsApproval: 0,`, false},
+	} {
+		mod := `export const tools = { "t.x": { description: "t", ` + c.def + ` execute() { return 1; } } };` + "\n"
+		rec := run(t, Request{Plugin: plugin(t, mod, []string{"t.x"}, nil), Tool: "t.x", Input: json.RawMessage(`{}`)})
+		if !rec.OK || rec.Approval == nil || rec.Approval.Required != c.want {
+			t.Errorf("%q: want required %v: %s", c.def, c.want, js(rec))
+		}
+	}
+}
