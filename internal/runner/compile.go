@@ -16,6 +16,7 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	"github.com/plugin-lsp/plugin-lsp/internal/js/jslex"
+	"github.com/plugin-lsp/plugin-lsp/internal/js/jspage"
 	"github.com/plugin-lsp/plugin-lsp/internal/text"
 )
 
@@ -139,10 +140,8 @@ func Compile(p *checker.Plugin, page string) (*Program, error) {
 		LogLevel:         api.LogLevelSilent,
 		Charset:          api.CharsetUTF8,
 		Plugins:          []api.Plugin{resolver},
-		Supported: map[string]bool{
-			"dynamic-import": false, // import(x) becomes a throwing require(x)
-		},
-		AbsWorkingDir: os.TempDir(),
+		Supported:        jspage.SandboxSyntax(),
+		AbsWorkingDir:    os.TempDir(),
 	})
 	if limitErr != nil {
 		return nil, limitErr
@@ -180,7 +179,7 @@ func loaderFor(rel string) api.Loader {
 }
 
 func compileError(m api.Message, page string) *CompileError {
-	e := &CompileError{File: page, Message: m.Text}
+	e := &CompileError{File: page, Message: jspage.BuildMessage(m.Text)}
 	if m.Location != nil {
 		e.File = sourceName(m.Location.File)
 		e.Line = m.Location.Line

@@ -120,7 +120,7 @@ func TestHostileCorpus(t *testing.T) {
 		{tool: "indirect_eval", errName: "TypeError", errMsg: "code generation from strings is disabled"},
 		{tool: "globals_probe", result: `[]`},
 		{tool: "exit_process", errName: "ReferenceError", errMsg: "std"},
-		{tool: "top_level_await", errName: "CompileError", errMsg: "Top-level await"},
+		{tool: "top_level_await", errName: "CompileError", errMsg: "top-level await does not run in the sandbox"},
 		{tool: "page_missing", errName: "CompileError", errMsg: "does not exist"},
 		// hosts the broker refuses (no socket is opened: fake provider, and the broker refuses first)
 		{tool: "lookalike_host", errName: "Error", errMsg: "api.example.com.evil.com", refused: []string{"not-allowed"}},

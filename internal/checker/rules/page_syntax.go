@@ -11,7 +11,8 @@ var PageSyntax = &checker.Rule{
 	Severity: checker.Error,
 	Title:    "tool page does not parse",
 	Doc: "A function tool's page is compiled (TypeScript to JavaScript) before it runs; a syntax error there " +
-		"means the tool cannot run at all. While a page does not parse, the other page rules cannot see its " +
+		"means the tool cannot run at all. The page is compiled as the sandbox runs it, as one script: an `await` at " +
+		"the top level of a page or of a file it imports is an error (await inside the default export). While a page does not parse, the other page rules cannot see its " +
 		"host calls, and `fetch-unused-domain` stays silent. A valid page that uses a construct the checker " +
 		"cannot analyse gets a warning instead: its calls are not checked.",
 	Lang:   "ts",

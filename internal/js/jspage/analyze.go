@@ -138,6 +138,25 @@ func analyzeAll(entries []string, read ReadFunc, follow bool) []*Page {
 	return analyzeWith(entries, read, follow, false)
 }
 
+// SandboxSyntax is what the sandbox's compile (runner.Compile) tells
+// esbuild the page may not use as written, and the page analysis builds
+// with the same: dynamic import() is lowered to a require that throws,
+// and top-level await is an error, because a page runs as one script (an
+// IIFE), not as a module that could be awaited. A fresh map each call.
+func SandboxSyntax() map[string]bool {
+	return map[string]bool{"dynamic-import": false, "top-level-await": false}
+}
+
+// BuildMessage is the author's wording of an esbuild error text, for the
+// page analysis and the runner's compile alike: an error SandboxSyntax
+// causes names the sandbox's reason, not esbuild's target settings.
+func BuildMessage(esbuildText string) string {
+	if strings.HasPrefix(esbuildText, "Top-level await is not available") {
+		return "top-level await does not run in the sandbox: a page runs as one script, not as a module; await inside the default export instead"
+	}
+	return esbuildText
+}
+
 // lowered is what esbuild lowers, for a page goja could not parse, in a
 // second build of that page alone (analyzeWith's lower): class fields
 // and private members. goja's parser rejects some of them that are
@@ -259,9 +278,9 @@ func (l *loader) resolver(entries []string, follow bool) api.Plugin {
 // build makes one esbuild build of the entries ("e<i>.js" and its map
 // each), and waits out esbuild's hold on a big build.
 func (l *loader) build(entries []string, follow, lower bool) api.BuildResult {
-	supported := map[string]bool{
-		"for-await": false, "async-generator": false, "dynamic-import": false,
-		"decorators": false, "using": false,
+	supported := SandboxSyntax()
+	for _, f := range []string{"for-await", "async-generator", "decorators", "using"} {
+		supported[f] = false // lowered for goja's parser
 	}
 	if lower {
 		for _, f := range lowered {
@@ -315,7 +334,7 @@ func (l *loader) build(entries []string, follow, lower bool) api.BuildResult {
 func (page *Page) buildErrors(l *loader, entry string, errs []api.Message) {
 	page.Files = l.files(entry, nil)
 	for _, m := range errs {
-		e := SyntaxError{Message: m.Text}
+		e := SyntaxError{Message: BuildMessage(m.Text)}
 		if loc := m.Location; loc != nil {
 			rel := strings.TrimPrefix(loc.File, pluginNS+":")
 			if rel != entry {

@@ -22,18 +22,15 @@ var rejectedBySandbox = map[string]string{
 	// `get` / `set` before a line break start an accessor (no ASI
 	// there): esbuild reports `Expected "(" but found "static"`.
 	"class-field-no-semicolon.ts": "compile",
+	// a page runs as one script (jspage.SandboxSyntax): "top-level await
+	// does not run in the sandbox".
+	"top-level-await.ts": "compile",
 }
 
 // knownDisagreements are corpus files the sandbox and the page analysis
 // still disagree on; the test checks they still do (remove the entry
 // when fixed).
-var knownDisagreements = map[string]string{
-	// runner.Compile's IIFE refuses top-level await ("not supported
-	// with the iife output format"); the page analysis accepts it (the
-	// page-syntax-error plugin's modern.ts and the hashbang-and-tla page
-	// case expect that).
-	"top-level-await.ts": "Top-level await",
-}
+var knownDisagreements = map[string]string{}
 
 // failsAtRunTime lists the corpus files that compile and whose script
 // QuickJS evaluates, but that throw when they run for want of a feature

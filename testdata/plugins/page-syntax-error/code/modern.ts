@@ -2,7 +2,7 @@
 // Syntax goja's parser rejects, handled before it reads the page.
 import type { Config } from "./config";
 const meta = import.meta.url;
-const conf = (await Promise.resolve({ base: "https://api.example.com" })) as Config;
+const conf = { base: "https://api.example.com" } as Config; // top-level await does not run: a page is a script
 
 async function* pages() {
   yield 1;
