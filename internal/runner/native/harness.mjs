@@ -2,8 +2,9 @@
 // hooks, not a sandbox. The Go side (internal/runner/native) starts it in
 // its own process group and talks to it over two channels:
 //   stdin  one JSON line (the run: module URL, tool name, input, providers,
-//          deadline), then one JSON line ("go": the input passed
-//          inputJsonSchema, with the dev values the tool's requires grant);
+//          the deadline to load by), then one JSON line ("go": the input
+//          passed inputJsonSchema, the tool's deadline, with the dev values
+//          the tool's requires grant);
 //   fd 3   JSON lines of events: describe, approval, log, conn, notify,
 //          result or error.
 // The module's own stdout and stderr are separate pipes (the run's logs).
@@ -477,7 +478,7 @@ async function main() {
   emit({ t: "approval", required: approval });
 
   const controller = new AbortController();
-  const left = Math.max(0, cfg.deadline - Date.now());
+  const left = Math.max(0, (go.deadline ?? cfg.deadline) - Date.now());
   const timer = setTimeout(() => controller.abort(new DOMException("the run reached its deadline", "TimeoutError")), left);
   timer.unref();
   const ctx = makeCtx(cfg, go, controller.signal, cfg.name);

@@ -61,6 +61,9 @@ const (
 	// killGrace is how long the harness has, after the deadline aborted
 	// ctx.signal, before the process group is killed.
 	killGrace = 100 * time.Millisecond
+	// LoadAllowance is what loading may take beyond the tool's timeout:
+	// Node's start alone took seconds on a loaded 2-core machine.
+	LoadAllowance = 10 * time.Second
 )
 
 // Request is one native run.
@@ -73,7 +76,12 @@ type Request struct {
 	// Providers is "fake" (default: every connection refused) or "real"
 	// (what requires grants goes through).
 	Providers string
-	Timeout   time.Duration // default runner.DefaultTimeout
+	// Timeout is the tool's deadline (default runner.DefaultTimeout),
+	// counted from when the module has loaded and described the tool.
+	Timeout time.Duration
+	// LoadTimeout bounds loading: Node's start and the module's import
+	// (default Timeout + LoadAllowance).
+	LoadTimeout time.Duration
 	// Node is the node executable (default "node" on PATH).
 	Node string
 	// CacheDir is where the harness is written (default <user cache
@@ -241,6 +249,10 @@ func Run(ctx context.Context, req Request) (*record.Record, error) {
 		timeout = runner.DefaultTimeout
 	}
 	timeout = min(timeout, runner.MaxTimeout)
+	loadTimeout := req.LoadTimeout
+	if loadTimeout <= 0 {
+		loadTimeout = timeout + LoadAllowance
+	}
 	memCap := req.MemoryCapBytes
 	if memCap <= 0 {
 		memCap = DefaultMemoryCapBytes
@@ -429,8 +441,13 @@ func Run(ctx context.Context, req Request) (*record.Record, error) {
 	}()
 	defer evR.Close()
 
-	timer := time.NewTimer(timeout + killGrace)
+	// The deadline is the tool's: it starts when the module has loaded
+	// and described the tool (Node's own start, seconds on a loaded
+	// machine, is not the tool's time). Loading has a deadline of its own
+	// (loadTimeout), so a module that hangs at import ends too.
+	timer := time.NewTimer(loadTimeout)
 	defer timer.Stop()
+	loaded := false
 
 	var logs []record.LogEntry
 	logBytes := int64(0)
@@ -466,7 +483,11 @@ loop:
 		case <-timer.C:
 			kill()
 			killed = true
-			rec.Error = &record.RunError{Name: "TimeoutError", Message: fmt.Sprintf("the tool did not finish within %s: the process group was ended", timeout)}
+			msg := fmt.Sprintf("the tool did not finish within %s: the process group was ended", timeout)
+			if !loaded {
+				msg = fmt.Sprintf("the module did not load within %s: the process group was ended", loadTimeout)
+			}
+			rec.Error = &record.RunError{Name: "TimeoutError", Message: msg}
 			break loop
 		case ev, ok := <-events:
 			if !ok {
@@ -486,7 +507,10 @@ loop:
 						break loop
 					}
 				}
-				gomsg := map[string]any{"go": true}
+				loaded = true
+				deadline = time.Now().Add(timeout)
+				timer.Reset(timeout + killGrace)
+				gomsg := map[string]any{"go": true, "deadline": deadline.UnixMilli()}
 				if len(req.Input) == 0 {
 					gomsg["input"] = input
 				}

@@ -409,6 +409,19 @@ func TestDeadlineKillsTheGroup(t *testing.T) {
 	}
 }
 
+// TestDeadlineWhileLoading: a module that never finishes loading (an
+// await at its top that never settles) ends at the loading deadline, with
+// the group.
+func TestDeadlineWhileLoading(t *testing.T) {
+	needNode(t)
+	mod := "await new Promise(() => {});\n" + tool("t.x", nil, `return 1;`)
+	p := plugin(t, mod, []string{"t.x"}, nil)
+	rec := run(t, Request{Plugin: p, Tool: "t.x", Input: json.RawMessage(`{}`), Timeout: time.Minute, LoadTimeout: time.Second})
+	if rec.OK || rec.Error == nil || rec.Error.Name != "TimeoutError" || !strings.Contains(rec.Error.Message, "did not load within 1s") {
+		t.Fatalf("want a TimeoutError while loading: %s", js(rec))
+	}
+}
+
 // TestMemoryCap: a module that allocates without end is a MemoryError.
 func TestMemoryCap(t *testing.T) {
 	needNode(t)
