@@ -21,6 +21,18 @@ type PinResult struct {
 	Card any `json:"card,omitempty"`
 }
 
+// The actions of the pin question.
+const (
+	PinAction       = "Pin"
+	PinCancelAction = "Cancel"
+)
+
+// PinConfirm is the question plugin.pin asks (without "confirm" or an
+// approval token) before it writes: PinQuestion's text, Pin or Cancel.
+func PinConfirm(p *checker.Plugin, card any) Question {
+	return Question{Message: PinQuestion(p, card), Actions: []string{PinAction, PinCancelAction}}
+}
+
 // PinQuestion is the confirmation plugin.pin asks before it writes the
 // capability snapshot: the review card, led by what changed since the
 // pinned snapshot (a client that cuts a long message keeps its start).

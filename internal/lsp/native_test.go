@@ -12,6 +12,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/plugin-lsp/plugin-lsp/internal/ide"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/native"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
 )
@@ -58,7 +59,7 @@ func TestNativeRunAsksFirst(t *testing.T) {
 	var events []string
 	fn := &fakeNative{events: &events}
 	h := newHarness(t, Options{Runner: &fakeRunner{}, NativeRunner: fn})
-	answer := nativeCancelAction
+	answer := ide.NativeCancelAction
 	var asked []*protocol.ShowMessageRequestParams
 	h.client.askMessage = func(p *protocol.ShowMessageRequestParams) (*protocol.MessageActionItem, error) {
 		fn.mu.Lock()
@@ -137,7 +138,7 @@ func TestNativeRunAsksFirst(t *testing.T) {
 	}
 
 	mu.Lock()
-	answer = nativeRunAction
+	answer = ide.NativeRunAction
 	mu.Unlock()
 	rec, err := run("tg.sendMessage")
 	if err != nil || rec.Lane != "native" || rec.Approval == nil || !rec.Approval.Required || len(rec.Connections) != 1 {
@@ -159,7 +160,7 @@ func TestNativeRunAsksFirst(t *testing.T) {
 	text, _ := os.ReadFile(module)
 	os.WriteFile(module, append(text, []byte("\n// changed\n")...), 0o644)
 	mu.Lock()
-	answer = nativeCancelAction
+	answer = ide.NativeCancelAction
 	mu.Unlock()
 	if _, err := run("tg.sendMessage"); err == nil {
 		t.Fatal("a changed module ran on the old approval")

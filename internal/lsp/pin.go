@@ -88,12 +88,9 @@ func (s *Server) pin(ctx context.Context, raw []protocol.LSPAny) (protocol.LSPAn
 		return s.writePin(ps, p, res, reviewed)
 	}
 	if !args.Confirm {
-		pick, err := s.client.ShowMessageRequest(ctx, &protocol.ShowMessageRequestParams{
-			Type:    protocol.MessageTypeWarning,
-			Message: notice(ide.PinQuestion(p, res.Card)),
-			Actions: []protocol.MessageActionItem{{Title: "Pin"}, {Title: "Cancel"}},
-		})
-		if err != nil || pick == nil || pick.Title != "Pin" {
+		q := ide.PinConfirm(p, res.Card)
+		q.Message = notice(q.Message)
+		if !s.ask(ctx, q) {
 			return json.Marshal(res) // not confirmed: nothing written
 		}
 	}

@@ -34,6 +34,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
+	"github.com/plugin-lsp/plugin-lsp/internal/ide"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner"
 	"github.com/plugin-lsp/plugin-lsp/internal/text"
 )
@@ -114,7 +115,7 @@ type Server struct {
 	runCancels     map[uint64]context.CancelFunc // (mu) runs in flight
 	runSeq         uint64                        // (mu) numbers the runs
 	approvals      map[string]approval           // (mu) plugin.pin approval tokens by plugin directory
-	nativeTrusted  map[string]bool               // (mu) module hashes whose native runs the user approved this session
+	nativeTrusted  ide.NativeTrust               // (mu) module hashes whose native runs the user approved this session
 
 	trimTimer *time.Timer // (mu) returns memory to the OS once checks pause
 	memLimit  int64       // (mu) the soft memory limit set, 0: none
