@@ -257,6 +257,7 @@ func markerCaseTests(t *testing.T, src string) (*View, []marker, map[string][]Te
 	for _, f := range files {
 		tests[f.Rel] = TestCases(files, kept, f.Rel)
 	}
+	vw.Diags = append(vw.Diags, TestDiagnostics(files, kept)...) // as the server publishes them
 	return vw, ms, tests
 }
 
