@@ -115,7 +115,7 @@ type Server struct {
 	progressCancel map[string]func()             // (mu) run cancel by progress token
 	runCancels     map[uint64]context.CancelFunc // (mu) runs in flight
 	runSeq         uint64                        // (mu) numbers the runs
-	approvals      map[string]approval           // (mu) plugin.pin approval tokens by plugin directory
+	approvals      ide.PinApprovals              // (mu) plugin.pin approval tokens by plugin directory
 	nativeTrusted  ide.NativeTrust               // (mu) module hashes whose native runs the user approved this session
 
 	trimTimer *time.Timer // (mu) returns memory to the OS once checks pause
