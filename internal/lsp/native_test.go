@@ -323,4 +323,18 @@ func TestNativeTestsAskFirst(t *testing.T) {
 	if q := questions(); len(q) != 3 {
 		t.Errorf("asked again: %q", q)
 	}
+	// "record" records brokered fetches: a native tool has none, and
+	// nothing runs.
+	fn.mu.Lock()
+	before := len(fn.runs)
+	fn.mu.Unlock()
+	if _, err := h.server.ExecuteCommand(h.ctx, runToolParams(t, map[string]any{"dir": dir, "tool": "tg.readChat", "record": true})); err == nil || !strings.Contains(err.Error(), `"record" records brokered fetches; a native tool has none`) {
+		t.Errorf("record on a native tool: %v", err)
+	}
+	fn.mu.Lock()
+	after := len(fn.runs)
+	fn.mu.Unlock()
+	if after != before {
+		t.Errorf("record on a native tool ran it")
+	}
 }
