@@ -36,14 +36,15 @@ func TestLayers(t *testing.T) {
 		"./internal/checker/...":   append([]string{in + "authoring", in + "runner"}, editor...),
 		"./internal/authoring/...": append([]string{in + "runner"}, editor...),
 		"./internal/runner/...":    append([]string{in + "authoring"}, editor...),
-		// The editor reads run records from the leaf internal/runner/record,
-		// never the runner itself (the engine).
+		// The editor reads run records and test results from the leaves
+		// internal/runner/record and internal/runner/testcase, never the
+		// runner itself (the engine).
 		"./internal/ide/...": {in + "lsp", mod + "cmd", "go.lsp.dev/", in + "runner"},
 		"./internal/lsp/...": {mod + "cmd"},
 	}
 	// Leaves under a forbidden prefix that a layer may import.
 	allowedBelow := map[string]map[string]bool{
-		"./internal/ide/...": {in + "runner/record": true}, // the run record: plain values, no engine
+		"./internal/ide/...": {in + "runner/record": true, in + "runner/testcase": true}, // the run record, test cases and results: plain values, no engine
 	}
 	checked := 0
 	for pkgs, bad := range forbidden {
@@ -121,6 +122,7 @@ func TestEngineFreeDeps(t *testing.T) {
 	for pkg, bad := range map[string][]string{
 		"./internal/ide":                {"github.com/tetratelabs/wazero", "github.com/fastschema/qjs"},
 		"./internal/runner/record":      {"github.com/tetratelabs/wazero", "github.com/fastschema/qjs", "github.com/dop251/goja", "github.com/evanw/esbuild"},
+		"./internal/runner/testcase":    {"github.com/tetratelabs/wazero", "github.com/fastschema/qjs"},
 		"./internal/runner/broker":      {"github.com/dop251/goja", "github.com/evanw/esbuild"},
 		"./internal/js/jslex":           {"github.com/dop251/goja", "github.com/evanw/esbuild"},
 		"./internal/checker/capability": {"github.com/dop251/goja", "github.com/evanw/esbuild"},

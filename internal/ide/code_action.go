@@ -8,6 +8,7 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/internal/authoring/fixes"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/tstypes"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/testcase"
 	"github.com/plugin-lsp/plugin-lsp/internal/text"
 )
 
@@ -140,12 +141,12 @@ func acceptActions(req ActionRequest) []Action {
 	var out []Action
 	for _, c := range req.Tests {
 		r := c.Result
-		if !c.Snapshot || r == nil || r.Status != "fail" || !r.Returned || !Overlaps(c.Span, req.Span) {
+		if !c.Case.Snapshot || r == nil || r.Status != testcase.Fail || r.Record == nil || !r.Record.OK || !Overlaps(c.Case.Span, req.Span) {
 			continue
 		}
 		const title = "Accept the new result as snapshot"
 		out = append(out, Action{Title: title, Kind: QuickFix, Preferred: true,
-			Command: &Command{Title: title, Name: CommandAcceptSnapshot, File: req.File, Case: c.Name}})
+			Command: &Command{Title: title, Name: CommandAcceptSnapshot, File: req.File, Case: c.Case.Name}})
 	}
 	return out
 }

@@ -2,9 +2,11 @@
 // hover text, completion candidates, definition targets, code lenses (the
 // tools' and the tests'), code actions (fixes, add-all, fix-all, create
 // from a template, accept a snapshot case, generate types), the commands
-// they invoke, and the pin question. One file per feature (hover.go,
-// completion.go, definition.go, lens.go, code_action.go, create.go,
-// fixall.go, inlay_hint.go, stale.go, pin.go, command.go). It is the
+// they invoke, the tool tests' answers, what a run shows, and the
+// questions asked before pinning and before a native run. One file per
+// feature (hover.go, completion.go, definition.go, lens.go,
+// code_action.go, create.go, fixall.go, inlay_hint.go, stale.go, pin.go,
+// command.go, tests.go, run.go, approval.go, native.go). It is the
 // layer between the analysis and the protocol (rust-analyzer's ide crate,
 // gopls's golang package): it takes a View (one check of a plugin), a file
 // and a byte offset and returns plain Go values (checker spans and edits,

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/testcase"
 )
 
 // Lens is one code lens: where it sits and what it runs.
@@ -28,53 +29,41 @@ func (vw *View) ToolLenses(rel string) []Lens {
 	return out
 }
 
-// TestCase is one case of a test file (tests/*.json) as lenses and code
-// actions read it, with the outcome of its last run.
-type TestCase struct {
-	Name     string
-	Span     checker.Span // the whole case
-	NameSpan checker.Span // its "name" value
-	Snapshot bool         // a snapshot case (its expectation is a stored result)
-	// Result is the last run's outcome; nil when the case did not run
-	// since it was last edited.
-	Result *TestResult
-}
-
-// TestResult is the outcome of one run of a test case.
-type TestResult struct {
-	Status      string // "pass", "fail" or "error" (tooltest.Status)
-	DurationMs  float64
-	Differences int  // the failures listed
-	Returned    bool // the tool returned a result (a snapshot can take it)
-}
-
 // TestLenses: "▶ Run all N tests" at the top of test file rel (then the
-// counts passed and failed), "▶ Run test" (then the outcome) on each case.
+// counts passed, failed and skipped), "▶ Run test" (then the outcome) on
+// each case. A skipped case is neither passed nor failed.
 func TestLenses(rel string, cases []TestCase) []Lens {
 	if len(cases) == 0 {
 		return nil
 	}
 	out := make([]Lens, 1, len(cases)+1)
-	passed, failed, ran := 0, 0, 0
+	passed, failed, skipped, ran := 0, 0, 0, 0
 	for _, c := range cases {
 		title := "▶ Run test"
 		if r := c.Result; r != nil {
 			ran++
-			if r.Status == "pass" {
+			switch r.Status {
+			case testcase.Pass:
 				passed++
 				title = fmt.Sprintf("✓ passed · %.0f ms · ▶ Run again", r.DurationMs)
-			} else {
+			case testcase.Skip:
+				skipped++
+				title = "⊘ skipped · ▶ Run again"
+			default:
 				failed++
-				title = fmt.Sprintf("✗ failed (%s) · ▶ Run again", plural(r.Differences, "difference", "differences"))
+				title = fmt.Sprintf("✗ failed (%s) · ▶ Run again", plural(len(r.Failures), "difference", "differences"))
 			}
 		}
-		out = append(out, Lens{Span: c.NameSpan, Command: Command{Title: title, Name: CommandRunTests, File: rel, Case: c.Name}})
+		out = append(out, Lens{Span: c.Case.NameSpan, Command: Command{Title: title, Name: CommandRunTests, File: rel, Case: c.Case.Name}})
 	}
 	title := fmt.Sprintf("▶ Run all %d tests", len(cases))
 	if ran > 0 {
 		title = fmt.Sprintf("✓ %d passed", passed)
 		if failed > 0 {
 			title += fmt.Sprintf(" · ✗ %d failed", failed)
+		}
+		if skipped > 0 {
+			title += fmt.Sprintf(" · ⊘ %d skipped", skipped)
 		}
 		title += " · ▶ Run all"
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/rules"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/testcase"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/tooltest"
 )
 
@@ -48,7 +49,8 @@ var update = flag.Bool("update", false, "rewrite testdata/golden from the curren
 // every rule, as `plugin-lsp check` and the server check it. A file base
 // names a plugin (a path from the directory) the case starts from. A file
 // testresults.json holds the last result of test cases ({test file:
-// {case name: TestResult}}), for the lenses and actions of test files.
+// {case name: result as plugin.runTests answers it}}), for the lenses,
+// actions and diagnostics of test files.
 
 // tb is what the marker checks report to: a *testing.T, or a recorder
 // (TestMarkerHarnessFails).
@@ -181,7 +183,7 @@ func markerCaseTests(t *testing.T, src string) (*View, []marker, map[string][]Te
 	dir := filepath.Join(t.TempDir(), filepath.Base(src))
 	var ms []marker
 	var runs map[string]*Run
-	var results map[string]map[string]*TestResult
+	var results map[string]map[string]*testcase.Result
 	copyIn := func(from string, own bool) {
 		err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
@@ -237,19 +239,25 @@ func markerCaseTests(t *testing.T, src string) (*View, []marker, map[string][]Te
 	cfg := checker.DefaultConfig()
 	cfg.Runs = AnalysisRuns(runs)
 	vw := &View{Plugin: p, Diags: checker.Run(p, rules.All(), cfg, nil), Runs: runs}
-	tests := map[string][]TestCase{}
 	files, err := tooltest.Load(p)
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The results as the server keeps them: each with its case, as run.
+	kept := TestResults{}
 	for _, f := range files {
-		if len(f.Problems) > 0 {
-			continue
-		}
 		for _, c := range f.Cases {
-			tests[f.Rel] = append(tests[f.Rel], TestCase{Name: c.Name, Span: c.Span, NameSpan: c.NameSpan, Snapshot: c.Snapshot, Result: results[f.Rel][c.Name]})
+			if r := results[f.Rel][c.Name]; r != nil {
+				r.Case, r.File, r.Name, r.Tool = c, f.Rel, c.Name, c.Tool
+				kept.Keep([]testcase.Result{*r})
+			}
 		}
 	}
+	tests := map[string][]TestCase{}
+	for _, f := range files {
+		tests[f.Rel] = TestCases(files, kept, f.Rel)
+	}
+	vw.Diags = append(vw.Diags, TestDiagnostics(files, kept)...) // as the server publishes them
 	return vw, ms, tests
 }
 

@@ -1,6 +1,9 @@
 package ide
 
 import (
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -19,6 +22,18 @@ type PinResult struct {
 	Changes []string `json:"changes"`
 	// Card is the review card that was shown.
 	Card any `json:"card,omitempty"`
+}
+
+// The actions of the pin question.
+const (
+	PinAction       = "Pin"
+	PinCancelAction = "Cancel"
+)
+
+// PinConfirm is the question plugin.pin asks (without "confirm" or an
+// approval token) before it writes: PinQuestion's text, Pin or Cancel.
+func PinConfirm(p *checker.Plugin, card any) Question {
+	return Question{Message: PinQuestion(p, card), Actions: []string{PinAction, PinCancelAction}}
 }
 
 // PinQuestion is the confirmation plugin.pin asks before it writes the
@@ -45,4 +60,73 @@ func PinQuestion(p *checker.Plugin, card any) string {
 		b.Write(j)
 	}
 	return b.String()
+}
+
+// CardAnswer is what plugin.reviewCard answers: the card model (as
+// `review --format json` writes it) with its Markdown rendering (the whole
+// card, and each section by name) and, when token is set, the approval
+// token plugin.pin takes. A card that is not a *review.Card (a test's)
+// answers as it marshals.
+func CardAnswer(card any, token string) (json.RawMessage, error) {
+	raw, err := json.Marshal(card)
+	c, ok := card.(*review.Card)
+	if err != nil || !ok {
+		return raw, err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, err
+	}
+	m["markdown"], _ = json.Marshal(c.Markdown())
+	m["sections"], _ = json.Marshal(c.Sections())
+	if token != "" {
+		m["approval"], _ = json.Marshal(token)
+	}
+	return json.Marshal(m)
+}
+
+// PinApprovals are the issued, unused approval tokens of plugin.pin: per
+// plugin directory, the newest card shown for approval and the snapshot
+// hash of the files it was built from. Callers serialise access.
+type PinApprovals map[string]pinApproval
+
+type pinApproval struct {
+	token, reviewed string
+}
+
+// MaxPinApprovals bounds the tokens kept (one per plugin directory).
+const MaxPinApprovals = 64
+
+// Issue makes the approval token of the card just built for dir (of the
+// files whose hash is reviewed), replacing any earlier one of dir: only
+// the newest card can be approved.
+func (a PinApprovals) Issue(dir, reviewed string) string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	token := hex.EncodeToString(b[:])
+	if _, ok := a[dir]; !ok && len(a) >= MaxPinApprovals {
+		for k := range a {
+			delete(a, k) // the oldest is not known; any one goes
+			break
+		}
+	}
+	a[dir] = pinApproval{token: token, reviewed: reviewed}
+	return token
+}
+
+// Take uses up dir's approval token: the reviewed hash, and whether token
+// was it. A wrong token uses it up too.
+func (a PinApprovals) Take(dir, token string) (string, bool) {
+	p, ok := a[dir]
+	delete(a, dir)
+	if !ok || subtle.ConstantTimeCompare([]byte(p.token), []byte(token)) != 1 {
+		return "", false
+	}
+	return p.reviewed, true
+}
+
+// PinApprovalRefused is why plugin.pin with a token that is not dir's
+// last one wrote nothing.
+func PinApprovalRefused(dir string) string {
+	return fmt.Sprintf("%s: the approval is not that of the last review card shown for %s (used already, replaced by a newer card, or never issued): nothing was pinned; open the review again", CommandPin, text.Visible(dir))
 }

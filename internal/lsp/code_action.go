@@ -56,7 +56,7 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 	if explicitly(params.Context.Only, protocol.CodeActionKindSourceFixAll) {
 		req.FixAll = s.fixAllOptions(vw, ps)
 	}
-	if isTestFile(rel) {
+	if ide.IsTestFile(rel) {
 		req.Tests = vw.testCases(rel)
 	}
 	for _, a := range vw.ide().CodeActions(req) {

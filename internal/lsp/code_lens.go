@@ -19,7 +19,7 @@ func (s *Server) CodeLens(ctx context.Context, params *protocol.CodeLensParams) 
 		return out, nil
 	}
 	lenses := vw.ide().ToolLenses(rel)
-	if isTestFile(rel) {
+	if ide.IsTestFile(rel) {
 		lenses = append(lenses, ide.TestLenses(rel, vw.testCases(rel))...)
 	}
 	f := vw.file(rel)

@@ -120,7 +120,7 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 		delete(s.runCancels, id)
 		s.mu.Unlock()
 	}()
-	prog := s.startProgress(ctx, token, progressOK, "Running "+args.Tool, cancel)
+	prog := s.startProgress(ctx, token, progressOK, ide.RunTitle(args.Tool, false), cancel)
 	defer prog.end("done")
 
 	req := runner.Request{
@@ -128,10 +128,8 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 		Providers: st.Providers, Timeout: st.Timeout,
 		Progress: prog.report,
 	}
-	if args.Record {
-		if st.Providers != "real" {
-			return nil, invalidParams("%s: \"record\" records real responses: set pluginLsp.providers to \"real\"", CommandRunTool)
-		}
+	if why := ide.WhyNoRecord(false, st.Providers); args.Record && why != "" {
+		return nil, invalidParams("%s", why)
 	}
 	var rec *record.Record
 	var recorded *runner.Recording
@@ -159,17 +157,7 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 	if rec == nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "run %s: the runner returned no record", args.Tool)
 	}
-	if rec.Logs == nil {
-		rec.Logs = []record.LogEntry{}
-	}
-	if rec.Fetches == nil {
-		rec.Fetches = []record.FetchEntry{}
-	}
-	for i := range rec.Fetches {
-		if rec.Fetches[i].Credentials == nil {
-			rec.Fetches[i].Credentials = []string{}
-		}
-	}
+	ide.PanelRecord(rec)
 	s.mu.Lock()
 	ps.runs[args.Tool] = &toolRun{record: rec, input: input, at: time.Now(), basis: basis}
 	if req.Recorder != nil {

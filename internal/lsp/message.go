@@ -1,10 +1,26 @@
 package lsp
 
 import (
+	"context"
 	"strings"
 
+	"go.lsp.dev/protocol"
+
+	"github.com/plugin-lsp/plugin-lsp/internal/ide"
 	"github.com/plugin-lsp/plugin-lsp/internal/text"
 )
+
+// ask puts q to the user (window/showMessageRequest, a warning) and
+// reports whether the answer confirms; a dismissed request, an error or a
+// client that cannot ask confirms nothing.
+func (s *Server) ask(ctx context.Context, q ide.Question) bool {
+	actions := make([]protocol.MessageActionItem, len(q.Actions))
+	for i, a := range q.Actions {
+		actions[i] = protocol.MessageActionItem{Title: a}
+	}
+	item, err := s.client.ShowMessageRequest(ctx, &protocol.ShowMessageRequestParams{Type: protocol.MessageTypeWarning, Message: q.Message, Actions: actions})
+	return err == nil && item != nil && q.Confirmed(item.Title)
+}
 
 // notice is the text of a window/showMessage(Request) that quotes the
 // plugin (the pin question holds the review card): its hidden characters

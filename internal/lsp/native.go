@@ -2,16 +2,12 @@ package lsp
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
-	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	"github.com/plugin-lsp/plugin-lsp/internal/ide"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/native"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
@@ -39,55 +35,25 @@ func (h HarnessRunner) RunNative(ctx context.Context, req native.Request) (*reco
 	return native.Run(ctx, req)
 }
 
-// Titles of the approval request's actions.
-const (
-	nativeRunAction    = "Run"
-	nativeCancelAction = "Cancel"
-)
-
-// nativeApprovalMessage is the question asked before a native tool runs.
-func nativeApprovalMessage(nt ide.NativeTool) string {
-	hash := nt.ModuleHash
-	if hash == "" {
-		hash = "unreadable"
-	}
-	return fmt.Sprintf("Run %s (%s, %s) with full authority on this machine?", nt.Name, nt.Module, hash)
-}
-
-// errNativeDeclined answers a plugin.runTool whose approval was declined:
-// nothing ran.
-func errNativeDeclined(tool string) error {
-	return jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "%s was not run: running a native tool with full authority was declined", tool)
-}
-
-// approveNative asks the user, through window/showMessageRequest, whether
-// the native tool may run with full authority, unless a run of the same
-// module bytes (its hash) was approved before in this session. Only an
-// answer of "Run" approves; a dismissed request, an error or a client that
-// cannot ask declines.
-func (s *Server) approveNative(ctx context.Context, nt ide.NativeTool) bool {
+// approveNative asks the user (ask: window/showMessageRequest) whether
+// the run a needs may have full authority, unless the same module bytes
+// were approved before in this session (ide.NativeTrust).
+func (s *Server) approveNative(ctx context.Context, a ide.NativeApproval) bool {
 	s.mu.Lock()
-	ok := nt.ModuleHash != "" && s.nativeTrusted[nt.ModuleHash]
+	ok := s.nativeTrusted.Approved(a)
 	s.mu.Unlock()
 	if ok {
 		return true
 	}
-	item, err := s.client.ShowMessageRequest(ctx, &protocol.ShowMessageRequestParams{
-		Type:    protocol.MessageTypeWarning,
-		Message: nativeApprovalMessage(nt),
-		Actions: []protocol.MessageActionItem{{Title: nativeRunAction}, {Title: nativeCancelAction}},
-	})
-	if err != nil || item == nil || item.Title != nativeRunAction {
+	if !s.ask(ctx, a.Question()) {
 		return false
 	}
-	if nt.ModuleHash != "" { // an unreadable module is asked about every time
-		s.mu.Lock()
-		if s.nativeTrusted == nil {
-			s.nativeTrusted = map[string]bool{}
-		}
-		s.nativeTrusted[nt.ModuleHash] = true
-		s.mu.Unlock()
+	s.mu.Lock()
+	if s.nativeTrusted == nil {
+		s.nativeTrusted = ide.NativeTrust{}
 	}
+	s.nativeTrusted.Remember(a)
+	s.mu.Unlock()
 	return true
 }
 
@@ -97,18 +63,12 @@ func (s *Server) approveNative(ctx context.Context, nt ide.NativeTool) bool {
 // see it.
 func (s *Server) runNativeTool(ctx context.Context, ps *pluginState, vw *view, nt ide.NativeTool, args runToolArgs, token protocol.ProgressToken) (*record.Record, error) {
 	if args.Record {
-		return nil, invalidParams("%s: \"record\" records brokered fetches; a native tool has none", CommandRunTool)
+		return nil, invalidParams("%s", ide.WhyNoRecord(true, ""))
 	}
 	// Node imports the module from disk, not the editor's text: the
 	// approval names the bytes that will run.
-	if text, err := checker.ReadPluginFile(checker.OSFS{}, vw.plugin.Dir, nt.Module); err == nil {
-		sum := sha256.Sum256(text)
-		nt.ModuleHash = "sha256:" + hex.EncodeToString(sum[:])
-	} else {
-		nt.ModuleHash = ""
-	}
-	if !s.approveNative(ctx, nt) {
-		return nil, errNativeDeclined(nt.Name)
+	if !s.approveNative(ctx, ide.ApprovalOf(vw.plugin, nt)) {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "%s", ide.NativeDeclined(nt.Name))
 	}
 	p := vw.plugin
 	basis := ide.BasisOf(p, args.Tool)
@@ -133,7 +93,7 @@ func (s *Server) runNativeTool(ctx context.Context, ps *pluginState, vw *view, n
 		delete(s.runCancels, id)
 		s.mu.Unlock()
 	}()
-	prog := s.startProgress(ctx, token, progressOK, "Running "+args.Tool+" (full trust)", cancel)
+	prog := s.startProgress(ctx, token, progressOK, ide.RunTitle(args.Tool, true), cancel)
 	defer prog.end("done")
 	var input json.RawMessage
 	if len(args.Input) > 0 {
@@ -154,15 +114,7 @@ func (s *Server) runNativeTool(ctx context.Context, ps *pluginState, vw *view, n
 	if rec == nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "run %s: the runner returned no record", args.Tool)
 	}
-	if rec.Logs == nil {
-		rec.Logs = []record.LogEntry{}
-	}
-	if rec.Fetches == nil {
-		rec.Fetches = []record.FetchEntry{}
-	}
-	if rec.Connections == nil {
-		rec.Connections = []record.Connection{}
-	}
+	ide.PanelRecord(rec)
 	s.mu.Lock()
 	ps.runs[args.Tool] = &toolRun{record: rec, input: input, at: time.Now(), basis: basis}
 	s.schedule(ps)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -12,8 +13,10 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/plugin-lsp/plugin-lsp/internal/ide"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/native"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/testcase"
 )
 
 func (c *testClient) ShowMessageRequest(ctx context.Context, p *protocol.ShowMessageRequestParams) (*protocol.MessageActionItem, error) {
@@ -58,7 +61,7 @@ func TestNativeRunAsksFirst(t *testing.T) {
 	var events []string
 	fn := &fakeNative{events: &events}
 	h := newHarness(t, Options{Runner: &fakeRunner{}, NativeRunner: fn})
-	answer := nativeCancelAction
+	answer := ide.NativeCancelAction
 	var asked []*protocol.ShowMessageRequestParams
 	h.client.askMessage = func(p *protocol.ShowMessageRequestParams) (*protocol.MessageActionItem, error) {
 		fn.mu.Lock()
@@ -137,7 +140,7 @@ func TestNativeRunAsksFirst(t *testing.T) {
 	}
 
 	mu.Lock()
-	answer = nativeRunAction
+	answer = ide.NativeRunAction
 	mu.Unlock()
 	rec, err := run("tg.sendMessage")
 	if err != nil || rec.Lane != "native" || rec.Approval == nil || !rec.Approval.Required || len(rec.Connections) != 1 {
@@ -159,12 +162,179 @@ func TestNativeRunAsksFirst(t *testing.T) {
 	text, _ := os.ReadFile(module)
 	os.WriteFile(module, append(text, []byte("\n// changed\n")...), 0o644)
 	mu.Lock()
-	answer = nativeCancelAction
+	answer = ide.NativeCancelAction
 	mu.Unlock()
 	if _, err := run("tg.sendMessage"); err == nil {
 		t.Fatal("a changed module ran on the old approval")
 	}
 	if got := snapshot(); got != "ask,ask,ask,run tg.sendMessage,run tg.readChat,ask" {
 		t.Fatalf("events after the change %q", got)
+	}
+}
+
+// telegramNative answers the example's native cases as the harness does
+// under fake providers: the MTProto socket refused, a message without text
+// an InputError. runs counts the calls.
+type telegramNative struct {
+	mu   sync.Mutex
+	runs []string
+}
+
+func (f *telegramNative) RunNative(ctx context.Context, req native.Request) (*record.Record, error) {
+	f.mu.Lock()
+	f.runs = append(f.runs, req.Tool)
+	f.mu.Unlock()
+	refused := []record.Connection{{Protocol: "tcp", Host: "149.154.167.50", Port: 443, Refused: "fake-providers"}}
+	rec := &record.Record{Lane: "native", Claim: req.Tool + ":1"}
+	var in struct{ Text *string }
+	_ = json.Unmarshal(req.Input, &in)
+	switch {
+	case req.Tool == "tg.sendMessage" && in.Text == nil:
+		rec.Error = &record.RunError{Name: "InputError", Message: "input: text is required"}
+	case req.Tool == "tg.sendMessage":
+		rec.Error = &record.RunError{Name: "Error", Message: "refused the tcp connection to 149.154.167.50:443 (fake providers refuse every connection)"}
+		rec.Connections = refused
+	default:
+		rec.Error = &record.RunError{Name: "Error", Message: "fake providers refuse every connection"}
+		rec.Connections = refused
+	}
+	return rec, nil
+}
+
+// plugin.runTests runs the native cases too, after the question
+// plugin.runTool asks (one per module, naming the module's tools the
+// cases run): Cancel or a dismissed question skips them with the reason
+// (never passed: their lens and a warning say so) while the function-tool
+// cases still run; Run runs them with the native runner, and the approval
+// is remembered for the module's bytes, by plugin.runTool too.
+func TestNativeTestsAskFirst(t *testing.T) {
+	dir := copyExample(t)
+	fn := &telegramNative{}
+	h := newHarness(t, Options{Runner: searchRunner(404), NativeRunner: fn})
+	var mu sync.Mutex
+	answer := ide.NativeCancelAction
+	var asked []string
+	h.client.askMessage = func(p *protocol.ShowMessageRequestParams) (*protocol.MessageActionItem, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		asked = append(asked, p.Message)
+		if answer == "" {
+			return nil, nil // dismissed
+		}
+		return &protocol.MessageActionItem{Title: answer}, nil
+	}
+	setAnswer := func(a string) { mu.Lock(); answer = a; mu.Unlock() }
+	questions := func() []string { mu.Lock(); defer mu.Unlock(); return append([]string(nil), asked...) }
+	h.initialize(dir, protocol.ClientCapabilities{})
+	file := filepath.Join(dir, "tests", "telegram.json")
+	h.open(file)
+	h.waitChecked(dir)
+
+	runAll := func() map[string]testcase.Result {
+		t.Helper()
+		raw, _ := json.Marshal(map[string]any{"dir": dir})
+		res, err := h.server.ExecuteCommand(h.ctx, &protocol.ExecuteCommandParams{Command: CommandRunTests, Arguments: []protocol.LSPAny{raw}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rs []testcase.Result
+		if err := json.Unmarshal(res, &rs); err != nil {
+			t.Fatalf("results %s: %v", res, err)
+		}
+		out := map[string]testcase.Result{}
+		for _, r := range rs {
+			out[r.Tool+"/"+r.Name] = r
+		}
+		return out
+	}
+	nativeIDs := []string{
+		"tg.sendMessage/the MTProto socket is refused under fake providers",
+		"tg.sendMessage/a message without text is an InputError",
+		"tg.readChat/reading a chat opens the same socket",
+	}
+	lenses := func() string {
+		t.Helper()
+		ls, err := h.server.CodeLens(h.ctx, &protocol.CodeLensParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(file)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Join(lensTitles(ls), "|")
+	}
+
+	for i, a := range []string{ide.NativeCancelAction, ""} {
+		setAnswer(a)
+		rs := runAll()
+		if q := questions(); len(q) != i+1 || !regexp.MustCompile(`^Run tg\.sendMessage, tg\.readChat \(native/telegram\.js, sha256:[0-9a-f]{64}\) with full authority on this machine\?$`).MatchString(q[i]) {
+			t.Fatalf("answer %q: questions %q", a, q)
+		}
+		for _, id := range nativeIDs {
+			r := rs[id]
+			if r.Status != testcase.Skip || r.Record != nil || !strings.Contains(r.Skipped, "running it with full authority on this machine was not approved") {
+				t.Errorf("answer %q: %s: %+v", a, id, r)
+			}
+		}
+		if r := rs["lookupBook/finds The Hobbit by ISBN"]; r.Status == testcase.Skip || r.Record == nil {
+			t.Errorf("answer %q: a function-tool case did not run: %+v", a, r)
+		}
+		fn.mu.Lock()
+		ran := len(fn.runs)
+		fn.mu.Unlock()
+		if ran != 0 {
+			t.Fatalf("answer %q: the native runner ran %d cases", a, ran)
+		}
+	}
+	if got := lenses(); got != "✓ 0 passed · ⊘ 3 skipped · ▶ Run all|⊘ skipped · ▶ Run again|⊘ skipped · ▶ Run again|⊘ skipped · ▶ Run again" {
+		t.Errorf("lenses after the skipped run: %q", got)
+	}
+	pd := h.waitDiags(file, func(p *protocol.PublishDiagnosticsParams) bool { return len(p.Diagnostics) == 3 })
+	for _, d := range pd.Diagnostics {
+		if d.Severity != protocol.DiagnosticSeverityWarning || !strings.Contains(dump(d.Message), " was skipped: tg.") {
+			t.Errorf("diagnostic %s", dump(d))
+		}
+	}
+
+	setAnswer(ide.NativeRunAction)
+	rs := runAll()
+	for _, id := range nativeIDs {
+		if r := rs[id]; r.Status != testcase.Pass {
+			t.Errorf("approved: %s: %+v", id, r)
+		}
+	}
+	fn.mu.Lock()
+	ran := strings.Join(fn.runs, ",")
+	fn.mu.Unlock()
+	if len(fn.runs) != 3 || strings.Count(ran, "tg.sendMessage") != 2 || strings.Count(ran, "tg.readChat") != 1 {
+		t.Errorf("the native runner ran %q", ran)
+	}
+	if got := lenses(); !regexp.MustCompile(`^✓ 3 passed · ▶ Run all(\|✓ passed · \d+ ms · ▶ Run again){3}$`).MatchString(got) {
+		t.Errorf("lenses after the approved run: %q", got)
+	}
+	h.waitDiags(file, func(p *protocol.PublishDiagnosticsParams) bool { return len(p.Diagnostics) == 0 })
+
+	// Remembered for the module's bytes: neither the tests nor a run of
+	// the tool ask again.
+	setAnswer(ide.NativeCancelAction)
+	if rs := runAll(); rs[nativeIDs[0]].Status != testcase.Pass {
+		t.Errorf("second approved run: %+v", rs[nativeIDs[0]])
+	}
+	if _, err := h.server.ExecuteCommand(h.ctx, runToolParams(t, map[string]any{"dir": dir, "tool": "tg.readChat"})); err != nil {
+		t.Errorf("plugin.runTool after the tests' approval: %v", err)
+	}
+	if q := questions(); len(q) != 3 {
+		t.Errorf("asked again: %q", q)
+	}
+	// "record" records brokered fetches: a native tool has none, and
+	// nothing runs.
+	fn.mu.Lock()
+	before := len(fn.runs)
+	fn.mu.Unlock()
+	if _, err := h.server.ExecuteCommand(h.ctx, runToolParams(t, map[string]any{"dir": dir, "tool": "tg.readChat", "record": true})); err == nil || !strings.Contains(err.Error(), `"record" records brokered fetches; a native tool has none`) {
+		t.Errorf("record on a native tool: %v", err)
+	}
+	fn.mu.Lock()
+	after := len(fn.runs)
+	fn.mu.Unlock()
+	if after != before {
+		t.Errorf("record on a native tool ran it")
 	}
 }

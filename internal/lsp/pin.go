@@ -2,9 +2,6 @@ package lsp
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/subtle"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"path/filepath"
@@ -12,7 +9,6 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
-	"github.com/plugin-lsp/plugin-lsp/internal/authoring/review"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	lock "github.com/plugin-lsp/plugin-lsp/internal/checker/lockfile"
 	"github.com/plugin-lsp/plugin-lsp/internal/ide"
@@ -47,16 +43,6 @@ type reviewCardArgs struct {
 	Approve bool   `json:"approve,omitempty"`
 }
 
-// approval is an issued, unused approval token: the newest card shown for
-// approval of one plugin directory, and the snapshot hash of the files it
-// was built from.
-type approval struct {
-	token, reviewed string
-}
-
-// maxApprovals bounds the tokens kept (one per plugin directory).
-const maxApprovals = 64
-
 func (s *Server) pin(ctx context.Context, raw []protocol.LSPAny) (protocol.LSPAny, error) {
 	var args pinArgs
 	if len(raw) == 1 {
@@ -81,19 +67,18 @@ func (s *Server) pin(ctx context.Context, raw []protocol.LSPAny) (protocol.LSPAn
 		}
 	}
 	if args.Approval != "" {
-		reviewed, ok := s.takeApproval(ps.dir, args.Approval)
+		s.mu.Lock()
+		reviewed, ok := s.approvals.Take(ps.dir, args.Approval)
+		s.mu.Unlock()
 		if !ok {
-			return nil, invalidParams("%s: the approval is not that of the last review card shown for %s (used already, replaced by a newer card, or never issued): nothing was pinned; open the review again", CommandPin, text.Visible(ps.dir))
+			return nil, invalidParams("%s", ide.PinApprovalRefused(ps.dir))
 		}
 		return s.writePin(ps, p, res, reviewed)
 	}
 	if !args.Confirm {
-		pick, err := s.client.ShowMessageRequest(ctx, &protocol.ShowMessageRequestParams{
-			Type:    protocol.MessageTypeWarning,
-			Message: notice(ide.PinQuestion(p, res.Card)),
-			Actions: []protocol.MessageActionItem{{Title: "Pin"}, {Title: "Cancel"}},
-		})
-		if err != nil || pick == nil || pick.Title != "Pin" {
+		q := ide.PinConfirm(p, res.Card)
+		q.Message = notice(q.Message)
+		if !s.ask(ctx, q) {
 			return json.Marshal(res) // not confirmed: nothing written
 		}
 	}
@@ -151,61 +136,16 @@ func (s *Server) reviewCard(raw []protocol.LSPAny) (protocol.LSPAny, error) {
 		if err != nil {
 			return nil, invalidParams("%s: %s: cannot hash the source tree: %v", CommandReviewCard, text.Visible(ps.dir), err)
 		}
-		token = s.issueApproval(ps.dir, reviewed)
+		s.mu.Lock()
+		if s.approvals == nil {
+			s.approvals = ide.PinApprovals{}
+		}
+		token = s.approvals.Issue(ps.dir, reviewed)
+		s.mu.Unlock()
 	}
-	return cardResult(card, token)
-}
-
-// cardResult is the JSON of a card with its Markdown and sections (a
-// *review.Card; another value, from a test's Review, as it marshals).
-func cardResult(card any, token string) (protocol.LSPAny, error) {
-	raw, err := json.Marshal(card)
-	c, ok := card.(*review.Card)
-	if err != nil || !ok {
-		return raw, err
-	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil {
+	ans, err := ide.CardAnswer(card, token)
+	if err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "review card: %v", err)
 	}
-	m["markdown"], _ = json.Marshal(c.Markdown())
-	m["sections"], _ = json.Marshal(c.Sections())
-	if token != "" {
-		m["approval"], _ = json.Marshal(token)
-	}
-	return json.Marshal(m)
-}
-
-// issueApproval makes the approval token of the card just built for dir,
-// replacing any earlier one of dir: only the newest card can be approved.
-func (s *Server) issueApproval(dir, reviewed string) string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	token := hex.EncodeToString(b[:])
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.approvals == nil {
-		s.approvals = map[string]approval{}
-	}
-	if _, ok := s.approvals[dir]; !ok && len(s.approvals) >= maxApprovals {
-		for k := range s.approvals {
-			delete(s.approvals, k) // the oldest is not known; any one goes
-			break
-		}
-	}
-	s.approvals[dir] = approval{token: token, reviewed: reviewed}
-	return token
-}
-
-// takeApproval uses up dir's approval token: the reviewed hash, and
-// whether token was it. A wrong token uses it up too.
-func (s *Server) takeApproval(dir, token string) (string, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	a, ok := s.approvals[dir]
-	delete(s.approvals, dir)
-	if !ok || subtle.ConstantTimeCompare([]byte(a.token), []byte(token)) != 1 {
-		return "", false
-	}
-	return a.reviewed, true
+	return protocol.LSPAny(ans), nil
 }

@@ -11,11 +11,11 @@
 // is sent), text_sync.go and overlay.go (open documents), workspace.go
 // (plugins, views), diagnostics.go (checks, publish and pull),
 // code_action.go and fix_all.go, code_lens.go, inlay_hint.go, ide.go
-// (hover, completion, definition), symbols.go, command.go (plugin.runTool), native.go (a native tool's run, after the user approved it), explore.go (explored diagnostics after the static ones),
+// (hover, completion, definition), symbols.go, command.go (plugin.runTool), native.go (a native tool's run and the approval it needs, also before native test cases), explore.go (explored diagnostics after the static ones),
 // tests.go (plugin.runTests, plugin.acceptSnapshot, plugin.generateTypes),
 // pin.go (plugin.pin, plugin.reviewCard), authority.go (which directories
 // the commands may touch), config.go (settings), docs.go (the rule docs'
-// location), message.go (notices), backpressure.go, bigfile.go, memory.go
+// location), message.go (notices, and asking: window/showMessageRequest), backpressure.go, bigfile.go, memory.go
 // and transport.go (the connection). Methods the server does not implement
 // fall through to protocol.UnimplementedServer (nyi.go).
 package lsp
@@ -34,6 +34,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
+	"github.com/plugin-lsp/plugin-lsp/internal/ide"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner"
 	"github.com/plugin-lsp/plugin-lsp/internal/text"
 )
@@ -43,9 +44,10 @@ type Options struct {
 	// Runner runs tools for plugin.runTool and the code lenses. Nil means
 	// the command answers with an error saying the sandbox is unavailable.
 	Runner runner.ToolRunner
-	// NativeRunner runs native tools for plugin.runTool, each after the
-	// user approved it (window/showMessageRequest). Nil means the command
-	// answers that native tools cannot be run.
+	// NativeRunner runs native tools for plugin.runTool and the native
+	// cases of plugin.runTests, each after the user approved its module
+	// (window/showMessageRequest). Nil means plugin.runTool answers that
+	// native tools cannot be run, and native cases are skipped.
 	NativeRunner NativeRunner
 	// Explore explores a plugin's function tools (internal/runner/explore);
 	// its results are published after the static diagnostics, and a newer
@@ -113,8 +115,8 @@ type Server struct {
 	progressCancel map[string]func()             // (mu) run cancel by progress token
 	runCancels     map[uint64]context.CancelFunc // (mu) runs in flight
 	runSeq         uint64                        // (mu) numbers the runs
-	approvals      map[string]approval           // (mu) plugin.pin approval tokens by plugin directory
-	nativeTrusted  map[string]bool               // (mu) module hashes whose native runs the user approved this session
+	approvals      ide.PinApprovals              // (mu) plugin.pin approval tokens by plugin directory
+	nativeTrusted  ide.NativeTrust               // (mu) module hashes whose native runs the user approved this session
 
 	trimTimer *time.Timer // (mu) returns memory to the OS once checks pause
 	memLimit  int64       // (mu) the soft memory limit set, 0: none

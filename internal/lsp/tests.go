@@ -3,8 +3,6 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"regexp"
 	"strings"
 
 	"go.lsp.dev/jsonrpc2"
@@ -14,6 +12,7 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/tstypes"
 	"github.com/plugin-lsp/plugin-lsp/internal/ide"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/testcase"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/tooltest"
 )
 
@@ -33,11 +32,8 @@ type testArgs struct {
 	Name string `json:"name,omitempty"`
 }
 
-// testKey identifies a case across edits: its file and name.
-func testKey(rel, name string) string { return rel + "\x00" + name }
-
 // testFiles parses the plugin's test files as the view sees them.
-func (vw *view) testFiles() []*tooltest.File {
+func (vw *view) testFiles() []*testcase.File {
 	if vw.plugin == nil {
 		return nil
 	}
@@ -48,72 +44,22 @@ func (vw *view) testFiles() []*tooltest.File {
 	return files
 }
 
-// resultFor is the last result of case c, unless the case was edited since
-// it ran (an outcome for other expectations would mislead).
-func (vw *view) resultFor(c *tooltest.Case) *tooltest.Result {
-	r := vw.tests[testKey(c.File.Rel, c.Name)]
-	if r == nil || r.Case == nil || caseText(r.Case) != caseText(c) {
-		return nil
-	}
-	return r
-}
-
-func caseText(c *tooltest.Case) string {
-	if c.Span.Start < 0 || c.Span.End > len(c.File.Text) || c.Span.Start > c.Span.End {
-		return ""
-	}
-	return string(c.File.Text[c.Span.Start:c.Span.End])
-}
-
-func isTestFile(rel string) bool {
-	return strings.HasPrefix(rel, tooltest.Dir+"/") && strings.Count(rel, "/") == 1 && strings.HasSuffix(rel, ".json")
-}
-
-// testDiagnostics are a test file's mistakes (errors) and the failures of
-// the cases' last runs (errors on the case name, the differences in the
-// message).
+// testDiagnostics: see ide.TestDiagnostics.
 func testDiagnostics(vw *view) []checker.Diagnostic {
-	var out []checker.Diagnostic
-	for _, f := range vw.testFiles() {
-		for _, pr := range f.Problems {
-			out = append(out, checker.Diagnostic{File: f.Rel, Span: pr.Span, Severity: checker.Error, Message: "test file: " + pr.Message})
-		}
-		for _, c := range f.Cases {
-			r := vw.resultFor(c)
-			if r == nil || r.Status == tooltest.Pass {
-				continue
-			}
-			msg := fmt.Sprintf("test %s failed:\n%s", c.ID(), strings.TrimRight(tooltest.FailureText(r, ""), "\n"))
-			out = append(out, checker.Diagnostic{File: f.Rel, Span: c.NameSpan, Severity: checker.Error, Message: msg})
-		}
-	}
-	return out
+	return ide.TestDiagnostics(vw.testFiles(), vw.tests)
 }
 
-// testCases are the cases of test file rel with their last results, as
-// package ide reads them (lenses, the accept quick fix); nil when the file
-// has problems (its diagnostics say which).
+// testCases: see ide.TestCases.
 func (vw *view) testCases(rel string) []ide.TestCase {
-	var out []ide.TestCase
-	for _, f := range vw.testFiles() {
-		if f.Rel != rel || len(f.Problems) > 0 {
-			continue
-		}
-		for _, c := range f.Cases {
-			tc := ide.TestCase{Name: c.Name, Span: c.Span, NameSpan: c.NameSpan, Snapshot: c.Snapshot}
-			if r := vw.resultFor(c); r != nil {
-				tc.Result = &ide.TestResult{Status: string(r.Status), DurationMs: r.DurationMs, Differences: len(r.Failures), Returned: r.Record != nil && r.Record.OK}
-			}
-			out = append(out, tc)
-		}
-	}
-	return out
+	return ide.TestCases(vw.testFiles(), vw.tests, rel)
 }
 
 // runTests runs a test file, one case, or every test of a plugin, keeps
 // the results for lenses and diagnostics, and returns them as
-// `plugin-lsp test --format json` does.
-func (s *Server) runTests(ctx context.Context, args testArgs, token protocol.ProgressToken) ([]tooltest.Result, error) {
+// `plugin-lsp test --format json` does (ide.TestsAnswer). The native
+// cases run when their module's run is approved (approveNative), and are
+// skipped with the reason otherwise.
+func (s *Server) runTests(ctx context.Context, args testArgs, token protocol.ProgressToken) ([]testcase.Result, error) {
 	ps, err := s.pluginOf(runToolArgs{Dir: args.Dir, URI: args.URI})
 	if err != nil {
 		return nil, err
@@ -125,10 +71,10 @@ func (s *Server) runTests(ctx context.Context, args testArgs, token protocol.Pro
 	if vw.plugin == nil {
 		return nil, invalidParams("%s has no plugin.json", ps.dir)
 	}
-	rel := ""
+	sel := ide.TestSelection{Case: args.Name}
 	if args.URI != "" {
-		if r, ok := relTo(ps.dir, pathOf(uri.URI(args.URI))); ok && isTestFile(r) {
-			rel = r
+		if r, ok := relTo(ps.dir, pathOf(uri.URI(args.URI))); ok && ide.IsTestFile(r) {
+			sel.File = r
 		}
 	}
 	// The view's plugin, as checked: it is immutable and safe for
@@ -138,28 +84,25 @@ func (s *Server) runTests(ctx context.Context, args testArgs, token protocol.Pro
 	if err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "tests of %s: %v", ps.dir, err)
 	}
-	if rel != "" {
-		var keep []*tooltest.File
-		for _, f := range suite.Files {
-			if f.Rel == rel {
-				keep = append(keep, f)
-			}
-		}
-		suite.Files = keep
-	}
-	var filter *regexp.Regexp
-	if args.Name != "" {
-		filter = regexp.MustCompile("/" + regexp.QuoteMeta(args.Name) + "$")
-	}
+	suite.Files = sel.Files(suite.Files)
 	s.mu.Lock()
 	st := s.config
 	progressOK := s.caps.workDoneProgress
 	s.mu.Unlock()
+	opt := tooltest.Options{Runner: s.opts.Runner, Filter: sel.Filter(), Timeout: st.Timeout}
+	if s.opts.NativeRunner != nil {
+		approved := map[string]bool{}
+		for _, a := range ide.TestApprovals(p, sel.Cases(suite.Files)) {
+			approved[a.Module] = s.approveNative(ctx, a)
+		}
+		opt.NativeSkip = ide.NativeTestSkip(p, approved)
+		opt.NativeRun = s.opts.NativeRunner.RunNative
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	prog := s.startProgress(ctx, token, progressOK, "Running tests", cancel)
+	prog := s.startProgress(ctx, token, progressOK, ide.TestsTitle, cancel)
 	defer prog.end("done")
-	results, err := tooltest.Run(ctx, []*tooltest.Suite{suite}, tooltest.Options{Runner: s.opts.Runner, Filter: filter, Timeout: st.Timeout})
+	results, err := tooltest.Run(ctx, []*tooltest.Suite{suite}, opt)
 	if err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "tests: %v", err)
 	}
@@ -169,29 +112,21 @@ func (s *Server) runTests(ctx context.Context, args testArgs, token protocol.Pro
 	}
 	s.mu.Lock()
 	if ps.tests == nil {
-		ps.tests = map[string]*tooltest.Result{}
+		ps.tests = ide.TestResults{}
 	}
-	for i := range results {
-		r := results[i]
-		if r.Case != nil {
-			ps.tests[testKey(r.File, r.Name)] = &r
-		}
-	}
+	ps.tests.Keep(results)
 	s.schedule(ps) // diagnostics and lenses change
 	lens := s.caps.codeLensRefresh
 	s.mu.Unlock()
 	if lens {
 		s.safeGo("codeLens refresh", func() { _ = s.client.CodeLensRefresh(s.ctx) })
 	}
-	for i := range results {
-		results[i].Plugin = ps.dir
-	}
-	return results, nil
+	return ide.TestsAnswer(ps.dir, results), nil
 }
 
 // acceptSnapshot stores the last result of a failing snapshot case as its
 // snapshot, then runs the case again.
-func (s *Server) acceptSnapshot(ctx context.Context, args testArgs) ([]tooltest.Result, error) {
+func (s *Server) acceptSnapshot(ctx context.Context, args testArgs) ([]testcase.Result, error) {
 	ps, err := s.pluginOf(runToolArgs{Dir: args.Dir, URI: args.URI})
 	if err != nil {
 		return nil, err
@@ -200,23 +135,13 @@ func (s *Server) acceptSnapshot(ctx context.Context, args testArgs) ([]tooltest.
 		return nil, invalidParams("%s: \"uri\" (the test file) is required", CommandAcceptSnapshot)
 	}
 	rel, _ := relTo(ps.dir, pathOf(uri.URI(args.URI)))
-	s.mu.Lock()
-	r := ps.tests[testKey(rel, args.Name)]
-	s.mu.Unlock()
-	if r == nil || r.Record == nil || !r.Record.OK {
-		return nil, invalidParams("%s: case %q has no result to accept: run it first", CommandAcceptSnapshot, args.Name)
-	}
 	vw := s.check(ps)
-	var c *tooltest.Case
-	for _, f := range vw.testFiles() {
-		for _, x := range f.Cases {
-			if f.Rel == rel && x.Name == args.Name {
-				c = x
-			}
-		}
-	}
-	if c == nil || !c.Snapshot {
-		return nil, invalidParams("%s: %s has no snapshot case %q", CommandAcceptSnapshot, rel, args.Name)
+	files := vw.testFiles()
+	s.mu.Lock()
+	c, r, err := ide.AcceptTarget(files, ps.tests, rel, args.Name)
+	s.mu.Unlock()
+	if err != nil {
+		return nil, invalidParams("%v", err)
 	}
 	err = tooltest.Accept(vw.plugin, c, r.Record.Result)
 	if err != nil {

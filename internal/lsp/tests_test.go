@@ -15,7 +15,7 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/internal/runner"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/broker"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
-	"github.com/plugin-lsp/plugin-lsp/internal/runner/tooltest"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/testcase"
 )
 
 // searchRunner answers searchBooks with a result that differs from the
@@ -65,8 +65,8 @@ func TestTestLensesDiagnosticsAndAcceptSnapshot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var results []tooltest.Result
-	if err := json.Unmarshal(res, &results); err != nil || len(results) != 1 || results[0].Status != tooltest.Fail || results[0].Failures[0].Path != "result.rows[1][2]" {
+	var results []testcase.Result
+	if err := json.Unmarshal(res, &results); err != nil || len(results) != 1 || results[0].Status != testcase.Fail || results[0].Failures[0].Path != "result.rows[1][2]" {
 		t.Fatalf("results %s: %v", res, err)
 	}
 	pd := h.waitDiags(file, func(p *protocol.PublishDiagnosticsParams) bool { return len(p.Diagnostics) == 1 })

@@ -11,7 +11,6 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	"github.com/plugin-lsp/plugin-lsp/internal/ide"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
-	"github.com/plugin-lsp/plugin-lsp/internal/runner/tooltest"
 )
 
 // pluginState is everything the server keeps about one plugin directory.
@@ -27,12 +26,12 @@ type pluginState struct {
 	// files): a view of that generation or later holds the plugin's files
 	// as they are (runView).
 	runsOnlyFrom uint64
-	timer        *time.Timer                 // (s.mu) pending debounced check
-	cancel       context.CancelFunc          // (s.mu) cancels the pending/running check
-	view         *view                       // (s.mu) last check
-	runs         map[string]*toolRun         // (s.mu) last run of each tool
-	tests        map[string]*tooltest.Result // (s.mu) last result of each test case (testKey)
-	stale        string                      // (s.mu) which runs the last check found stale (ide.View.StaleKey)
+	timer        *time.Timer         // (s.mu) pending debounced check
+	cancel       context.CancelFunc  // (s.mu) cancels the pending/running check
+	view         *view               // (s.mu) last check
+	runs         map[string]*toolRun // (s.mu) last run of each tool
+	tests        ide.TestResults     // (s.mu) last result of each test case (ide.TestKey)
+	stale        string              // (s.mu) which runs the last check found stale (ide.View.StaleKey)
 	// cache memoizes the plugin's per-file analyses; check sweeps it, so
 	// it holds what the latest check used and nothing else.
 	cache *checker.Cache
@@ -70,7 +69,7 @@ type view struct {
 	docs   map[string]*document
 	diags  []checker.Diagnostic
 	runs   map[string]*toolRun
-	tests  map[string]*tooltest.Result
+	tests  ide.TestResults
 }
 
 // adopt returns vw with the documents opened since it was taken whose

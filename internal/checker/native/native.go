@@ -39,6 +39,13 @@ func ApprovalRank(a string) int {
 	return 0
 }
 
+// ModuleHash is "sha256:<hex>" of a module's bytes: what Tool.ModuleHash
+// and the editor's approval of a native run name.
+func ModuleHash(text []byte) string {
+	sum := sha256.Sum256(text)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
 // Tool is one declared native tool name: the full-trust lane's reach is
 // the module's bytes, what it says it requires and its approval gate.
 type Tool struct {
@@ -130,8 +137,7 @@ func Tools(p *checker.Plugin) []Tool {
 		hash := ""
 		var mod *jsmodule.Module
 		if f != nil {
-			sum := sha256.Sum256(f.Text)
-			hash = "sha256:" + hex.EncodeToString(sum[:])
+			hash = ModuleHash(f.Text)
 			if mods[rel] == nil {
 				mods[rel] = jsmodule.ReadExports(f.Text)
 			}

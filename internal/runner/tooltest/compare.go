@@ -4,20 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/testcase"
 	"sort"
 	"strconv"
 	"strings"
 )
-
-// Failure is one difference between what a case expects and what the run
-// did. Path is where (result.docs[0].title, fetches[1].url, error.name);
-// Expected and Actual are JSON texts ("" when absent on that side).
-type Failure struct {
-	Path     string `json:"path"`
-	Message  string `json:"message"`
-	Expected string `json:"expected,omitempty"`
-	Actual   string `json:"actual,omitempty"`
-}
 
 // maxFailures bounds the differences reported for one value.
 const maxFailures = 50
@@ -25,19 +16,19 @@ const maxFailures = 50
 // diffJSON compares want and got (JSON texts). exact: objects must have
 // the same keys; otherwise extra keys in got are fine. Arrays must have
 // the same length either way.
-func diffJSON(root string, want, got json.RawMessage, exact bool) []Failure {
+func diffJSON(root string, want, got json.RawMessage, exact bool) []testcase.Failure {
 	var w, g any
 	if err := decode(want, &w); err != nil {
-		return []Failure{{Path: root, Message: "the expected value is not JSON: " + err.Error()}}
+		return []testcase.Failure{{Path: root, Message: "the expected value is not JSON: " + err.Error()}}
 	}
 	if err := decode(got, &g); err != nil {
-		return []Failure{{Path: root, Message: "the actual value is not JSON: " + err.Error()}}
+		return []testcase.Failure{{Path: root, Message: "the actual value is not JSON: " + err.Error()}}
 	}
-	var out []Failure
+	var out []testcase.Failure
 	diffValue(root, w, g, exact, &out)
 	if len(out) > maxFailures {
 		n := len(out) - maxFailures
-		out = append(out[:maxFailures], Failure{Path: root, Message: fmt.Sprintf("… and %d more differences", n)})
+		out = append(out[:maxFailures], testcase.Failure{Path: root, Message: fmt.Sprintf("… and %d more differences", n)})
 	}
 	return out
 }
@@ -52,7 +43,7 @@ func decode(raw json.RawMessage, v *any) error {
 	return d.Decode(v)
 }
 
-func diffValue(path string, w, g any, exact bool, out *[]Failure) {
+func diffValue(path string, w, g any, exact bool, out *[]testcase.Failure) {
 	if len(*out) > maxFailures {
 		return
 	}
@@ -67,7 +58,7 @@ func diffValue(path string, w, g any, exact bool, out *[]Failure) {
 			p := joinKey(path, k)
 			gx, ok := gv[k]
 			if !ok {
-				*out = append(*out, Failure{Path: p, Message: "missing", Expected: text(wv[k])})
+				*out = append(*out, testcase.Failure{Path: p, Message: "missing", Expected: text(wv[k])})
 				continue
 			}
 			diffValue(p, wv[k], gx, exact, out)
@@ -75,7 +66,7 @@ func diffValue(path string, w, g any, exact bool, out *[]Failure) {
 		if exact {
 			for _, k := range sortedKeys(gv) {
 				if _, ok := wv[k]; !ok {
-					*out = append(*out, Failure{Path: joinKey(path, k), Message: "unexpected", Actual: text(gv[k])})
+					*out = append(*out, testcase.Failure{Path: joinKey(path, k), Message: "unexpected", Actual: text(gv[k])})
 				}
 			}
 		}
@@ -89,10 +80,10 @@ func diffValue(path string, w, g any, exact bool, out *[]Failure) {
 			diffValue(path+"["+strconv.Itoa(i)+"]", wv[i], gv[i], exact, out)
 		}
 		for i := len(gv); i < len(wv); i++ {
-			*out = append(*out, Failure{Path: path + "[" + strconv.Itoa(i) + "]", Message: "missing", Expected: text(wv[i])})
+			*out = append(*out, testcase.Failure{Path: path + "[" + strconv.Itoa(i) + "]", Message: "missing", Expected: text(wv[i])})
 		}
 		for i := len(wv); i < len(gv); i++ {
-			*out = append(*out, Failure{Path: path + "[" + strconv.Itoa(i) + "]", Message: "unexpected", Actual: text(gv[i])})
+			*out = append(*out, testcase.Failure{Path: path + "[" + strconv.Itoa(i) + "]", Message: "unexpected", Actual: text(gv[i])})
 		}
 	case json.Number:
 		gn, ok := g.(json.Number)
@@ -115,8 +106,8 @@ func sameNumber(a, b json.Number) bool {
 	return err1 == nil && err2 == nil && fa == fb
 }
 
-func mismatch(path string, w, g any) Failure {
-	return Failure{Path: path, Message: "differs", Expected: text(w), Actual: text(g)}
+func mismatch(path string, w, g any) testcase.Failure {
+	return testcase.Failure{Path: path, Message: "differs", Expected: text(w), Actual: text(g)}
 }
 
 func sortedKeys(m map[string]any) []string {

@@ -11,9 +11,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/testcase"
 	"io/fs"
 	"os"
-	"path"
 	"sort"
 	"strings"
 	"sync"
@@ -31,13 +31,6 @@ var SchemaJSON = schema.TestsJSON
 // SchemaID is the schema's $id.
 const SchemaID = schema.TestsID
 
-// Dir is where a plugin's test files live; SnapshotDir holds the stored
-// snapshots, one <file>.snap.json per test file.
-const (
-	Dir         = "tests"
-	SnapshotDir = "tests/__snapshots__"
-)
-
 // MaxFileBytes bounds a test file (and a snapshot file).
 const MaxFileBytes = 16 << 20
 
@@ -54,118 +47,27 @@ func testsValidator() (*schema.Validator, error) {
 	return validator, validatorErr
 }
 
-// File is one test file.
-type File struct {
-	Rel   string // slash path in the plugin ("tests/lookup-book.json")
-	Text  []byte
-	Tool  string
-	Cases []*Case
-	// Problems are the file's mistakes (syntax, schema, duplicate names,
-	// unknown tools), each on its key or value. A file with problems runs
-	// none of its cases.
-	Problems []Problem
-}
-
-// Problem is a mistake in a test file.
-type Problem struct {
-	Span    checker.Span
-	Message string
-}
-
-// Pos is "line:col" (1-based) of a byte offset in the file.
-func (f *File) Pos(off int) string { return fixtures.LineCol(f.Text, off) }
-
-// SnapshotRel is the file's snapshot file ("tests/__snapshots__/x.snap.json").
-func (f *File) SnapshotRel() string {
-	return SnapshotDir + "/" + strings.TrimSuffix(path.Base(f.Rel), ".json") + ".snap.json"
-}
-
-// Case is one test case.
-type Case struct {
-	File           *File
-	Index          int
-	Name, Tool     string
-	Input          json.RawMessage
-	Result         json.RawMessage
-	ResultContains json.RawMessage
-	Snapshot       bool
-	Error          *ErrorExpect
-	Fetches        []FetchExpect
-	HasFetches     bool
-	Logs           []LogExpect
-	HasLogs        bool
-	Fixtures       json.RawMessage
-	TimeoutMs      int
-	// Native tools: the expected connections and the ctx seeds.
-	Connections    []ConnectionExpect
-	HasConnections bool
-	Ctx            *CtxSeed
-	// Span is the case object; NameSpan the value of its "name".
-	Span, NameSpan checker.Span
-}
-
-// ID is what --run matches and reports show: "<tool>/<name>".
-func (c *Case) ID() string { return c.Tool + "/" + c.Name }
-
-// ErrorExpect is a case's "error".
-type ErrorExpect struct {
-	Name    *string `json:"name,omitempty"`
-	Message *string `json:"message,omitempty"`
-}
-
-// FetchExpect is one entry of a case's "fetches": nil fields are not
-// checked.
-type FetchExpect struct {
-	Method      *string   `json:"method,omitempty"`
-	URL         *string   `json:"url,omitempty"`
-	Status      *int      `json:"status,omitempty"`
-	Credentials *[]string `json:"credentials,omitempty"`
-	Refused     *string   `json:"refused,omitempty"`
-}
-
-// ConnectionExpect is one entry of a native case's "connections": nil
-// fields are not checked.
-type ConnectionExpect struct {
-	Protocol *string `json:"protocol,omitempty"`
-	Host     *string `json:"host,omitempty"`
-	Port     *int    `json:"port,omitempty"`
-	Refused  *string `json:"refused,omitempty"`
-}
-
-// CtxSeed is a native case's "ctx": what ctx starts with.
-type CtxSeed struct {
-	Secrets     map[string]string          `json:"secrets,omitempty"`
-	Storage     map[string]json.RawMessage `json:"storage,omitempty"`
-	Collections map[string]json.RawMessage `json:"collections,omitempty"`
-}
-
-// LogExpect is one entry of a case's "logs".
-type LogExpect struct {
-	Level   *string `json:"level,omitempty"`
-	Message *string `json:"message,omitempty"`
-}
-
 type caseJSON struct {
-	Name           string             `json:"name"`
-	Tool           string             `json:"tool"`
-	Input          json.RawMessage    `json:"input"`
-	Result         json.RawMessage    `json:"result"`
-	ResultContains json.RawMessage    `json:"resultContains"`
-	Snapshot       bool               `json:"snapshot"`
-	Error          *ErrorExpect       `json:"error"`
-	Fetches        []FetchExpect      `json:"fetches"`
-	Logs           []LogExpect        `json:"logs"`
-	Fixtures       json.RawMessage    `json:"fixtures"`
-	TimeoutMs      int                `json:"timeoutMs"`
-	Connections    []ConnectionExpect `json:"connections"`
-	Ctx            *CtxSeed           `json:"ctx"`
+	Name           string                      `json:"name"`
+	Tool           string                      `json:"tool"`
+	Input          json.RawMessage             `json:"input"`
+	Result         json.RawMessage             `json:"result"`
+	ResultContains json.RawMessage             `json:"resultContains"`
+	Snapshot       bool                        `json:"snapshot"`
+	Error          *testcase.ErrorExpect       `json:"error"`
+	Fetches        []testcase.FetchExpect      `json:"fetches"`
+	Logs           []testcase.LogExpect        `json:"logs"`
+	Fixtures       json.RawMessage             `json:"fixtures"`
+	TimeoutMs      int                         `json:"timeoutMs"`
+	Connections    []testcase.ConnectionExpect `json:"connections"`
+	Ctx            *testcase.CtxSeed           `json:"ctx"`
 }
 
 // Load reads every tests/*.json of a plugin (through the plugin's FS, so
 // an editor's unsaved buffers count), in name order. A plugin without
 // tests/ has no files.
-func Load(p *checker.Plugin) ([]*File, error) {
-	entries, err := os.ReadDir(p.Abs(Dir))
+func Load(p *checker.Plugin) ([]*testcase.File, error) {
+	entries, err := os.ReadDir(p.Abs(testcase.Dir))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -179,9 +81,9 @@ func Load(p *checker.Plugin) ([]*File, error) {
 		}
 	}
 	sort.Strings(names)
-	var out []*File
+	var out []*testcase.File
 	for _, n := range names {
-		rel := Dir + "/" + n
+		rel := testcase.Dir + "/" + n
 		data, err := checker.ReadPluginFile(p.FS, p.Dir, rel) // no symlink out
 		if err != nil {
 			return nil, err // it names rel
@@ -192,35 +94,35 @@ func Load(p *checker.Plugin) ([]*File, error) {
 }
 
 // Parse reads one test file. Mistakes land in File.Problems.
-func Parse(p *checker.Plugin, rel string, data []byte) *File {
-	f := &File{Rel: rel, Text: data}
+func Parse(p *checker.Plugin, rel string, data []byte) *testcase.File {
+	f := &testcase.File{Rel: rel, Text: data}
 	if len(data) > MaxFileBytes {
-		f.Problems = append(f.Problems, Problem{Message: fmt.Sprintf("the file is %d bytes, more than %d", len(data), MaxFileBytes)})
+		f.Problems = append(f.Problems, testcase.Problem{Message: fmt.Sprintf("the file is %d bytes, more than %d", len(data), MaxFileBytes)})
 		return f
 	}
 	root, serr := jsonpos.Parse(data)
 	if serr != nil {
-		f.Problems = append(f.Problems, Problem{Span: checker.Span{Start: serr.Offset, End: serr.Offset}, Message: serr.Message})
+		f.Problems = append(f.Problems, testcase.Problem{Span: checker.Span{Start: serr.Offset, End: serr.Offset}, Message: serr.Message})
 		return f
 	}
 	if root.Kind != jsonpos.Object {
-		f.Problems = append(f.Problems, Problem{Span: root.Span, Message: fmt.Sprintf("a test file must hold one JSON object like { \"tool\": \"lookupBook\", \"cases\": [ … ] }, not %s", root.Kind)})
+		f.Problems = append(f.Problems, testcase.Problem{Span: root.Span, Message: fmt.Sprintf("a test file must hold one JSON object like { \"tool\": \"lookupBook\", \"cases\": [ … ] }, not %s", root.Kind)})
 		return f
 	}
 	if ds := jsonpos.DuplicateKeys(root); len(ds) > 0 {
 		for _, d := range ds {
 			e := jsonpos.NewDuplicateKeyError(data, d)
-			f.Problems = append(f.Problems, Problem{Span: e.Dup, Message: e.Message()})
+			f.Problems = append(f.Problems, testcase.Problem{Span: e.Dup, Message: e.Message()})
 		}
 		return f
 	}
 	v, err := testsValidator()
 	if err != nil {
-		f.Problems = append(f.Problems, Problem{Message: "the tests schema does not compile (please report this): " + err.Error()})
+		f.Problems = append(f.Problems, testcase.Problem{Message: "the tests schema does not compile (please report this): " + err.Error()})
 		return f
 	}
 	for _, pr := range v.Validate(root) {
-		f.Problems = append(f.Problems, Problem{Span: pr.Span, Message: pr.Message})
+		f.Problems = append(f.Problems, testcase.Problem{Span: pr.Span, Message: pr.Message})
 	}
 	if len(f.Problems) > 0 {
 		return f
@@ -230,7 +132,7 @@ func Parse(p *checker.Plugin, rel string, data []byte) *File {
 		Cases []caseJSON `json:"cases"`
 	}
 	if err := json.Unmarshal(data, &doc); err != nil {
-		f.Problems = append(f.Problems, Problem{Message: err.Error()})
+		f.Problems = append(f.Problems, testcase.Problem{Message: err.Error()})
 		return f
 	}
 	f.Tool = doc.Tool
@@ -256,7 +158,7 @@ func Parse(p *checker.Plugin, rel string, data []byte) *File {
 	seen := map[string]bool{}
 	for i, cj := range doc.Cases {
 		n := arr.Elems[i]
-		c := &Case{
+		c := &testcase.Case{
 			File: f, Index: i, Name: cj.Name, Tool: cj.Tool, Input: cj.Input,
 			Result: cj.Result, ResultContains: cj.ResultContains, Snapshot: cj.Snapshot,
 			Error: cj.Error, Fetches: cj.Fetches, HasFetches: n.Get("fetches") != nil,
@@ -269,7 +171,7 @@ func Parse(p *checker.Plugin, rel string, data []byte) *File {
 		}
 		switch {
 		case c.Tool == "":
-			f.Problems = append(f.Problems, Problem{Span: c.NameSpan, Message: fmt.Sprintf("case %q names no tool: add \"tool\" to the case or to the file", c.Name)})
+			f.Problems = append(f.Problems, testcase.Problem{Span: c.NameSpan, Message: fmt.Sprintf("case %q names no tool: add \"tool\" to the case or to the file", c.Name)})
 		case p != nil && manifestLists(p) && !tools[c.Tool]:
 			at := c.NameSpan
 			if tn := n.Get("tool"); tn != nil {
@@ -283,19 +185,19 @@ func Parse(p *checker.Plugin, rel string, data []byte) *File {
 			} else if len(toolNames) > 0 {
 				msg += "; it declares " + strings.Join(toolNames, ", ")
 			}
-			f.Problems = append(f.Problems, Problem{Span: at, Message: msg})
+			f.Problems = append(f.Problems, testcase.Problem{Span: at, Message: msg})
 		}
 		if seen[c.Name] {
-			f.Problems = append(f.Problems, Problem{Span: c.NameSpan, Message: fmt.Sprintf("a case named %q comes earlier in this file: names must be unique (snapshots are stored by name)", c.Name)})
+			f.Problems = append(f.Problems, testcase.Problem{Span: c.NameSpan, Message: fmt.Sprintf("a case named %q comes earlier in this file: names must be unique (snapshots are stored by name)", c.Name)})
 		}
 		seen[c.Name] = true
 		if c.Error != nil && (len(c.Result) > 0 || len(c.ResultContains) > 0 || c.Snapshot) {
-			f.Problems = append(f.Problems, Problem{Span: checker.SpanOf(n.Get("error")), Message: "a case expects either an error or a result, not both"})
+			f.Problems = append(f.Problems, testcase.Problem{Span: checker.SpanOf(n.Get("error")), Message: "a case expects either an error or a result, not both"})
 		}
 		if len(c.Fixtures) > 0 {
 			if _, err := fixtures.Parse(c.Fixtures); err != nil {
 				fx := n.Get("fixtures")
-				f.Problems = append(f.Problems, Problem{Span: checker.SpanOf(fx), Message: "fixtures of the case: " + relocate(err.Error(), data, fx.Span.Start)})
+				f.Problems = append(f.Problems, testcase.Problem{Span: checker.SpanOf(fx), Message: "fixtures of the case: " + relocate(err.Error(), data, fx.Span.Start)})
 			}
 		}
 		f.Cases = append(f.Cases, c)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/testcase"
 	"strings"
 	"testing"
 
@@ -59,7 +60,7 @@ func TestNativeCases(t *testing.T) {
 		t.Fatalf("without --trust-native: %+v", sum)
 	}
 	for _, r := range rs {
-		if r.Status != Skip || !strings.Contains(r.Skipped, "--trust-native") || r.Record != nil {
+		if r.Status != testcase.Skip || !strings.Contains(r.Skipped, "--trust-native") || r.Record != nil {
 			t.Errorf("%s: %s %q", r.ID(), r.Status, r.Skipped)
 		}
 	}
@@ -74,14 +75,14 @@ func TestNativeCases(t *testing.T) {
 	rs = runDir(t, dir, Options{TrustNative: true})
 	got := byName(rs)
 	for _, name := range []string{"seeded", "fresh", "refused"} {
-		if got[name].Status != Pass {
+		if got[name].Status != testcase.Pass {
 			t.Errorf("%s: %s %v", name, got[name].Status, failureLines(got[name]))
 		}
 	}
-	if r := got["wrong expectation"]; r.Status != Fail || !strings.Contains(strings.Join(failureLines(r), "\n"), "result.n") {
+	if r := got["wrong expectation"]; r.Status != testcase.Fail || !strings.Contains(strings.Join(failureLines(r), "\n"), "result.n") {
 		t.Errorf("wrong expectation: %s %v", r.Status, failureLines(r))
 	}
-	if r := got["wrong connection"]; r.Status != Fail || !strings.Contains(strings.Join(failureLines(r), "\n"), "connections[0].protocol") ||
+	if r := got["wrong connection"]; r.Status != testcase.Fail || !strings.Contains(strings.Join(failureLines(r), "\n"), "connections[0].protocol") ||
 		!strings.Contains(strings.Join(failureLines(r), "\n"), "connections[0].port") {
 		t.Errorf("wrong connection: %s %v", r.Status, failureLines(r))
 	}

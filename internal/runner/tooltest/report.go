@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/testcase"
 	"io"
 	"path/filepath"
 	"strings"
@@ -18,15 +19,15 @@ type Summary struct {
 }
 
 // Summarize counts the results.
-func Summarize(rs []Result) Summary {
+func Summarize(rs []testcase.Result) Summary {
 	var s Summary
 	for _, r := range rs {
 		switch r.Status {
-		case Pass:
+		case testcase.Pass:
 			s.Passed++
-		case Fail:
+		case testcase.Fail:
 			s.Failed++
-		case Skip:
+		case testcase.Skip:
 			s.Skipped++
 		default:
 			s.Broken++
@@ -48,25 +49,9 @@ func (s Summary) String() string {
 // OK is true when every case passed.
 func (s Summary) OK() bool { return s.Failed == 0 && s.Broken == 0 }
 
-// FailureText is a result's failures as lines ("  result.title: differs\n
-// expected "X"\n actual "Y"").
-func FailureText(r *Result, indent string) string {
-	var b strings.Builder
-	for _, f := range r.Failures {
-		fmt.Fprintf(&b, "%s%s: %s\n", indent, visible.Visible(f.Path), visible.Visible(f.Message))
-		if f.Expected != "" {
-			fmt.Fprintf(&b, "%s    expected: %s\n", indent, visible.Visible(f.Expected))
-		}
-		if f.Actual != "" {
-			fmt.Fprintf(&b, "%s    actual:   %s\n", indent, visible.Visible(f.Actual))
-		}
-	}
-	return b.String()
-}
-
 // Write prints results in a format: text, json, tap or junit. cwd makes
 // plugin paths relative in text output.
-func Write(w io.Writer, format string, rs []Result, sum Summary, cwd string) error {
+func Write(w io.Writer, format string, rs []testcase.Result, sum Summary, cwd string) error {
 	switch format {
 	case "", "text":
 		return writeText(w, rs, sum, cwd)
@@ -75,14 +60,14 @@ func Write(w io.Writer, format string, rs []Result, sum Summary, cwd string) err
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
 		if rs == nil {
-			rs = []Result{}
+			rs = []testcase.Result{}
 		}
 		return enc.Encode(struct {
-			Passed  int      `json:"passed"`
-			Failed  int      `json:"failed"`
-			Broken  int      `json:"errors"`
-			Skipped int      `json:"skipped"`
-			Results []Result `json:"results"`
+			Passed  int               `json:"passed"`
+			Failed  int               `json:"failed"`
+			Broken  int               `json:"errors"`
+			Skipped int               `json:"skipped"`
+			Results []testcase.Result `json:"results"`
 		}{sum.Passed, sum.Failed, sum.Broken, sum.Skipped, rs})
 	case "tap":
 		return writeTAP(w, rs)
@@ -101,24 +86,24 @@ func rel(cwd, dir string) string {
 	return filepath.ToSlash(dir)
 }
 
-func writeText(w io.Writer, rs []Result, sum Summary, cwd string) error {
+func writeText(w io.Writer, rs []testcase.Result, sum Summary, cwd string) error {
 	for i := range rs {
 		r := &rs[i]
 		where := visible.Visible(rel(cwd, r.Plugin) + "/" + r.File + ":" + fmt.Sprint(r.Line))
 		id := visible.Visible(r.ID())
 		switch r.Status {
-		case Pass:
+		case testcase.Pass:
 			note := ""
 			if r.Snapshot != "" {
 				note = ", snapshot " + visible.Visible(r.Snapshot)
 			}
 			fmt.Fprintf(w, "ok    %s (%.1f ms%s)\n", id, r.DurationMs, note)
-		case Fail:
-			fmt.Fprintf(w, "FAIL  %s (%.1f ms)  %s\n%s", id, r.DurationMs, where, FailureText(r, "      "))
-		case Skip:
+		case testcase.Fail:
+			fmt.Fprintf(w, "FAIL  %s (%.1f ms)  %s\n%s", id, r.DurationMs, where, testcase.FailureText(r, "      "))
+		case testcase.Skip:
 			fmt.Fprintf(w, "SKIP  %s  %s\n      %s\n", id, where, visible.Visible(r.Skipped))
 		default:
-			fmt.Fprintf(w, "ERROR %s  %s\n%s", id, where, FailureText(r, "      "))
+			fmt.Fprintf(w, "ERROR %s  %s\n%s", id, where, testcase.FailureText(r, "      "))
 		}
 	}
 	verdict := "ok"
@@ -130,20 +115,20 @@ func writeText(w io.Writer, rs []Result, sum Summary, cwd string) error {
 }
 
 // writeTAP writes TAP version 14, failures as YAML diagnostics.
-func writeTAP(w io.Writer, rs []Result) error {
+func writeTAP(w io.Writer, rs []testcase.Result) error {
 	fmt.Fprintf(w, "TAP version 14\n1..%d\n", len(rs))
 	for i := range rs {
 		r := &rs[i]
 		ok := "ok"
-		if r.Status == Skip {
+		if r.Status == testcase.Skip {
 			fmt.Fprintf(w, "ok %d - %s # SKIP %s\n", i+1, tapEscape(r.ID()), tapEscape(r.Skipped))
 			continue
 		}
-		if r.Status != Pass {
+		if r.Status != testcase.Pass {
 			ok = "not ok"
 		}
 		fmt.Fprintf(w, "%s %d - %s\n", ok, i+1, tapEscape(r.ID()))
-		if r.Status != Pass {
+		if r.Status != testcase.Pass {
 			fmt.Fprintf(w, "  ---\n  file: %s\n  line: %d\n  failures:\n", yamlString(r.File), r.Line)
 			for _, f := range r.Failures {
 				fmt.Fprintf(w, "    - path: %s\n      message: %s\n", yamlString(f.Path), yamlString(f.Message))
@@ -204,7 +189,7 @@ type junitProblem struct {
 }
 
 // writeJUnit writes one <testsuite> per plugin and test file.
-func writeJUnit(w io.Writer, rs []Result, cwd string) error {
+func writeJUnit(w io.Writer, rs []testcase.Result, cwd string) error {
 	var out junitSuites
 	index := map[string]int{}
 	for i := range rs {
@@ -223,14 +208,14 @@ func writeJUnit(w io.Writer, rs []Result, cwd string) error {
 			msg = r.Failures[0].Path + ": " + r.Failures[0].Message
 		}
 		switch r.Status {
-		case Fail:
-			jc.Failure = &junitProblem{Message: msg, Text: FailureText(r, "")}
+		case testcase.Fail:
+			jc.Failure = &junitProblem{Message: msg, Text: testcase.FailureText(r, "")}
 			s.Failures++
 			out.Failures++
-		case Skip:
+		case testcase.Skip:
 			jc.Skipped = &junitProblem{Message: r.Skipped}
-		case Broken:
-			jc.Error = &junitProblem{Message: msg, Text: FailureText(r, "")}
+		case testcase.Broken:
+			jc.Error = &junitProblem{Message: msg, Text: testcase.FailureText(r, "")}
 			s.Errors++
 			out.Errors++
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/testcase"
 	"maps"
 	"regexp"
 	"runtime"
@@ -23,20 +24,6 @@ import (
 // DefaultTimeout is a case's deadline unless it or the caller sets one.
 const DefaultTimeout = 10 * time.Second
 
-// Status is a case's outcome.
-type Status string
-
-const (
-	Pass Status = "pass"
-	Fail Status = "fail"
-	// Broken: the case could not run (a mistake in its test file, a
-	// broken fixtures.json, an unknown tool).
-	Broken Status = "error"
-	// Skip: the case did not run, for the reason in Result.Skipped (a
-	// native tool without TrustNative). Never counted as passed.
-	Skip Status = "skip"
-)
-
 // Options configures Run.
 type Options struct {
 	Runner runner.ToolRunner
@@ -54,6 +41,10 @@ type Options struct {
 	// node executable ("" : node on PATH).
 	TrustNative bool
 	Node        string
+	// NativeSkip, when set, decides each native case in place of
+	// TrustNative: "" runs it, any other text skips it with that reason
+	// (the editor asks per module: internal/ide.NativeTestSkip).
+	NativeSkip func(tool string) string
 	// NativeRun replaces native.Run (tests).
 	NativeRun func(context.Context, native.Request) (*record.Record, error)
 }
@@ -61,34 +52,7 @@ type Options struct {
 // Suite is one plugin's tests.
 type Suite struct {
 	Plugin *checker.Plugin
-	Files  []*File
-}
-
-// Result is one case's outcome.
-type Result struct {
-	Case     *Case          `json:"-"`
-	Plugin   string         `json:"plugin"` // the plugin's directory
-	File     string         `json:"file"`   // test file, relative to the plugin
-	Line     int            `json:"line"`   // of the case, 1-based
-	Tool     string         `json:"tool"`
-	Name     string         `json:"name"`
-	Status   Status         `json:"status"`
-	Failures []Failure      `json:"failures,omitempty"`
-	Record   *record.Record `json:"record,omitempty"`
-	// Snapshot says what happened to the stored snapshot: "written"
-	// (--update), "" otherwise.
-	Snapshot   string  `json:"snapshot,omitempty"`
-	DurationMs float64 `json:"durationMs"`
-	// Skipped is why a case with status "skip" did not run.
-	Skipped string `json:"skipped,omitempty"`
-}
-
-// ID is "<tool>/<name>", or the test file for a problem of the file.
-func (r *Result) ID() string {
-	if r.Tool == "" {
-		return r.File
-	}
-	return r.Tool + "/" + r.Name
+	Files  []*testcase.File
 }
 
 // Load builds the suite of a plugin directory.
@@ -103,7 +67,7 @@ func LoadSuite(p *checker.Plugin) (*Suite, error) {
 // Run runs the suites' cases (those Filter keeps) in parallel and returns
 // their results in file and case order. A file with problems yields one
 // Broken result per problem. With Update, snapshot files are written.
-func Run(ctx context.Context, suites []*Suite, opt Options) ([]Result, error) {
+func Run(ctx context.Context, suites []*Suite, opt Options) ([]testcase.Result, error) {
 	if opt.Runner == nil {
 		return nil, fmt.Errorf("tooltest: no runner")
 	}
@@ -115,21 +79,21 @@ func Run(ctx context.Context, suites []*Suite, opt Options) ([]Result, error) {
 	}
 	type job struct {
 		s   *Suite
-		c   *Case
+		c   *testcase.Case
 		fx  *broker.Fixtures
 		fxe error
 		snp *snapshots
 		i   int
 	}
-	var results []Result
+	var results []testcase.Result
 	var jobs []job
 	for _, s := range suites {
 		base, baseErr := pluginFixtures(s.Plugin)
 		for _, f := range s.Files {
 			if len(f.Problems) > 0 {
 				for _, pr := range f.Problems {
-					results = append(results, Result{Plugin: s.Plugin.Dir, File: f.Rel, Line: line(f, pr.Span.Start), Name: "(file)", Status: Broken,
-						Failures: []Failure{{Path: f.Rel + ":" + f.Pos(pr.Span.Start), Message: pr.Message}}})
+					results = append(results, testcase.Result{Plugin: s.Plugin.Dir, File: f.Rel, Line: line(f, pr.Span.Start), Name: "(file)", Status: testcase.Broken,
+						Failures: []testcase.Failure{{Path: f.Rel + ":" + f.Pos(pr.Span.Start), Message: pr.Message}}})
 				}
 				continue
 			}
@@ -138,7 +102,7 @@ func Run(ctx context.Context, suites []*Suite, opt Options) ([]Result, error) {
 				if opt.Filter != nil && !opt.Filter.MatchString(c.ID()) {
 					continue
 				}
-				results = append(results, Result{Case: c, Plugin: s.Plugin.Dir, File: f.Rel, Line: line(f, c.Span.Start), Tool: c.Tool, Name: c.Name})
+				results = append(results, testcase.Result{Case: c, Plugin: s.Plugin.Dir, File: f.Rel, Line: line(f, c.Span.Start), Tool: c.Tool, Name: c.Name})
 				jobs = append(jobs, job{s: s, c: c, fx: base, fxe: baseErr, snp: snp, i: len(results) - 1})
 			}
 		}
@@ -174,7 +138,7 @@ func Run(ctx context.Context, suites []*Suite, opt Options) ([]Result, error) {
 	return results, nil
 }
 
-func line(f *File, off int) int {
+func line(f *testcase.File, off int) int {
 	var l int
 	fmt.Sscanf(f.Pos(off), "%d:", &l)
 	return l
@@ -217,12 +181,12 @@ func merge(base *broker.Fixtures, raw json.RawMessage) (*broker.Fixtures, error)
 	return out, nil
 }
 
-func runCase(ctx context.Context, opt Options, p *checker.Plugin, c *Case, base *broker.Fixtures, baseErr error, snp *snapshots, res *Result) {
+func runCase(ctx context.Context, opt Options, p *checker.Plugin, c *testcase.Case, base *broker.Fixtures, baseErr error, snp *snapshots, res *testcase.Result) {
 	start := time.Now()
 	defer func() { res.DurationMs = float64(time.Since(start).Microseconds()) / 1000 }()
 	broken := func(msg string) {
-		res.Status = Broken
-		res.Failures = append(res.Failures, Failure{Path: "fixtures", Message: msg})
+		res.Status = testcase.Broken
+		res.Failures = append(res.Failures, testcase.Failure{Path: "fixtures", Message: msg})
 	}
 	if baseErr != nil {
 		broken(baseErr.Error())
@@ -239,9 +203,16 @@ func runCase(ctx context.Context, opt Options, p *checker.Plugin, c *Case, base 
 	}
 	var rec *record.Record
 	if mod, ok := native.IsNativeTool(p.Manifest, c.Tool); ok && p.Manifest.FunctionTool(c.Tool) == nil {
-		if !opt.TrustNative {
-			res.Status = Skip
-			res.Skipped = fmt.Sprintf("%s is a native tool (%s): it runs in Node.js with full authority; run the tests with --trust-native", c.Tool, mod)
+		skip := ""
+		switch {
+		case opt.NativeSkip != nil:
+			skip = opt.NativeSkip(c.Tool)
+		case !opt.TrustNative:
+			skip = fmt.Sprintf("%s is a native tool (%s): it runs in Node.js with full authority; run the tests with --trust-native", c.Tool, mod)
+		}
+		if skip != "" {
+			res.Status = testcase.Skip
+			res.Skipped = skip
 			return
 		}
 		if c.Ctx != nil {
@@ -273,26 +244,26 @@ func runCase(ctx context.Context, opt Options, p *checker.Plugin, c *Case, base 
 		rec, err = opt.Runner.Run(ctx, runner.Request{Plugin: p, Tool: c.Tool, Input: c.Input, Fixtures: fx, Providers: "fake", Timeout: timeout})
 	}
 	if err != nil {
-		res.Status = Broken
-		res.Failures = append(res.Failures, Failure{Path: "tool", Message: err.Error()})
+		res.Status = testcase.Broken
+		res.Failures = append(res.Failures, testcase.Failure{Path: "tool", Message: err.Error()})
 		return
 	}
 	res.Record = rec
 	res.Failures = Check(c, rec, snp, opt.Update, &res.Snapshot)
 	if len(res.Failures) == 0 {
-		res.Status = Pass
+		res.Status = testcase.Pass
 	} else {
-		res.Status = Fail
+		res.Status = testcase.Fail
 	}
 }
 
 // Check compares a run record with what the case expects. With update, a
 // snapshot case's result becomes its snapshot (written is set to
 // "written" when it changed) instead of being compared.
-func Check(c *Case, rec *record.Record, snp *snapshots, update bool, written *string) []Failure {
-	var out []Failure
-	threw := func() Failure {
-		f := Failure{Path: "error", Message: "the tool threw " + rec.Error.Name + ": " + rec.Error.Message}
+func Check(c *testcase.Case, rec *record.Record, snp *snapshots, update bool, written *string) []testcase.Failure {
+	var out []testcase.Failure
+	threw := func() testcase.Failure {
+		f := testcase.Failure{Path: "error", Message: "the tool threw " + rec.Error.Name + ": " + rec.Error.Message}
 		if rec.Error.File != "" && rec.Error.Line > 0 {
 			f.Message += fmt.Sprintf(" (%s:%d:%d)", rec.Error.File, rec.Error.Line, rec.Error.Column)
 		}
@@ -301,14 +272,14 @@ func Check(c *Case, rec *record.Record, snp *snapshots, update bool, written *st
 	switch {
 	case c.Error != nil:
 		if rec.OK || rec.Error == nil {
-			out = append(out, Failure{Path: "error", Message: "the tool returned instead of throwing", Expected: errorText(c.Error), Actual: text(json.RawMessage(rec.Result))})
+			out = append(out, testcase.Failure{Path: "error", Message: "the tool returned instead of throwing", Expected: errorText(c.Error), Actual: text(json.RawMessage(rec.Result))})
 			break
 		}
 		if c.Error.Name != nil && *c.Error.Name != rec.Error.Name {
-			out = append(out, Failure{Path: "error.name", Message: "differs", Expected: quoteJSON(*c.Error.Name), Actual: quoteJSON(rec.Error.Name)})
+			out = append(out, testcase.Failure{Path: "error.name", Message: "differs", Expected: quoteJSON(*c.Error.Name), Actual: quoteJSON(rec.Error.Name)})
 		}
 		if c.Error.Message != nil && !strings.Contains(rec.Error.Message, *c.Error.Message) {
-			out = append(out, Failure{Path: "error.message", Message: "does not contain the expected text", Expected: quoteJSON(*c.Error.Message), Actual: quoteJSON(rec.Error.Message)})
+			out = append(out, testcase.Failure{Path: "error.message", Message: "does not contain the expected text", Expected: quoteJSON(*c.Error.Message), Actual: quoteJSON(rec.Error.Message)})
 		}
 	case !rec.OK && rec.Error != nil:
 		out = append(out, threw())
@@ -335,34 +306,34 @@ func Check(c *Case, rec *record.Record, snp *snapshots, update bool, written *st
 	return out
 }
 
-func checkConnections(want []ConnectionExpect, got []record.Connection) []Failure {
-	var out []Failure
+func checkConnections(want []testcase.ConnectionExpect, got []record.Connection) []testcase.Failure {
+	var out []testcase.Failure
 	for i := 0; i < len(want) && i < len(got); i++ {
 		w, g := want[i], got[i]
 		p := fmt.Sprintf("connections[%d]", i)
 		if w.Protocol != nil && *w.Protocol != g.Protocol {
-			out = append(out, Failure{Path: p + ".protocol", Message: "differs", Expected: quoteJSON(*w.Protocol), Actual: quoteJSON(g.Protocol)})
+			out = append(out, testcase.Failure{Path: p + ".protocol", Message: "differs", Expected: quoteJSON(*w.Protocol), Actual: quoteJSON(g.Protocol)})
 		}
 		if w.Host != nil && !strings.EqualFold(*w.Host, g.Host) {
-			out = append(out, Failure{Path: p + ".host", Message: "differs", Expected: quoteJSON(*w.Host), Actual: quoteJSON(g.Host)})
+			out = append(out, testcase.Failure{Path: p + ".host", Message: "differs", Expected: quoteJSON(*w.Host), Actual: quoteJSON(g.Host)})
 		}
 		if w.Port != nil && *w.Port != g.Port {
-			out = append(out, Failure{Path: p + ".port", Message: "differs", Expected: fmt.Sprint(*w.Port), Actual: fmt.Sprint(g.Port)})
+			out = append(out, testcase.Failure{Path: p + ".port", Message: "differs", Expected: fmt.Sprint(*w.Port), Actual: fmt.Sprint(g.Port)})
 		}
 		if w.Refused != nil && *w.Refused != g.Refused {
-			out = append(out, Failure{Path: p + ".refused", Message: "differs", Expected: quoteJSON(*w.Refused), Actual: quoteJSON(g.Refused)})
+			out = append(out, testcase.Failure{Path: p + ".refused", Message: "differs", Expected: quoteJSON(*w.Refused), Actual: quoteJSON(g.Refused)})
 		}
 	}
 	for i := len(got); i < len(want); i++ {
-		out = append(out, Failure{Path: fmt.Sprintf("connections[%d]", i), Message: "missing: the run opened only " + plural(len(got), "connection", "connections"), Expected: text(want[i])})
+		out = append(out, testcase.Failure{Path: fmt.Sprintf("connections[%d]", i), Message: "missing: the run opened only " + plural(len(got), "connection", "connections"), Expected: text(want[i])})
 	}
 	for i := len(want); i < len(got); i++ {
-		out = append(out, Failure{Path: fmt.Sprintf("connections[%d]", i), Message: "unexpected", Actual: quoteJSON(fmt.Sprintf("%s %s:%d", got[i].Protocol, got[i].Host, got[i].Port))})
+		out = append(out, testcase.Failure{Path: fmt.Sprintf("connections[%d]", i), Message: "unexpected", Actual: quoteJSON(fmt.Sprintf("%s %s:%d", got[i].Protocol, got[i].Host, got[i].Port))})
 	}
 	return out
 }
 
-func errorText(e *ErrorExpect) string {
+func errorText(e *testcase.ErrorExpect) string {
 	m := map[string]string{}
 	if e.Name != nil {
 		m["name"] = *e.Name
@@ -373,58 +344,58 @@ func errorText(e *ErrorExpect) string {
 	return text(m)
 }
 
-func checkFetches(want []FetchExpect, got []record.FetchEntry) []Failure {
-	var out []Failure
+func checkFetches(want []testcase.FetchExpect, got []record.FetchEntry) []testcase.Failure {
+	var out []testcase.Failure
 	for i := 0; i < len(want) && i < len(got); i++ {
 		w, g := want[i], got[i]
 		p := fmt.Sprintf("fetches[%d]", i)
 		if w.Method != nil && !strings.EqualFold(*w.Method, g.Method) {
-			out = append(out, Failure{Path: p + ".method", Message: "differs", Expected: quoteJSON(*w.Method), Actual: quoteJSON(g.Method)})
+			out = append(out, testcase.Failure{Path: p + ".method", Message: "differs", Expected: quoteJSON(*w.Method), Actual: quoteJSON(g.Method)})
 		}
 		if w.URL != nil && !fixtures.SameURL(*w.URL, g.URL) {
-			out = append(out, Failure{Path: p + ".url", Message: "differs", Expected: quoteJSON(*w.URL), Actual: quoteJSON(g.URL)})
+			out = append(out, testcase.Failure{Path: p + ".url", Message: "differs", Expected: quoteJSON(*w.URL), Actual: quoteJSON(g.URL)})
 		}
 		if w.Status != nil && *w.Status != g.Status {
-			out = append(out, Failure{Path: p + ".status", Message: "differs", Expected: fmt.Sprint(*w.Status), Actual: fmt.Sprint(g.Status)})
+			out = append(out, testcase.Failure{Path: p + ".status", Message: "differs", Expected: fmt.Sprint(*w.Status), Actual: fmt.Sprint(g.Status)})
 		}
 		if w.Credentials != nil {
 			a, b := slices.Clone(*w.Credentials), slices.Clone(g.Credentials)
 			slices.Sort(a)
 			slices.Sort(b)
 			if !slices.Equal(a, b) {
-				out = append(out, Failure{Path: p + ".credentials", Message: "differs", Expected: text(*w.Credentials), Actual: text(g.Credentials)})
+				out = append(out, testcase.Failure{Path: p + ".credentials", Message: "differs", Expected: text(*w.Credentials), Actual: text(g.Credentials)})
 			}
 		}
 		if w.Refused != nil && *w.Refused != g.Refused {
-			out = append(out, Failure{Path: p + ".refused", Message: "differs", Expected: quoteJSON(*w.Refused), Actual: quoteJSON(g.Refused)})
+			out = append(out, testcase.Failure{Path: p + ".refused", Message: "differs", Expected: quoteJSON(*w.Refused), Actual: quoteJSON(g.Refused)})
 		}
 	}
 	for i := len(got); i < len(want); i++ {
-		out = append(out, Failure{Path: fmt.Sprintf("fetches[%d]", i), Message: "missing: the run made only " + plural(len(got), "fetch", "fetches"), Expected: text(want[i])})
+		out = append(out, testcase.Failure{Path: fmt.Sprintf("fetches[%d]", i), Message: "missing: the run made only " + plural(len(got), "fetch", "fetches"), Expected: text(want[i])})
 	}
 	for i := len(want); i < len(got); i++ {
-		out = append(out, Failure{Path: fmt.Sprintf("fetches[%d]", i), Message: "unexpected", Actual: quoteJSON(got[i].Method + " " + got[i].URL)})
+		out = append(out, testcase.Failure{Path: fmt.Sprintf("fetches[%d]", i), Message: "unexpected", Actual: quoteJSON(got[i].Method + " " + got[i].URL)})
 	}
 	return out
 }
 
-func checkLogs(want []LogExpect, got []record.LogEntry) []Failure {
-	var out []Failure
+func checkLogs(want []testcase.LogExpect, got []record.LogEntry) []testcase.Failure {
+	var out []testcase.Failure
 	for i := 0; i < len(want) && i < len(got); i++ {
 		w, g := want[i], got[i]
 		p := fmt.Sprintf("logs[%d]", i)
 		if w.Level != nil && *w.Level != g.Level {
-			out = append(out, Failure{Path: p + ".level", Message: "differs", Expected: quoteJSON(*w.Level), Actual: quoteJSON(g.Level)})
+			out = append(out, testcase.Failure{Path: p + ".level", Message: "differs", Expected: quoteJSON(*w.Level), Actual: quoteJSON(g.Level)})
 		}
 		if w.Message != nil && !strings.Contains(g.Message, *w.Message) {
-			out = append(out, Failure{Path: p + ".message", Message: "does not contain the expected text", Expected: quoteJSON(*w.Message), Actual: quoteJSON(g.Message)})
+			out = append(out, testcase.Failure{Path: p + ".message", Message: "does not contain the expected text", Expected: quoteJSON(*w.Message), Actual: quoteJSON(g.Message)})
 		}
 	}
 	for i := len(got); i < len(want); i++ {
-		out = append(out, Failure{Path: fmt.Sprintf("logs[%d]", i), Message: "missing: the run logged only " + plural(len(got), "line", "lines"), Expected: text(want[i])})
+		out = append(out, testcase.Failure{Path: fmt.Sprintf("logs[%d]", i), Message: "missing: the run logged only " + plural(len(got), "line", "lines"), Expected: text(want[i])})
 	}
 	for i := len(want); i < len(got); i++ {
-		out = append(out, Failure{Path: fmt.Sprintf("logs[%d]", i), Message: "unexpected", Actual: quoteJSON(got[i].Level + ": " + got[i].Message)})
+		out = append(out, testcase.Failure{Path: fmt.Sprintf("logs[%d]", i), Message: "unexpected", Actual: quoteJSON(got[i].Level + ": " + got[i].Message)})
 	}
 	return out
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/testcase"
 	"io/fs"
 	"sort"
 	"sync"
@@ -16,7 +17,7 @@ import (
 // snapshots is the stored snapshot file of one test file: case name →
 // result, kept as a JSON object with sorted keys.
 type snapshots struct {
-	file *File
+	file *testcase.File
 
 	mu      sync.Mutex
 	values  map[string]json.RawMessage
@@ -24,7 +25,7 @@ type snapshots struct {
 	changed bool
 }
 
-func loadSnapshots(p *checker.Plugin, f *File) *snapshots {
+func loadSnapshots(p *checker.Plugin, f *testcase.File) *snapshots {
 	s := &snapshots{file: f, values: map[string]json.RawMessage{}}
 	data, err := checker.ReadPluginFile(p.FS, p.Dir, f.SnapshotRel()) // no symlink out
 	switch {
@@ -43,11 +44,11 @@ func loadSnapshots(p *checker.Plugin, f *File) *snapshots {
 	return s
 }
 
-func (s *snapshots) check(c *Case, got json.RawMessage, update bool, written *string) []Failure {
+func (s *snapshots) check(c *testcase.Case, got json.RawMessage, update bool, written *string) []testcase.Failure {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.err != nil && !update {
-		return []Failure{{Path: "snapshot", Message: "the snapshot file cannot be read: " + s.err.Error() + " (run plugin-lsp test --update to rewrite it)"}}
+		return []testcase.Failure{{Path: "snapshot", Message: "the snapshot file cannot be read: " + s.err.Error() + " (run plugin-lsp test --update to rewrite it)"}}
 	}
 	want, ok := s.values[c.Name]
 	if update {
@@ -59,14 +60,14 @@ func (s *snapshots) check(c *Case, got json.RawMessage, update bool, written *st
 		return nil
 	}
 	if !ok {
-		return []Failure{{Path: "snapshot", Message: fmt.Sprintf("no stored snapshot for %q in %s: run plugin-lsp test --update to write it", c.Name, s.file.SnapshotRel()), Actual: text(json.RawMessage(got))}}
+		return []testcase.Failure{{Path: "snapshot", Message: fmt.Sprintf("no stored snapshot for %q in %s: run plugin-lsp test --update to write it", c.Name, s.file.SnapshotRel()), Actual: text(json.RawMessage(got))}}
 	}
 	return diffJSON("result", want, got, true)
 }
 
 // Accept stores got as the snapshot of case c and writes the file at once
 // (the editor's "Accept the new result as snapshot").
-func Accept(p *checker.Plugin, c *Case, got json.RawMessage) error {
+func Accept(p *checker.Plugin, c *testcase.Case, got json.RawMessage) error {
 	s := loadSnapshots(p, c.File)
 	if s.err != nil {
 		s.values = map[string]json.RawMessage{}

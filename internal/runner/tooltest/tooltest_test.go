@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/testcase"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -50,7 +51,7 @@ func writePlugin(t testing.TB, files map[string]string) string {
 	return dir
 }
 
-func runDir(t testing.TB, dir string, opt Options) []Result {
+func runDir(t testing.TB, dir string, opt Options) []testcase.Result {
 	t.Helper()
 	p, err := checker.Load(checker.OSFS{}, dir)
 	if err != nil {
@@ -70,15 +71,15 @@ func runDir(t testing.TB, dir string, opt Options) []Result {
 	return rs
 }
 
-func byName(rs []Result) map[string]*Result {
-	m := map[string]*Result{}
+func byName(rs []testcase.Result) map[string]*testcase.Result {
+	m := map[string]*testcase.Result{}
 	for i := range rs {
 		m[rs[i].Name] = &rs[i]
 	}
 	return m
 }
 
-func failureLines(r *Result) []string {
+func failureLines(r *testcase.Result) []string {
 	var out []string
 	for _, f := range r.Failures {
 		out = append(out, strings.TrimSpace(fmt.Sprintf("%s: %s %s %s", f.Path, f.Message, f.Expected, f.Actual)))
@@ -197,9 +198,9 @@ func TestFailuresAreDiffsPerPath(t *testing.T) {
 		if strings.Join(lines, "\n") != strings.Join(w, "\n") {
 			t.Errorf("%s (%s):\n got  %q\n want %q", name, r.Status, lines, w)
 		}
-		wantStatus := Pass
+		wantStatus := testcase.Pass
 		if len(w) > 0 {
-			wantStatus = Fail
+			wantStatus = testcase.Fail
 		}
 		if r.Status != wantStatus {
 			t.Errorf("%s: status %s, want %s", name, r.Status, wantStatus)
@@ -219,14 +220,14 @@ func TestSnapshotLifecycle(t *testing.T) {
 	})
 	snapFile := filepath.Join(dir, "tests", "__snapshots__", "snap.snap.json")
 	rs := byName(runDir(t, dir, Options{}))
-	if r := rs["shape"]; r.Status != Fail || !strings.Contains(r.Failures[0].Message, "no stored snapshot") {
+	if r := rs["shape"]; r.Status != testcase.Fail || !strings.Contains(r.Failures[0].Message, "no stored snapshot") {
 		t.Fatalf("missing snapshot: %+v", r)
 	}
 	if _, err := os.Stat(snapFile); err == nil {
 		t.Fatal("a run without --update wrote a snapshot")
 	}
 	rs = byName(runDir(t, dir, Options{Update: true}))
-	if r := rs["shape"]; r.Status != Pass || r.Snapshot != "written" {
+	if r := rs["shape"]; r.Status != testcase.Pass || r.Snapshot != "written" {
 		t.Fatalf("update: %+v", r)
 	}
 	data, err := os.ReadFile(snapFile)
@@ -237,7 +238,7 @@ func TestSnapshotLifecycle(t *testing.T) {
 	if string(data) != wantFile {
 		t.Fatalf("snapshot file:\n%s\nwant\n%s", data, wantFile)
 	}
-	if r := byName(runDir(t, dir, Options{}))["shape"]; r.Status != Pass {
+	if r := byName(runDir(t, dir, Options{}))["shape"]; r.Status != testcase.Pass {
 		t.Fatalf("after update: %v", failureLines(r))
 	}
 	// The page changes: the snapshot catches it, with a diff.
@@ -266,12 +267,12 @@ func TestSnapshotLifecycle(t *testing.T) {
 	}
 	// A snapshot file with a case written twice is refused, both positions named.
 	os.WriteFile(snapFile, []byte("{\n  \"shape\": {\"a\": 1},\n  \"shape\": {\"a\": 1, \"b\": [1, 2], \"c\": \"y\", \"d\": true, \"n\": 2.5}\n}\n"), 0o644)
-	if r := byName(runDir(t, dir, Options{}))["shape"]; r.Status != Fail || !strings.Contains(r.Failures[0].Message, `tests/__snapshots__/snap.snap.json:3:3: duplicate key "shape": first written at 2:3, again at 3:3`) {
+	if r := byName(runDir(t, dir, Options{}))["shape"]; r.Status != testcase.Fail || !strings.Contains(r.Failures[0].Message, `tests/__snapshots__/snap.snap.json:3:3: duplicate key "shape": first written at 2:3, again at 3:3`) {
 		t.Fatalf("duplicate in the snapshot: %+v", r.Failures)
 	}
 	// A broken snapshot file is a failure that says how to repair it.
 	os.WriteFile(snapFile, []byte(`{"shape": `), 0o644)
-	if r := byName(runDir(t, dir, Options{}))["shape"]; r.Status != Fail || !strings.Contains(r.Failures[0].Message, "--update") {
+	if r := byName(runDir(t, dir, Options{}))["shape"]; r.Status != testcase.Fail || !strings.Contains(r.Failures[0].Message, "--update") {
 		t.Fatalf("broken snapshot: %+v", r.Failures)
 	}
 }
@@ -287,10 +288,10 @@ func TestTimeouts(t *testing.T) {
 ]}`,
 	})
 	rs := byName(runDir(t, dir, Options{Timeout: time.Minute}))
-	if r := rs["spins past its deadline"]; r.Status != Fail || !strings.HasPrefix(r.Failures[0].Message, "the tool threw TimeoutError") {
+	if r := rs["spins past its deadline"]; r.Status != testcase.Fail || !strings.HasPrefix(r.Failures[0].Message, "the tool threw TimeoutError") {
 		t.Errorf("%+v", failureLines(r))
 	}
-	if r := rs["expects the timeout"]; r.Status != Pass {
+	if r := rs["expects the timeout"]; r.Status != testcase.Pass {
 		t.Errorf("%+v", failureLines(r))
 	}
 	// The caller's default applies to cases without timeoutMs.
@@ -298,7 +299,7 @@ func TestTimeouts(t *testing.T) {
 		"plugin.json": echoPlugin, "code/echo.ts": echoPage, "code/spin.ts": spinPage,
 		"tests/spin.json": `{"tool": "spin", "cases": [{"name": "default deadline", "error": {"name": "TimeoutError"}}]}`,
 	})
-	if r := runDir(t, dir2, Options{Timeout: 200 * time.Millisecond})[0]; r.Status != Pass {
+	if r := runDir(t, dir2, Options{Timeout: 200 * time.Millisecond})[0]; r.Status != testcase.Pass {
 		t.Errorf("%+v", failureLines(&r))
 	}
 }
@@ -369,7 +370,7 @@ func TestBrokenTestFiles(t *testing.T) {
 	rs := runDir(t, dir, Options{})
 	var got []string
 	for _, r := range rs {
-		if r.Status != Broken {
+		if r.Status != testcase.Broken {
 			t.Errorf("%s/%s: %s", r.File, r.Name, r.Status)
 		}
 		got = append(got, r.Failures[0].Path+": "+r.Failures[0].Message)
@@ -430,7 +431,7 @@ func TestFormats(t *testing.T) {
 		Results                []struct {
 			File, Name, Status string
 			Line               int
-			Failures           []Failure
+			Failures           []testcase.Failure
 		}
 	}
 	if err := json.Unmarshal(js.Bytes(), &doc); err != nil || doc.Passed != 1 || doc.Failed != 1 || doc.Errors != 1 || doc.Results[1].Line != 3 ||

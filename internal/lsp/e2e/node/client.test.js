@@ -389,6 +389,36 @@ test("plugin-lsp serve with a vscode-languageserver-protocol client", async (t) 
     assert.equal(again.approval.required, false);
   });
 
+  await t.test("plugin.runTests on native cases: asked per module bytes, Cancel skips them, Run runs them in the harness", async () => {
+    const TESTS = uriOf("tests/telegram.json");
+    const modulePath = path.join(DIR, "native/telegram.js");
+    const original = fs.readFileSync(modulePath);
+    // New bytes on disk: the approval given to plugin.runTool does not cover them.
+    fs.writeFileSync(modulePath, Buffer.concat([original, Buffer.from("\n// changed on disk\n")]));
+    try {
+      await ed.open("tests/telegram.json");
+      const runTests = () => ed.conn.sendRequest(rpc.ExecuteCommandRequest.type, { command: "plugin.runTests", arguments: [{ uri: TESTS }] });
+      const asked = ed.nativeQuestions.length;
+      ed.nativeAnswer = "Cancel";
+      let results = await runTests();
+      assert.equal(ed.nativeQuestions.length, asked + 1);
+      assert.match(ed.nativeQuestions[asked].message, /^Run tg\.sendMessage, tg\.readChat \(native\/telegram\.js, sha256:[0-9a-f]{64}\) with full authority on this machine\?$/);
+      assert.deepEqual(results.map((r) => r.status), ["skip", "skip", "skip"], JSON.stringify(results));
+      assert.match(results[0].skipped, /was not approved/);
+      const lenses = await ed.conn.sendRequest(rpc.CodeLensRequest.type, { textDocument: { uri: TESTS } });
+      assert.equal(lenses[0].command.title, "✓ 0 passed · ⊘ 3 skipped · ▶ Run all");
+      ed.nativeAnswer = "Run";
+      results = await runTests();
+      assert.equal(ed.nativeQuestions.length, asked + 2);
+      assert.deepEqual(results.map((r) => r.status), ["pass", "pass", "pass"], JSON.stringify(results));
+      assert.deepEqual(results[0].record.connections.map((c) => [c.protocol, c.host, c.port, c.refused]), [["tcp", "149.154.167.50", 443, "fake-providers"]]);
+      results = await runTests(); // the same bytes: not asked again
+      assert.equal(ed.nativeQuestions.length, asked + 2);
+    } finally {
+      fs.writeFileSync(modulePath, original);
+    }
+  });
+
   await t.test("hover: a credential, its value redacted", async () => {
     const h = await ed.conn.sendRequest(rpc.HoverRequest.type, { textDocument: { uri: MANIFEST }, position: ed.pos(MANIFEST, '"openlibrary_key"', 3) });
     assert.equal(h.contents.kind, "markdown");
