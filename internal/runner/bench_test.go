@@ -189,3 +189,70 @@ func BenchmarkFirstRunNewProcess(b *testing.B) {
 	b.StopTimer()
 	reportPercentiles(b, d)
 }
+
+// phaseSamples collects Request.Phases of many runs.
+type phaseSamples map[string][]time.Duration
+
+func (s phaseSamples) tell(name string, d time.Duration) { s[name] = append(s[name], d) }
+
+// report reports the median of each phase in µs (PhaseNames' order; the
+// sum of the medians next to the median of the whole run).
+func (s phaseSamples) report(b *testing.B, total []time.Duration) {
+	med := func(d []time.Duration) float64 {
+		d = append([]time.Duration(nil), d...)
+		sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
+		return float64(d[len(d)/2].Nanoseconds()) / 1000
+	}
+	sum := 0.0
+	for _, n := range PhaseNames {
+		if len(s[n]) == 0 {
+			continue
+		}
+		m := med(s[n])
+		sum += m
+		b.ReportMetric(m, n+"-µs")
+	}
+	b.ReportMetric(sum, "sum-µs")
+	if len(total) > 0 {
+		b.ReportMetric(med(total), "run-µs")
+	}
+}
+
+// BenchmarkRunPhases: where a warm run of lookupBook goes, phase by phase
+// (Request.Phases), paced (a pause before each run, the spare ready) and
+// back to back. Medians in µs.
+func BenchmarkRunPhases(b *testing.B) {
+	for _, mode := range []struct {
+		name  string
+		pause time.Duration
+	}{{"paced", 5 * time.Millisecond}, {"b2b", 0}} {
+		b.Run(mode.name, func(b *testing.B) {
+			r := sharedRunner(b)
+			ph := phaseSamples{}
+			req := Request{Plugin: books(b), Tool: "lookupBook", Input: json.RawMessage(`{"isbn":"9780261103344"}`)}
+			for i := 0; i < 20; i++ {
+				if rec, err := r.Run(context.Background(), req); err != nil || !rec.OK {
+					b.Fatal(err, rec.Error)
+				}
+			}
+			req.Phases = ph.tell
+			total := make([]time.Duration, 0, b.N)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if mode.pause > 0 {
+					b.StopTimer()
+					time.Sleep(mode.pause)
+					b.StartTimer()
+				}
+				t0 := time.Now()
+				rec, err := r.Run(context.Background(), req)
+				total = append(total, time.Since(t0))
+				if err != nil || !rec.OK {
+					b.Fatal(err, rec.Error)
+				}
+			}
+			b.StopTimer()
+			ph.report(b, total)
+		})
+	}
+}

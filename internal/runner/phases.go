@@ -25,6 +25,43 @@ import (
 // itself), and build the record from what the sandbox gave back. A phase
 // that ends the run returns the *record.RunError the record carries.
 
+// phaseClock tells Request.Phases how long each phase took; with no
+// Phases it reads no clock.
+type phaseClock struct {
+	tell func(string, time.Duration)
+	t    time.Time
+}
+
+func startPhases(tell func(string, time.Duration), start time.Time) phaseClock {
+	return phaseClock{tell: tell, t: start}
+}
+
+// lap tells the time since the last lap as phase name.
+func (c *phaseClock) lap(name string) {
+	if c.tell == nil {
+		return
+	}
+	now := time.Now()
+	c.tell(name, now.Sub(c.t))
+	c.t = now
+}
+
+// sandbox tells the sandbox's own phases (they sum to its Duration) and
+// starts the next lap at the sandbox's end.
+func (c *phaseClock) sandbox(out sandbox.Outcome) {
+	if c.tell == nil {
+		return
+	}
+	ph := out.Phases
+	for _, x := range []struct {
+		n string
+		d time.Duration
+	}{{"sandbox.acquire", ph.Acquire}, {"sandbox.setup", ph.Setup}, {"sandbox.call", ph.Call}, {"sandbox.wait", ph.Wait}, {"sandbox.deliver", ph.Deliver}, {"sandbox.finish", ph.Finish}} {
+		c.tell(x.n, x.d)
+	}
+	c.t = time.Now()
+}
+
 // runPlan is what validate makes of a request.
 type runPlan struct {
 	tool    *checker.Tool // nil for a bare page
