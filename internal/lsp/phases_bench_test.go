@@ -54,7 +54,7 @@ func BenchmarkRunToolPhases(b *testing.B) {
 // stamps are the server side's clock readings of the call in flight.
 type stamps struct {
 	frameRead, runStart, runEnd, writeStart, writeEnd atomic.Int64
-	lastFrame                                        atomic.Pointer[[]byte]
+	lastFrame                                         atomic.Pointer[[]byte]
 }
 
 var benchEpoch = time.Now()
