@@ -13,7 +13,6 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/capability"
-	"github.com/plugin-lsp/plugin-lsp/internal/jsonpos"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/broker"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/sandbox"
@@ -144,9 +143,9 @@ func runErr(name, msg, file string, line, col int) *record.RunError {
 // refuseDuplicateKeys: a manifest with a key written twice says two
 // things, so it is not run.
 func refuseDuplicateKeys(p *checker.Plugin) *record.RunError {
-	if ds := jsonpos.DuplicateKeys(p.Manifest.Root); len(ds) > 0 {
-		e := jsonpos.NewDuplicateKeyError(p.ManifestFile.Text, ds[0])
-		return runErr("ManifestError", e.Message(), checker.ManifestName, e.DupLine, e.DupCol)
+	if d := factsOf(p).dup; d != nil {
+		e := *d
+		return &e
 	}
 	return nil
 }
@@ -199,7 +198,7 @@ func (r *Runner) grant(req Request, rel string, set *fixtureSet, progress func(s
 		provider = req.Recorder.Wrap(provider)
 	}
 	// A malformed capability entry grants nothing.
-	reach := capability.FromManifest(p.Manifest)
+	reach := factsOf(p).reach // read only: each run makes its own broker from it
 	if req.Tool == "" {
 		reach = capability.ReachOfPage(p, rel) // a bare page: the minimal grant
 	}

@@ -388,13 +388,16 @@ func loadFixtures(p *checker.Plugin, override string) (*fixtureSet, error) {
 		}
 		return newFixtureSet(f), nil
 	}
-	data, err := checker.ReadPluginFile(p.FS, p.Dir, checker.FixturesName)
+	// Through the plugin's one read path: read once per loaded Plugin
+	// (the checker's snapshot; a changed file is a new Plugin).
+	file, err := p.ReadFile(checker.FixturesName)
 	if errors.Is(err, fs.ErrNotExist) {
 		return newFixtureSet(&broker.Fixtures{}), nil
 	}
 	if err != nil {
 		return nil, err
 	}
+	data := file.Text
 	if len(data) > broker.MaxFixturesBytes {
 		return nil, fmt.Errorf("%s: %d bytes, more than %d", checker.FixturesName, len(data), broker.MaxFixturesBytes)
 	}
