@@ -7,8 +7,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"runtime/metrics"
 	"sort"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -254,5 +257,50 @@ func BenchmarkRunPhases(b *testing.B) {
 			b.StopTimer()
 			ph.report(b, total)
 		})
+	}
+}
+
+// rssBytes is this process's resident set size (Linux /proc/self/statm;
+// -1 elsewhere).
+func rssBytes() int64 {
+	b, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		return -1
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 2 {
+		return -1
+	}
+	pages, _ := strconv.ParseInt(f[1], 10, 64)
+	return pages * int64(os.Getpagesize())
+}
+
+// BenchmarkRunRSS: RSS over 10,000 back-to-back runner.Run of lookupBook
+// (PLUGIN_LSP_RSS_RUNS overrides the count), read after a GC at 0, 1k,
+// 5k and 10k runs and reported as rss-MB-at-<n>. Run with -benchtime 1x.
+func BenchmarkRunRSS(b *testing.B) {
+	n := 10000
+	if v, err := strconv.Atoi(os.Getenv("PLUGIN_LSP_RSS_RUNS")); err == nil && v > 0 {
+		n = v
+	}
+	r := sharedRunner(b)
+	req := Request{Plugin: books(b), Tool: "lookupBook", Input: json.RawMessage(`{"isbn":"9780261103344"}`)}
+	at := map[int]bool{0: true, 1000: true, 5000: true, 10000: true, n: true}
+	for range b.N {
+		for i := 0; i <= n; i++ {
+			if at[i] {
+				runtime.GC()
+				mb := float64(rssBytes()) / 1e6
+				b.Logf("run %6d: RSS %.1f MB, goroutines %d", i, mb, runtime.NumGoroutine())
+				b.ReportMetric(mb, "rss-MB-at-"+strconv.Itoa(i))
+			}
+			if i == n {
+				break
+			}
+			rec, err := r.Run(context.Background(), req)
+			if err != nil || !rec.OK {
+				b.Fatal(err, rec.Error)
+			}
+		}
 	}
 }
