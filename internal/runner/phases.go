@@ -233,7 +233,7 @@ func (r *Runner) releaseSlot() { <-r.slots }
 func buildRecord(rec *record.Record, out sandbox.Outcome, prog *Program, p *checker.Plugin, b *broker.Broker) {
 	rec.OK = out.OK
 	if out.OK {
-		rec.Result = json.RawMessage(b.Redact(string(out.Result)))
+		rec.Result = json.RawMessage(b.RedactBytes(out.Result))
 		if !json.Valid(rec.Result) {
 			rec.Result = json.RawMessage(strconv.Quote(string(rec.Result)))
 		}
