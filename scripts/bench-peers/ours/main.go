@@ -11,6 +11,10 @@
 //	      runner   the whole runner.Run of the example plugin's lookupBook
 //	               (fixtures read, broker, redaction, record): what
 //	               `plugin-lsp run` and the language server pay
+//	      lsp-null a request of the same path that runs nothing
+//	               (workspace/executeCommand of a command the server does
+//	               not have, answered with an error): the floor of a round
+//	               trip over stdio
 //	      lsp      the same run the way an editor asks for it:
 //	               workspace/executeCommand plugin.runTool to a
 //	               `plugin-lsp serve` child (the binary in PLUGIN_LSP_BIN)
@@ -118,7 +122,9 @@ func setup(mode string) (func() error, func(), error) {
 			return nil
 		}, e.Close, nil
 	case "lsp":
-		return lspSetup()
+		return lspSetup(false)
+	case "lsp-null":
+		return lspSetup(true)
 	case "runner":
 		r, err := runner.New(runner.Config{CacheDir: cache, Env: func(string) string { return "" }})
 		if err != nil {
@@ -143,7 +149,7 @@ func setup(mode string) (func() error, func(), error) {
 
 // lspSetup starts `plugin-lsp serve` with the repository as its workspace
 // and returns a call that runs lookupBook through plugin.runTool.
-func lspSetup() (func() error, func(), error) {
+func lspSetup(null bool) (func() error, func(), error) {
 	bin := os.Getenv("PLUGIN_LSP_BIN")
 	if bin == "" {
 		return nil, nil, fmt.Errorf("PLUGIN_LSP_BIN names no plugin-lsp binary")
@@ -243,6 +249,20 @@ func lspSetup() (func() error, func(), error) {
 		_ = cmd.Wait()
 	}
 	args := map[string]any{"dir": dir, "tool": "lookupBook", "input": json.RawMessage(`{"isbn":"978-0261103344"}`)}
+	if null {
+		// the same request path (framing, decode, dispatch, a handler,
+		// an answer) for a command the server does not have: the floor
+		// of a round trip over stdio
+		return func() error {
+			if err := send("workspace/executeCommand", map[string]any{"command": "plugin.noSuchCommand", "arguments": []any{args}}, false); err != nil {
+				return err
+			}
+			if _, err := read(id); err == nil {
+				return fmt.Errorf("plugin.noSuchCommand answered without an error")
+			}
+			return nil
+		}, stop, nil
+	}
 	return func() error {
 		if err := send("workspace/executeCommand", map[string]any{"command": "plugin.runTool", "arguments": []any{args}}, false); err != nil {
 			return err
