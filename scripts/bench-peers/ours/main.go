@@ -48,6 +48,10 @@ var toolSource string
 
 const want = `{"type":"stat","value":"The Hobbit","label":"Title"}`
 
+// serverRunUs is the durationMs of the last plugin.runTool's record (the
+// runner.Run inside the server), in µs; 0 in the other modes.
+var serverRunUs float64
+
 func cpu() time.Duration {
 	var ru syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
@@ -73,7 +77,7 @@ func main() {
 		}
 	}
 	us := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1000 }
-	var paced, b2b []float64
+	var paced, b2b, pacedRun, b2bRun []float64
 	for i := 0; i < calls; i++ {
 		time.Sleep(5 * time.Millisecond)
 		t0 := time.Now()
@@ -82,6 +86,7 @@ func main() {
 			os.Exit(1)
 		}
 		paced = append(paced, us(time.Since(t0)))
+		pacedRun = append(pacedRun, serverRunUs)
 	}
 	c0 := cpu()
 	for i := 0; i < calls; i++ {
@@ -91,9 +96,16 @@ func main() {
 			os.Exit(1)
 		}
 		b2b = append(b2b, us(time.Since(t0)))
+		b2bRun = append(b2bRun, serverRunUs)
 	}
 	c := cpu() - c0
-	out, _ := json.Marshal(map[string]any{"mode": "ours-" + os.Args[1], "paced": paced, "b2b": b2b, "cpuUs": us(c) / float64(calls)})
+	res := map[string]any{"mode": "ours-" + os.Args[1], "paced": paced, "b2b": b2b, "cpuUs": us(c) / float64(calls)}
+	if os.Args[1] == "lsp" {
+		// the run inside the server, call by call: the rest of each
+		// call is the protocol path
+		res["pacedServerRun"], res["b2bServerRun"] = pacedRun, b2bRun
+	}
+	out, _ := json.Marshal(res)
 	fmt.Println(string(out))
 }
 
@@ -272,12 +284,14 @@ func lspSetup(null bool) (func() error, func(), error) {
 			return err
 		}
 		var rec struct {
-			OK     bool            `json:"ok"`
-			Result json.RawMessage `json:"result"`
+			OK         bool            `json:"ok"`
+			Result     json.RawMessage `json:"result"`
+			DurationMs float64         `json:"durationMs"`
 		}
 		if json.Unmarshal(res, &rec) != nil || !rec.OK {
 			return fmt.Errorf("run failed: %.300s", res)
 		}
+		serverRunUs = rec.DurationMs * 1000
 		return nil
 	}, stop, nil
 }
