@@ -5,6 +5,7 @@
 #   ours-sandbox   our sandbox layer (a new wasm instance per call)
 #   ours-runner    our whole runner.Run (fixtures, broker, record) of the example plugin's lookupBook
 #   ours-lsp       the same run as an editor asks for it: plugin.runTool over stdio to `plugin-lsp serve`
+#   ours-lsp-null  a request of the same path that runs nothing: the floor of a stdio round trip
 #   qjs-runtime    quickjs-emscripten, a new QuickJS runtime per call in one wasm instance
 #   qjs-instance   quickjs-emscripten, a new wasm instance per call (module compiled once)
 #   node-vm        Node's vm.createContext per call
@@ -14,7 +15,8 @@
 # back-to-back calls. Printed: the medians over the rounds of each round's
 # paced p50/p95, back-to-back p50 and CPU time per back-to-back call, and
 # the ratios to qjs-runtime.
-# Usage: scripts/bench-peers.sh [ROUNDS [CALLS]]   (defaults 5, 200)
+# Usage: scripts/bench-peers.sh [ROUNDS [CALLS]]   (defaults 5, 200; BENCH_MODES
+# chooses the modes, qjs-runtime among them for the ratios)
 # Needs Go and Node (npm ci installs quickjs-emscripten from the lock file).
 set -eu
 cd "$(dirname "$0")/.."
@@ -31,7 +33,7 @@ export PLUGIN_LSP_BENCH_CACHE="$tmp/cache"
 echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //') x $(nproc)"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-modes="ours-sandbox ours-runner ours-lsp qjs-runtime qjs-instance node-vm"
+modes=${BENCH_MODES:-"ours-sandbox ours-runner ours-lsp ours-lsp-null qjs-runtime qjs-instance node-vm"}
 i=1
 while [ "$i" -le "$rounds" ]; do
 	# rotate the order by the round number

@@ -159,10 +159,14 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 	}
 	ide.PanelRecord(rec)
 	s.mu.Lock()
+	prev := ps.runs[args.Tool]
 	ps.runs[args.Tool] = &toolRun{record: rec, input: input, at: time.Now(), basis: basis}
-	if req.Recorder != nil {
+	switch {
+	case req.Recorder != nil:
 		s.schedule(ps) // fixtures.json changed too
-	} else {
+	case s.keepViewAfterRun(ps, args.Tool, prev):
+		// the same learnt facts as the last run: no check
+	default:
 		s.scheduleAfterRun(ps) // learnt diagnostics, lenses and hints change
 	}
 	lens, hints := s.caps.codeLensRefresh, s.caps.inlayHintRefresh

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"maps"
+	"reflect"
 	"sort"
 	"strings"
 	"time"
@@ -165,6 +166,27 @@ func (s *Server) scheduleAfterRun(ps *pluginState) {
 	}
 	s.scheduleIn(ps, false)
 	ps.runsOnlyFrom = from
+}
+
+// keepViewAfterRun: a run whose record gives the checks the same facts as
+// the tool's last run (analysisRuns: its fetches and connections) changes
+// no diagnostic, so when the current view was checked with that last run,
+// it takes the new run as it is (lenses, hints and hover read the view's
+// runs) and no check is scheduled. Back to back, a check per run competed
+// with the next run for the CPU. Callers hold s.mu.
+func (s *Server) keepViewAfterRun(ps *pluginState, tool string, prev *toolRun) bool {
+	vw := ps.view
+	if prev == nil || vw == nil || vw.plugin == nil || vw.gen != ps.gen || vw.runs[tool] != prev {
+		return false
+	}
+	facts := analysisRuns(map[string]*toolRun{"a": prev, "b": ps.runs[tool]})
+	if !reflect.DeepEqual(facts["a"], facts["b"]) {
+		return false
+	}
+	nv := *vw
+	nv.runs = maps.Clone(ps.runs)
+	ps.view = &nv
+	return true
 }
 
 // runView returns the view a run reads its plugin from: the last check's

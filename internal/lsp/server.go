@@ -23,6 +23,7 @@ package lsp
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -245,6 +246,12 @@ func (codec) Marshal(v any) ([]byte, error) {
 			return []byte("null"), nil
 		}
 		return m, nil
+	case protocol.LSPAny:
+		// A command's answer, already JSON (a run record: json.Marshal's
+		// output): written as it is, not decoded and formatted again.
+		if m != nil && json.Valid(m) {
+			return m, nil
+		}
 	}
 	return protocol.Marshal(v)
 }

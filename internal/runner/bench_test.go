@@ -7,8 +7,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"runtime/metrics"
 	"sort"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -188,4 +191,116 @@ func BenchmarkFirstRunNewProcess(b *testing.B) {
 	}
 	b.StopTimer()
 	reportPercentiles(b, d)
+}
+
+// phaseSamples collects Request.Phases of many runs.
+type phaseSamples map[string][]time.Duration
+
+func (s phaseSamples) tell(name string, d time.Duration) { s[name] = append(s[name], d) }
+
+// report reports the median of each phase in µs (PhaseNames' order; the
+// sum of the medians next to the median of the whole run).
+func (s phaseSamples) report(b *testing.B, total []time.Duration) {
+	med := func(d []time.Duration) float64 {
+		d = append([]time.Duration(nil), d...)
+		sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
+		return float64(d[len(d)/2].Nanoseconds()) / 1000
+	}
+	sum := 0.0
+	for _, n := range PhaseNames {
+		if len(s[n]) == 0 {
+			continue
+		}
+		m := med(s[n])
+		sum += m
+		b.ReportMetric(m, n+"-µs")
+	}
+	b.ReportMetric(sum, "sum-µs")
+	if len(total) > 0 {
+		b.ReportMetric(med(total), "run-µs")
+	}
+}
+
+// BenchmarkRunPhases: where a warm run of lookupBook goes, phase by phase
+// (Request.Phases), paced (a pause before each run, the spare ready) and
+// back to back. Medians in µs.
+func BenchmarkRunPhases(b *testing.B) {
+	for _, mode := range []struct {
+		name  string
+		pause time.Duration
+	}{{"paced", 5 * time.Millisecond}, {"b2b", 0}} {
+		b.Run(mode.name, func(b *testing.B) {
+			r := sharedRunner(b)
+			ph := phaseSamples{}
+			req := Request{Plugin: books(b), Tool: "lookupBook", Input: json.RawMessage(`{"isbn":"9780261103344"}`)}
+			for i := 0; i < 20; i++ {
+				if rec, err := r.Run(context.Background(), req); err != nil || !rec.OK {
+					b.Fatal(err, rec.Error)
+				}
+			}
+			req.Phases = ph.tell
+			total := make([]time.Duration, 0, b.N)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if mode.pause > 0 {
+					b.StopTimer()
+					time.Sleep(mode.pause)
+					b.StartTimer()
+				}
+				t0 := time.Now()
+				rec, err := r.Run(context.Background(), req)
+				total = append(total, time.Since(t0))
+				if err != nil || !rec.OK {
+					b.Fatal(err, rec.Error)
+				}
+			}
+			b.StopTimer()
+			ph.report(b, total)
+		})
+	}
+}
+
+// rssBytes is this process's resident set size (Linux /proc/self/statm;
+// -1 elsewhere).
+func rssBytes() int64 {
+	b, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		return -1
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 2 {
+		return -1
+	}
+	pages, _ := strconv.ParseInt(f[1], 10, 64)
+	return pages * int64(os.Getpagesize())
+}
+
+// BenchmarkRunRSS: RSS over 10,000 back-to-back runner.Run of lookupBook
+// (PLUGIN_LSP_RSS_RUNS overrides the count), read after a GC at 0, 1k,
+// 5k and 10k runs and reported as rss-MB-at-<n>. Run with -benchtime 1x.
+func BenchmarkRunRSS(b *testing.B) {
+	n := 10000
+	if v, err := strconv.Atoi(os.Getenv("PLUGIN_LSP_RSS_RUNS")); err == nil && v > 0 {
+		n = v
+	}
+	r := sharedRunner(b)
+	req := Request{Plugin: books(b), Tool: "lookupBook", Input: json.RawMessage(`{"isbn":"9780261103344"}`)}
+	at := map[int]bool{0: true, 1000: true, 5000: true, 10000: true, n: true}
+	for range b.N {
+		for i := 0; i <= n; i++ {
+			if at[i] {
+				runtime.GC()
+				mb := float64(rssBytes()) / 1e6
+				b.Logf("run %6d: RSS %.1f MB, goroutines %d", i, mb, runtime.NumGoroutine())
+				b.ReportMetric(mb, "rss-MB-at-"+strconv.Itoa(i))
+			}
+			if i == n {
+				break
+			}
+			rec, err := r.Run(context.Background(), req)
+			if err != nil || !rec.OK {
+				b.Fatal(err, rec.Error)
+			}
+		}
+	}
 }

@@ -13,7 +13,6 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/capability"
-	"github.com/plugin-lsp/plugin-lsp/internal/jsonpos"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/broker"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/sandbox"
@@ -24,6 +23,43 @@ import (
 // compile the page, grant the host methods, run in the sandbox (Run
 // itself), and build the record from what the sandbox gave back. A phase
 // that ends the run returns the *record.RunError the record carries.
+
+// phaseClock tells Request.Phases how long each phase took; with no
+// Phases it reads no clock.
+type phaseClock struct {
+	tell func(string, time.Duration)
+	t    time.Time
+}
+
+func startPhases(tell func(string, time.Duration), start time.Time) phaseClock {
+	return phaseClock{tell: tell, t: start}
+}
+
+// lap tells the time since the last lap as phase name.
+func (c *phaseClock) lap(name string) {
+	if c.tell == nil {
+		return
+	}
+	now := time.Now()
+	c.tell(name, now.Sub(c.t))
+	c.t = now
+}
+
+// sandbox tells the sandbox's own phases (they sum to its Duration) and
+// starts the next lap at the sandbox's end.
+func (c *phaseClock) sandbox(out sandbox.Outcome) {
+	if c.tell == nil {
+		return
+	}
+	ph := out.Phases
+	for _, x := range []struct {
+		n string
+		d time.Duration
+	}{{"sandbox.acquire", ph.Acquire}, {"sandbox.setup", ph.Setup}, {"sandbox.call", ph.Call}, {"sandbox.wait", ph.Wait}, {"sandbox.deliver", ph.Deliver}, {"sandbox.finish", ph.Finish}} {
+		c.tell(x.n, x.d)
+	}
+	c.t = time.Now()
+}
 
 // runPlan is what validate makes of a request.
 type runPlan struct {
@@ -107,9 +143,9 @@ func runErr(name, msg, file string, line, col int) *record.RunError {
 // refuseDuplicateKeys: a manifest with a key written twice says two
 // things, so it is not run.
 func refuseDuplicateKeys(p *checker.Plugin) *record.RunError {
-	if ds := jsonpos.DuplicateKeys(p.Manifest.Root); len(ds) > 0 {
-		e := jsonpos.NewDuplicateKeyError(p.ManifestFile.Text, ds[0])
-		return runErr("ManifestError", e.Message(), checker.ManifestName, e.DupLine, e.DupCol)
+	if d := factsOf(p).dup; d != nil {
+		e := *d
+		return &e
 	}
 	return nil
 }
@@ -162,7 +198,7 @@ func (r *Runner) grant(req Request, rel string, set *fixtureSet, progress func(s
 		provider = req.Recorder.Wrap(provider)
 	}
 	// A malformed capability entry grants nothing.
-	reach := capability.FromManifest(p.Manifest)
+	reach := factsOf(p).reach // read only: each run makes its own broker from it
 	if req.Tool == "" {
 		reach = capability.ReachOfPage(p, rel) // a bare page: the minimal grant
 	}
@@ -197,7 +233,7 @@ func (r *Runner) releaseSlot() { <-r.slots }
 func buildRecord(rec *record.Record, out sandbox.Outcome, prog *Program, p *checker.Plugin, b *broker.Broker) {
 	rec.OK = out.OK
 	if out.OK {
-		rec.Result = json.RawMessage(b.Redact(string(out.Result)))
+		rec.Result = json.RawMessage(b.RedactBytes(out.Result))
 		if !json.Valid(rec.Result) {
 			rec.Result = json.RawMessage(strconv.Quote(string(rec.Result)))
 		}

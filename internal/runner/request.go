@@ -38,7 +38,17 @@ type Request struct {
 	// Progress, when set, receives short human messages while the run goes
 	// on ("compiling", "fetch https://…").
 	Progress func(msg string)
+	// Phases, when set, is told each phase of the run and its duration
+	// (PhaseNames, in order; a phase a run skips is not told): what the
+	// benchmarks' phase tables read.
+	Phases func(phase string, d time.Duration)
 }
+
+// PhaseNames are the phases Request.Phases is told, in the order a run
+// goes through them: the runner's own and, between grant and record, the
+// sandbox's (sandbox.Phases).
+var PhaseNames = []string{"validate", "manifest", "input", "fixtures", "compile", "grant", "slot",
+	"sandbox.acquire", "sandbox.setup", "sandbox.call", "sandbox.wait", "sandbox.deliver", "sandbox.finish", "record"}
 
 // ToolRunner is what the layers above (cmd, lsp) need from the runner; the
 // lsp tests use a fake.

@@ -111,6 +111,7 @@ var ErrUnknownTool = errors.New("unknown tool")
 // compiled is a record.Record with OK false.
 func (r *Runner) Run(ctx context.Context, req Request) (*record.Record, error) {
 	start := time.Now()
+	clock := startPhases(req.Phases, start)
 	plan, err := validate(req)
 	if err != nil {
 		return nil, err
@@ -118,6 +119,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (*record.Record, error) {
 	p := req.Plugin
 	progress := serialProgress(req.Progress)
 	rec := newRecord(plan.claim, plan.timeout)
+	clock.lap("validate")
 	finish := func() (*record.Record, error) {
 		CapRecord(rec)
 		rec.DurationMs = ms(time.Since(start))
@@ -131,6 +133,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (*record.Record, error) {
 	if e := refuseDuplicateKeys(p); e != nil {
 		return fail(e)
 	}
+	clock.lap("manifest")
 	// The input, checked against inputJsonSchema before any sandbox starts
 	// (a bare page has none). Its error lists every violation: not capped.
 	if plan.tool != nil {
@@ -140,22 +143,27 @@ func (r *Runner) Run(ctx context.Context, req Request) (*record.Record, error) {
 			return rec, nil
 		}
 	}
+	clock.lap("input")
 	set, e := fixturesFor(p, req)
 	if e != nil {
 		return fail(e)
 	}
+	clock.lap("fixtures")
 	prog, rel, e := r.compilePage(p, plan, progress)
 	if e != nil {
 		return fail(e)
 	}
+	clock.lap("compile")
 	b, methods := r.grant(req, rel, set, progress)
 	rec.Usage.FetchCap = b.MaxFetches()
+	clock.lap("grant")
 
 	if !r.acquireSlot(ctx) {
 		return fail(runErr("CanceledError", "the run was cancelled before it started", prog.Page, 0, 0))
 	}
 	defer r.releaseSlot()
 	progress("running " + rec.Claim)
+	clock.lap("slot")
 	out := r.engine.Run(ctx, sandbox.Job{
 		Name:    ScriptName,
 		Code:    prog.Code,
@@ -163,6 +171,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (*record.Record, error) {
 		Methods: methods,
 		Timeout: plan.timeout,
 	})
+	clock.sandbox(out)
 
 	buildRecord(rec, out, prog, p, b)
 	rec, _ = finish()
@@ -171,6 +180,7 @@ func (r *Runner) Run(ctx context.Context, req Request) (*record.Record, error) {
 	} else {
 		progress("failed: " + rec.Error.Message)
 	}
+	clock.lap("record")
 	return rec, nil
 }
 
@@ -378,13 +388,16 @@ func loadFixtures(p *checker.Plugin, override string) (*fixtureSet, error) {
 		}
 		return newFixtureSet(f), nil
 	}
-	data, err := checker.ReadPluginFile(p.FS, p.Dir, checker.FixturesName)
+	// Through the plugin's one read path: read once per loaded Plugin
+	// (the checker's snapshot; a changed file is a new Plugin).
+	file, err := p.ReadFile(checker.FixturesName)
 	if errors.Is(err, fs.ErrNotExist) {
 		return newFixtureSet(&broker.Fixtures{}), nil
 	}
 	if err != nil {
 		return nil, err
 	}
+	data := file.Text
 	if len(data) > broker.MaxFixturesBytes {
 		return nil, fmt.Errorf("%s: %d bytes, more than %d", checker.FixturesName, len(data), broker.MaxFixturesBytes)
 	}

@@ -71,6 +71,24 @@ func TestWarmRunFollowsEdits(t *testing.T) {
 	write("fixtures.json", string(fixtures))
 	write("code/lookup-book.ts", string(page))
 	want(run(), hobbit)
+
+	// The manifest's facts (its reach, a key written twice) are kept by
+	// the loaded manifest file: an edit is a new load, and the next run
+	// follows it.
+	manifest, err := os.ReadFile(filepath.Join(dir, "plugin.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write("plugin.json", strings.Replace(string(manifest), `"api.openlibrary.org",`, `"api.example.org",`, 1))
+	if rec := run(); rec.OK || len(rec.Fetches) != 1 || rec.Fetches[0].Refused == "" {
+		t.Fatalf("the domain taken out of the manifest: %s %+v %+v", rec.Result, rec.Error, rec.Fetches)
+	}
+	write("plugin.json", strings.Replace(string(manifest), `"version": "1.2.0",`, `"version": "1.2.0", "version": "1.2.1",`, 1))
+	if rec := run(); rec.OK || rec.Error.Name != "ManifestError" {
+		t.Fatalf("a key written twice: %s %+v", rec.Result, rec.Error)
+	}
+	write("plugin.json", string(manifest))
+	want(run(), hobbit)
 }
 
 // The canned responses are made once per fixtures.json content, but each

@@ -11,7 +11,9 @@ import (
 	"encoding/hex"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -99,13 +101,47 @@ type Secret struct{ Name, Value string }
 
 // New returns the scrubber of secrets, each replaced by Marker(Name); nil
 // (which scrubs nothing) when no secret has a value.
+//
+// A Scrubber is never changed once made, so the scrubbers of the last
+// sets of secrets are kept (a tool run makes one for its dev secrets on
+// every run, ~10 µs): the same secrets give the same scrubber.
 func New(secrets ...Secret) *Scrubber {
 	pairs := make([]string, 0, 2*len(secrets))
+	var key strings.Builder
 	for _, sec := range secrets {
-		pairs = append(pairs, sec.Value, Marker(sec.Name))
+		m := Marker(sec.Name)
+		pairs = append(pairs, sec.Value, m)
+		for _, t := range [2]string{sec.Value, m} {
+			key.WriteString(strconv.Itoa(len(t)))
+			key.WriteByte(':')
+			key.WriteString(t)
+		}
 	}
-	return newScrubber(pairs)
+	k := key.String()
+	made.Lock()
+	s, ok := made.m[k]
+	made.Unlock()
+	if ok {
+		return s
+	}
+	s = newScrubber(pairs)
+	made.Lock()
+	if made.m == nil || len(made.m) >= maxMade {
+		made.m = map[string]*Scrubber{}
+	}
+	made.m[k] = s
+	made.Unlock()
+	return s
 }
+
+// made keeps the scrubbers New made last, by their secrets (at most
+// maxMade sets; it starts over past that).
+var made struct {
+	sync.Mutex
+	m map[string]*Scrubber
+}
+
+const maxMade = 16
 
 // newScrubber returns the scrubber of pairs: a secret value, then its
 // marker, and so on (nil when there is no secret).

@@ -68,3 +68,25 @@ func TestScrubAPI(t *testing.T) {
 		t.Error("nil Stream: 11 bytes fit a 10-byte limit")
 	}
 }
+
+// TestNewKeepsMade: the same secrets give the same (immutable) scrubber,
+// other secrets their own; a value that only ends like another's is not
+// the other's set (the key is length-prefixed).
+func TestNewKeepsMade(t *testing.T) {
+	a := scrub.New(scrub.Secret{Name: "k", Value: "s3cr3t-value-one"})
+	if b := scrub.New(scrub.Secret{Name: "k", Value: "s3cr3t-value-one"}); a != b {
+		t.Error("the same secrets made a second scrubber")
+	}
+	c := scrub.New(scrub.Secret{Name: "k", Value: "other-secret-two"})
+	if c == a {
+		t.Fatal("other secrets got the first set's scrubber")
+	}
+	if got := c.Text("x other-secret-two s3cr3t-value-one"); got != "x "+scrub.Marker("k")+" s3cr3t-value-one" {
+		t.Errorf("scrubbed %q", got)
+	}
+	d := scrub.New(scrub.Secret{Name: "k", Value: "ab"}, scrub.Secret{Name: "c", Value: "d"})
+	e := scrub.New(scrub.Secret{Name: "k", Value: "a"}, scrub.Secret{Name: "bc", Value: "d"})
+	if d == e {
+		t.Error("two different sets share a key")
+	}
+}

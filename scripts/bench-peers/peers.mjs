@@ -7,7 +7,8 @@
 //         qjs-instance  quickjs-emscripten, a new wasm instance per call of the module compiled once (and a runtime in it)
 //         node-vm       Node's vm.createContext per call
 //
-// Prints one JSON line: per-call wall times (µs) of paced calls (a 5 ms
+// CALLS 0: one call and exit (the first run in a new process; nothing printed).
+// Otherwise prints one JSON line: per-call wall times (µs) of paced calls (a 5 ms
 // pause before each) and of back-to-back calls, and the process's CPU time
 // per back-to-back call.
 import vm from "node:vm";
@@ -117,6 +118,11 @@ if (mode === "qjs-runtime") {
   process.exit(2);
 }
 
+if (calls === 0) {
+  // the first run in a new process: one call, nothing printed
+  await call();
+  process.exit(0);
+}
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 for (let i = 0; i < 20; i++) await call(); // warm-up
 const paced = [];

@@ -108,6 +108,19 @@ type Outcome struct {
 	LogTruncated    bool // the cap was reached; later output was dropped
 	MemoryPeakBytes int64
 	Duration        time.Duration
+	// Phases is where Duration went.
+	Phases Phases
+}
+
+// Phases is where a run's time went, read off the monotonic clock a few
+// times per run (the phase table of scripts and benchmarks).
+type Phases struct {
+	Acquire time.Duration // a prepared sandbox taken (a spare, an image restored) or made
+	Setup   time.Duration // host objects installed and the page evaluated, where no image had them
+	Call    time.Duration // __sb.start(): the default export called, until it first waits
+	Wait    time.Duration // waiting for host results and timers (the fetch hand-off)
+	Deliver time.Duration // results and timers delivered into the page, its reactions run
+	Finish  time.Duration // host goroutines joined, memory size read
 }
 
 // sandbox is one prepared runtime: prelude loaded, no page yet.
@@ -281,6 +294,7 @@ func (e *Engine) Run(ctx context.Context, job Job) Outcome {
 	if err != nil {
 		return Outcome{Err: &Error{Kind: KindInternal, Name: "SandboxError", Message: err.Error()}, Duration: time.Since(start)}
 	}
+	acquired := time.Now()
 	// Freeing the runtime (~1 ms) happens after Run returns; Engine.Close
 	// waits for it, so nothing outlives the engine.
 	defer e.closeLater(sb)
@@ -314,7 +328,9 @@ func (e *Engine) Run(ctx context.Context, job Job) Outcome {
 	sb.mu.Lock()
 	sb.run = rs
 	sb.mu.Unlock()
-	out := sb.drive(runCtx, rs, &e.pages, installed, evaluated)
+	var ph Phases
+	out := sb.drive(runCtx, rs, &e.pages, installed, evaluated, &ph)
+	driven := time.Now()
 	stop()    // nothing runs in the sandbox any more: no goroutine to halt it
 	cancel()  // host calls still in flight (a lost Promise.race) stop now
 	rs.wait() // and no host goroutine outlives the run
@@ -325,7 +341,10 @@ func (e *Engine) Run(ctx context.Context, job Job) Outcome {
 		out.Err = &Error{Kind: KindMemory, Name: "InternalError",
 			Message: fmt.Sprintf("out of memory: the sandbox is capped at %d MiB", DefaultMemoryCapBytes>>20)}
 	}
-	out.Duration = time.Since(start)
+	end := time.Now()
+	ph.Acquire, ph.Finish = acquired.Sub(start), end.Sub(driven)
+	out.Phases = ph
+	out.Duration = end.Sub(start)
 	return out
 }
 
@@ -342,7 +361,13 @@ func (sb *sandbox) memorySize() (n int64) {
 
 // drive evaluates the page, starts the call and runs the event loop: Go
 // waits for host results and timers, JS runs only inside Eval.
-func (sb *sandbox) drive(ctx context.Context, rs *runState, cc *codeCache, installed, evaluated bool) (out Outcome) {
+func (sb *sandbox) drive(ctx context.Context, rs *runState, cc *codeCache, installed, evaluated bool, ph *Phases) (out Outcome) {
+	t := time.Now()
+	lap := func(d *time.Duration) {
+		now := time.Now()
+		*d += now.Sub(t)
+		t = now
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			out = Outcome{Err: rs.panicError(r)}
@@ -361,10 +386,13 @@ func (sb *sandbox) drive(ctx context.Context, rs *runState, cc *codeCache, insta
 			return Outcome{Err: rs.evalError(err, KindCompile)}
 		}
 	}
+	lap(&ph.Setup)
 	if rs.done {
 		return rs.outcome
 	}
-	if err := sb.eval("<start>", "__sb.start()"); err != nil {
+	err := sb.eval("<start>", "__sb.start()")
+	lap(&ph.Call)
+	if err != nil {
 		return Outcome{Err: rs.evalError(err, KindThrown)}
 	}
 	for !rs.done {
@@ -392,7 +420,10 @@ func (sb *sandbox) drive(ctx context.Context, rs *runState, cc *codeCache, insta
 				if ctx.Err() != nil {
 					return Outcome{Err: rs.ctxError()}
 				}
-				if err := sb.eval("<timer>", "__sb.fire("+strconv.Itoa(t.id)+")"); err != nil {
+				lap(&ph.Wait)
+				err := sb.eval("<timer>", "__sb.fire("+strconv.Itoa(t.id)+")")
+				lap(&ph.Deliver)
+				if err != nil {
 					return Outcome{Err: rs.evalError(err, KindThrown)}
 				}
 				continue
@@ -422,12 +453,18 @@ func (sb *sandbox) drive(ctx context.Context, rs *runState, cc *codeCache, insta
 			rs.mu.Lock()
 			rs.delivered = 0
 			rs.mu.Unlock()
-			if err := sb.eval("<deliver>", "__sb.deliver()"); err != nil {
+			lap(&ph.Wait)
+			err := sb.eval("<deliver>", "__sb.deliver()")
+			lap(&ph.Deliver)
+			if err != nil {
 				return Outcome{Err: rs.evalError(err, KindThrown)}
 			}
 		case <-timerC:
-			t := heap.Pop(&rs.timers).(*timer)
-			if err := sb.eval("<timer>", "__sb.fire("+strconv.Itoa(t.id)+")"); err != nil {
+			tm := heap.Pop(&rs.timers).(*timer)
+			lap(&ph.Wait)
+			err := sb.eval("<timer>", "__sb.fire("+strconv.Itoa(tm.id)+")")
+			lap(&ph.Deliver)
+			if err != nil {
 				return Outcome{Err: rs.evalError(err, KindThrown)}
 			}
 		}

@@ -11,6 +11,10 @@
 //	      runner   the whole runner.Run of the example plugin's lookupBook
 //	               (fixtures read, broker, redaction, record): what
 //	               `plugin-lsp run` and the language server pay
+//	      lsp-null a request of the same path that runs nothing
+//	               (workspace/executeCommand of a command the server does
+//	               not have, answered with an error): the floor of a round
+//	               trip over stdio
 //	      lsp      the same run the way an editor asks for it:
 //	               workspace/executeCommand plugin.runTool to a
 //	               `plugin-lsp serve` child (the binary in PLUGIN_LSP_BIN)
@@ -44,6 +48,10 @@ var toolSource string
 
 const want = `{"type":"stat","value":"The Hobbit","label":"Title"}`
 
+// serverRunUs is the durationMs of the last plugin.runTool's record (the
+// runner.Run inside the server), in µs; 0 in the other modes.
+var serverRunUs float64
+
 func cpu() time.Duration {
 	var ru syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
@@ -69,7 +77,7 @@ func main() {
 		}
 	}
 	us := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1000 }
-	var paced, b2b []float64
+	var paced, b2b, pacedRun, b2bRun []float64
 	for i := 0; i < calls; i++ {
 		time.Sleep(5 * time.Millisecond)
 		t0 := time.Now()
@@ -78,6 +86,7 @@ func main() {
 			os.Exit(1)
 		}
 		paced = append(paced, us(time.Since(t0)))
+		pacedRun = append(pacedRun, serverRunUs)
 	}
 	c0 := cpu()
 	for i := 0; i < calls; i++ {
@@ -87,9 +96,16 @@ func main() {
 			os.Exit(1)
 		}
 		b2b = append(b2b, us(time.Since(t0)))
+		b2bRun = append(b2bRun, serverRunUs)
 	}
 	c := cpu() - c0
-	out, _ := json.Marshal(map[string]any{"mode": "ours-" + os.Args[1], "paced": paced, "b2b": b2b, "cpuUs": us(c) / float64(calls)})
+	res := map[string]any{"mode": "ours-" + os.Args[1], "paced": paced, "b2b": b2b, "cpuUs": us(c) / float64(calls)}
+	if os.Args[1] == "lsp" {
+		// the run inside the server, call by call: the rest of each
+		// call is the protocol path
+		res["pacedServerRun"], res["b2bServerRun"] = pacedRun, b2bRun
+	}
+	out, _ := json.Marshal(res)
 	fmt.Println(string(out))
 }
 
@@ -118,7 +134,9 @@ func setup(mode string) (func() error, func(), error) {
 			return nil
 		}, e.Close, nil
 	case "lsp":
-		return lspSetup()
+		return lspSetup(false)
+	case "lsp-null":
+		return lspSetup(true)
 	case "runner":
 		r, err := runner.New(runner.Config{CacheDir: cache, Env: func(string) string { return "" }})
 		if err != nil {
@@ -143,7 +161,7 @@ func setup(mode string) (func() error, func(), error) {
 
 // lspSetup starts `plugin-lsp serve` with the repository as its workspace
 // and returns a call that runs lookupBook through plugin.runTool.
-func lspSetup() (func() error, func(), error) {
+func lspSetup(null bool) (func() error, func(), error) {
 	bin := os.Getenv("PLUGIN_LSP_BIN")
 	if bin == "" {
 		return nil, nil, fmt.Errorf("PLUGIN_LSP_BIN names no plugin-lsp binary")
@@ -243,6 +261,20 @@ func lspSetup() (func() error, func(), error) {
 		_ = cmd.Wait()
 	}
 	args := map[string]any{"dir": dir, "tool": "lookupBook", "input": json.RawMessage(`{"isbn":"978-0261103344"}`)}
+	if null {
+		// the same request path (framing, decode, dispatch, a handler,
+		// an answer) for a command the server does not have: the floor
+		// of a round trip over stdio
+		return func() error {
+			if err := send("workspace/executeCommand", map[string]any{"command": "plugin.noSuchCommand", "arguments": []any{args}}, false); err != nil {
+				return err
+			}
+			if _, err := read(id); err == nil {
+				return fmt.Errorf("plugin.noSuchCommand answered without an error")
+			}
+			return nil
+		}, stop, nil
+	}
 	return func() error {
 		if err := send("workspace/executeCommand", map[string]any{"command": "plugin.runTool", "arguments": []any{args}}, false); err != nil {
 			return err
@@ -252,12 +284,14 @@ func lspSetup() (func() error, func(), error) {
 			return err
 		}
 		var rec struct {
-			OK     bool            `json:"ok"`
-			Result json.RawMessage `json:"result"`
+			OK         bool            `json:"ok"`
+			Result     json.RawMessage `json:"result"`
+			DurationMs float64         `json:"durationMs"`
 		}
 		if json.Unmarshal(res, &rec) != nil || !rec.OK {
 			return fmt.Errorf("run failed: %.300s", res)
 		}
+		serverRunUs = rec.DurationMs * 1000
 		return nil
 	}, stop, nil
 }
