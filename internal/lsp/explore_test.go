@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/explore"
 )
 
 // TestExploredDiagnosticsFollowStatic: the static diagnostics are
@@ -35,8 +37,10 @@ func TestExploredDiagnosticsFollowStatic(t *testing.T) {
 	}
 	release := make(chan struct{})
 	var calls, cancelled atomic.Int32
+	entered := make(chan int32, 16) // each exploration, as it starts
 	explore := func(ctx context.Context, p *checker.Plugin) map[string]*checker.Exploration {
 		n := calls.Add(1)
+		entered <- n
 		if n == 1 {
 			select {
 			case <-release:
@@ -75,7 +79,17 @@ func TestExploredDiagnosticsFollowStatic(t *testing.T) {
 	// an edit: the static result replaces the explored one
 	h.change(pagePath, 2, page+"// edited\n")
 	h.waitDiags(pagePath, func(p *protocol.PublishDiagnosticsParams) bool { return !has(p) })
-	// another edit supersedes the second exploration: it is cancelled
+	// another edit supersedes the second exploration: it is cancelled.
+	// The edit waits until that exploration has started: the static
+	// publish comes before it, and an edit before it would cancel it
+	// before it is called (then the third would be the one that waits).
+	for n := int32(0); n < 2; {
+		select {
+		case n = <-entered:
+		case <-time.After(10 * time.Second):
+			t.Fatal("the edit's exploration did not start")
+		}
+	}
 	h.change(pagePath, 3, page+"// edited twice\n")
 	deadline := time.After(10 * time.Second)
 	for cancelled.Load() == 0 {
@@ -85,4 +99,75 @@ func TestExploredDiagnosticsFollowStatic(t *testing.T) {
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
+}
+
+// TestExploredDiagnosticAfterSupersededExplorations: with the real
+// explorer, every edit lands while the previous edit's exploration runs
+// (the edit follows its static check at once) and cancels it; after
+// forty of them the last edit's explored finding still arrives. A
+// cancelled exploration used to keep the run slot it had just taken
+// (explore.Explorer.tool), so after as many cancellations as cores every
+// exploration waited out its budget with no run and was cached empty.
+func TestExploredDiagnosticAfterSupersededExplorations(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the sandbox")
+	}
+	x, err := explore.New(explore.Options{CacheDir: os.Getenv("PLUGIN_LSP_TEST_CACHE")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(x.Close)
+	dir := t.TempDir()
+	// enums: a plan of many runs, so that an edit finds the exploration
+	// waiting for a run slot
+	manifest := `{"name": "x", "version": "1.0.0", "description": "d",
+  "tools": [{"name": "t", "description": "a tool", "page": "code/t.ts",
+    "inputJsonSchema": {"type": "object", "properties": {"r": {"enum": ["a", "b", "c", "d", "e", "f", "g", "h"]}, "n": {"type": "integer", "minimum": 0, "maximum": 9}, "b": {"type": "boolean"}}}}],
+  "capabilities": {"host": ["http.fetch"], "fetch": ["api.example.com"]}}`
+	// a host in a Map registry, fetched through an injected function:
+	// static analysis resolves neither
+	page := func(i int) string {
+		return fmt.Sprintf(`const REG = new Map<string, string>();
+REG.set("k", ["hidden", "example", "org"].join("."));
+async function get(f: typeof http.fetch, u: string) { return f(u); }
+export default async function t(input: { r?: string }) {
+  await get(http.fetch, "https://" + REG.get("k") + "/v%d");
+  return %d;
+}
+`, i, i)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "code"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	pagePath := filepath.Join(dir, "code", "t.ts")
+	for p, s := range map[string]string{filepath.Join(dir, "plugin.json"): manifest, pagePath: page(0)} {
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h := newHarness(t, Options{Explore: func(ctx context.Context, p *checker.Plugin) map[string]*checker.Exploration { return x.Plugin(ctx, p) }})
+	h.initialize(dir, protocol.ClientCapabilities{})
+	h.openText(pagePath, page(0))
+	explored := func(v int32) func(p *protocol.PublishDiagnosticsParams) bool {
+		return func(p *protocol.PublishDiagnosticsParams) bool {
+			if got, _ := p.Version.Get(); got != v {
+				return false
+			}
+			for _, d := range p.Diagnostics {
+				m := dump(d.Message)
+				if strings.Contains(m, "hidden.example.org is not in capabilities.fetch") && strings.Contains(m, "reached with input") {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	h.waitDiags(pagePath, explored(1))
+	v := int32(1)
+	for i := 1; i <= 40; i++ {
+		h.waitChecked(dir) // the static check of v is out: its exploration runs
+		v++
+		h.change(pagePath, v, page(i))
+	}
+	h.waitDiags(pagePath, explored(v))
 }

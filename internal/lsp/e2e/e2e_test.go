@@ -47,8 +47,20 @@ func buildServer(t *testing.T) string {
 // copyExample copies testdata/example/books into a temp dir.
 func copyExample(t *testing.T) string {
 	t.Helper()
-	src := filepath.Join(repoRoot(t), "testdata", "example", "books")
-	dst := filepath.Join(t.TempDir(), "books")
+	return copyPlugin(t, filepath.Join(repoRoot(t), "testdata", "example", "books"))
+}
+
+// copyExplored copies testdata/explored (a host only exploration finds)
+// into a temp dir: the clients' exploration steps open it (EXPLORE_DIR).
+func copyExplored(t *testing.T) string {
+	t.Helper()
+	return copyPlugin(t, filepath.Join(repoRoot(t), "internal", "lsp", "e2e", "testdata", "explored"))
+}
+
+// copyPlugin copies the plugin folder src into a temp dir.
+func copyPlugin(t *testing.T, src string) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), filepath.Base(src))
 	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -85,7 +97,7 @@ func TestNodeClient(t *testing.T) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, node, "--test", "--test-reporter=spec", "client.test.js")
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "PLUGIN_LSP_BIN="+bin, "PLUGIN_DIR="+plugin, "REPO_DIR="+repoRoot(t))
+	cmd.Env = append(os.Environ(), "PLUGIN_LSP_BIN="+bin, "PLUGIN_DIR="+plugin, "REPO_DIR="+repoRoot(t), "EXPLORE_DIR="+copyExplored(t))
 	out, err := cmd.CombinedOutput()
 	t.Logf("node client:\n%s", out)
 	if err != nil {
@@ -178,8 +190,8 @@ func neovimRunCommand(t *testing.T) string {
 
 // runClientScript builds the server, copies the example and runs a client
 // (argv) in the plugin's directory, with plugin-lsp on PATH as the docs
-// assume. The script reads PLUGIN_LSP_BIN, PLUGIN_DIR, REPO_DIR, RESULTS
-// and env from the environment, then the results it wrote are checked.
+// assume. The script reads PLUGIN_LSP_BIN, PLUGIN_DIR, REPO_DIR, RESULTS,
+// EXPLORE_DIR (copyExplored) and env from the environment, then the results it wrote are checked.
 func runClientScript(t *testing.T, who string, env []string, argv ...string) {
 	t.Helper()
 	bin := buildServer(t)
@@ -189,7 +201,7 @@ func runClientScript(t *testing.T, who string, env []string, argv ...string) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = plugin
-	cmd.Env = append(os.Environ(), "PLUGIN_LSP_BIN="+bin, "PLUGIN_DIR="+plugin, "REPO_DIR="+repoRoot(t), "RESULTS="+results,
+	cmd.Env = append(os.Environ(), "PLUGIN_LSP_BIN="+bin, "PLUGIN_DIR="+plugin, "REPO_DIR="+repoRoot(t), "RESULTS="+results, "EXPLORE_DIR="+copyExplored(t),
 		"PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
 	cmd.Env = append(cmd.Env, env...)
 	cmd.Stdin = nil

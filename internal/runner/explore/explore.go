@@ -252,12 +252,7 @@ func (x *Explorer) tool(ctx context.Context, p *checker.Plugin, name string, pro
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	for i, r := range plan {
-		select {
-		case x.slots <- struct{}{}:
-		case <-ctx.Done():
-			complete = false
-		}
-		if ctx.Err() != nil {
+		if !x.acquire(ctx) {
 			complete = false
 			break
 		}
@@ -285,6 +280,22 @@ func (x *Explorer) tool(ctx context.Context, p *checker.Plugin, name string, pro
 	x.cache[key] = e
 	x.mu.Unlock()
 	return e
+}
+
+// acquire takes a run slot, false when ctx ended first. A slot taken as
+// ctx ends is given back: nobody else would (a cancelled exploration that
+// kept it took a core from every later one, and once all were kept no
+// exploration ran again).
+func (x *Explorer) acquire(ctx context.Context) bool {
+	select {
+	case x.slots <- struct{}{}:
+		if ctx.Err() == nil {
+			return true
+		}
+		<-x.slots
+	case <-ctx.Done():
+	}
+	return false
 }
 
 // planned is one run: an input and how fetches are answered.

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -364,4 +365,44 @@ export default async function t() {
 		t.Errorf("host-unused-method with exploration: %v (static alone: %v); want collections.delete only", got, static)
 	}
 	t.Logf("static analysis alone reports %v unused", static)
+}
+
+// TestCancelledExplorationGivesBackItsSlot: an exploration cancelled as
+// it takes a run slot gives the slot back (the select that takes it may
+// pick the slot over ctx.Done when both are ready), so the explorations
+// after it still run. It used to keep it: with one slot, the next
+// exploration waited out its whole budget with no run, and that empty
+// result was cached for its bundle.
+func TestCancelledExplorationGivesBackItsSlot(t *testing.T) {
+	explorer(t) // skips in -short
+	x, err := New(Options{CacheDir: testCache(), Parallel: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	plugin := func(i int) *checker.Plugin {
+		return writePlugin(t, map[string]string{
+			"plugin.json": manifest(`{"type": "object", "properties": {"r": {"enum": ["a", "b"]}}}`, `"api.example.com"`, ""),
+			"code/t.ts": fmt.Sprintf(`const REG = new Map<string, string>();
+REG.set("k", ["hidden", "example", "org"].join("."));
+export default async function t() { await http.fetch("https://" + REG.get("k") + "/v%d"); }
+`, i),
+		})
+	}
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	// Both cases of the select are ready each time: a kept slot shows
+	// within a few tries (1 in 2^30 that it never would).
+	for i := range 30 {
+		if e := x.Tool(cancelled, plugin(i), "t"); e != nil {
+			t.Fatalf("a cancelled exploration returned a result: %+v", e)
+		}
+		if n := len(x.slots); n != 0 {
+			t.Fatalf("after %d cancelled explorations %d run slot(s) of 1 are still taken", i+1, n)
+		}
+	}
+	e := x.Tool(context.Background(), plugin(100), "t")
+	if e == nil || !e.Complete || strings.Join(hostsAt(e), " ") != "hidden.example.org" {
+		t.Fatalf("the exploration after the cancelled ones: %+v", e)
+	}
 }

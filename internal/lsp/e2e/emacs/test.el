@@ -234,5 +234,78 @@
     (wait-for "the server to exit" (lambda () (not (process-live-p proc))))
     (check (eq (process-exit-status proc) 0) "exit status %S" (process-exit-status proc))))
 
+;; Exploration (issue 29): a second plugin, EXPLORE_DIR (a copy of
+;; internal/lsp/e2e/testdata/explored), whose page fetches
+;; status.example.net written out (static analysis reports it) and
+;; mirror.example.org from a Map registry through an injected function
+;; (only exploration, which runs the tool in the sandbox, reaches it).
+;; Visited as the reader visits a plugin: the snippet starts its own server.
+(defvar ex-dir (and (getenv "EXPLORE_DIR") (file-name-as-directory (expand-file-name (getenv "EXPLORE_DIR")))))
+(defvar ex-manifest (and ex-dir (concat ex-dir "plugin.json")))
+(defvar ex-page (and ex-dir (concat ex-dir "code/mirror.ts")))
+;; (eglot declares no relatedInformation: the server adds it to the message
+;; on a line of its own)
+(defvar ex-explored "\\`mirror\\.example\\.org is not in capabilities\\.fetch: .*(exploring tool mirror, reached with input {[^}\n]*})$")
+(defvar ex-static "\\`status\\.example\\.net is not in capabilities\\.fetch: the broker refuses this request$")
+(defvar ex-history nil "Every publish of the explored plugin's page, newest first: its messages.")
+(defvar ex-mbuf nil)
+(defvar ex-pbuf nil)
+(defvar ex-diag nil)
+
+(with-eval-after-load 'eglot
+  (cl-defmethod eglot-handle-notification :after
+    (_server (_method (eql textDocument/publishDiagnostics)) &key uri diagnostics &allow-other-keys)
+    (when (and ex-page (equal uri (uri-of ex-page)))
+      (push (mapcar (lambda (d) (plist-get d :message)) diagnostics) ex-history))))
+
+(defun ex-count (msgs re)
+  (cl-count-if (lambda (m) (string-match-p re m)) msgs))
+
+(defun ex-last () (car ex-history))
+
+(step "exploration: the static diagnostics first, then the explored one"
+  (unless ex-dir (error "SKIP: EXPLORE_DIR is not set"))
+  (setq ex-mbuf (visit ex-manifest))
+  (setq ex-pbuf (visit ex-page))
+  (wait-for "the explored plugin's server" (lambda () (with-current-buffer ex-pbuf (eglot-current-server))))
+  (with-current-buffer ex-pbuf
+    (check (equal (file-name-as-directory (expand-file-name (project-root (eglot--project (eglot-current-server))))) ex-dir)
+           "the page's server is not rooted at the explored plugin"))
+  (condition-case e (wait-for "the explored diagnostic" (lambda () (> (ex-count (ex-last) ex-explored) 0)) 60)
+    (error (error "%s; the page's publishes: %S; last: %S" (cadr e) ex-history (gethash (uri-of ex-page) pl-published))))
+  (let* ((pubs (reverse ex-history))
+         (first (cl-position-if (lambda (m) (> (ex-count m ex-static) 0)) pubs))
+         (first-explored (cl-position-if (lambda (m) (> (ex-count m ex-explored) 0)) pubs)))
+    (check (and first (= (ex-count (nth first pubs) ex-explored) 0))
+           "the first publish with the static diagnostic has no explored one: %S" pubs)
+    (check (and first-explored (> first-explored first)) "the explored diagnostic came after the static ones: %S" pubs))
+  ;; replaced, not appended: each once
+  (check (and (= (ex-count (ex-last) ex-static) 1) (= (ex-count (ex-last) ex-explored) 1)) "published %S" (ex-last))
+  (setq ex-diag (cl-find-if (lambda (d) (string-match-p ex-explored (plist-get d :message)))
+                            (gethash (uri-of ex-page) pl-published)))
+  (check (equal (plist-get ex-diag :code) "fetch-undeclared-domain") "diagnostic %S" ex-diag)
+  (check (equal (plist-get (plist-get (plist-get ex-diag :range) :start) :line)
+                (plist-get (pos-of ex-pbuf "return get(url);") :line))
+         "the explored diagnostic is not at the injected function's call: %S" ex-diag))
+
+(step "exploration: M-x eglot-code-actions on it adds the domain and it clears"
+  (let (offered)
+    (with-current-buffer ex-pbuf
+      (goto-char (point-min))
+      (check (search-forward "return get(url);" nil t) "no injected call in the page")
+      (goto-char (match-beginning 0))
+      (let ((last-nonmenu-event ?\r))
+        (cl-letf (((symbol-function 'completing-read)
+                   (lambda (_prompt collection &rest _)
+                     (setq offered (mapcar #'car collection))
+                     (cl-find "Add \"mirror.example.org\" to capabilities.fetch" offered :test #'equal))))
+          (call-interactively #'eglot-code-actions))))
+    (check (member "Add \"mirror.example.org\" to capabilities.fetch" offered) "no add-domain fix in %S" offered))
+  (didchange ex-mbuf)
+  (check (with-current-buffer ex-mbuf (save-excursion (goto-char (point-min)) (search-forward "\"mirror.example.org\"" nil t)))
+         "plugin.json was not edited")
+  (wait-for "the explored diagnostic to clear" (lambda () (= (ex-count (ex-last) ex-explored) 0)))
+  (check (= (ex-count (ex-last) ex-static) 1) "the static diagnostic stays: %S" (ex-last)))
+
 (emit "DONE")
 (kill-emacs 0)

@@ -98,11 +98,11 @@ class Editor {
     }
   }
 
-  async initialize() {
+  async initialize(dir = DIR) {
     const res = await this.conn.sendRequest(rpc.InitializeRequest.type, {
       processId: process.pid,
-      rootUri: pathToFileURL(DIR).href,
-      workspaceFolders: [{ uri: pathToFileURL(DIR).href, name: "books" }],
+      rootUri: pathToFileURL(dir).href,
+      workspaceFolders: [{ uri: pathToFileURL(dir).href, name: path.basename(dir) }],
       capabilities: {
         workspace: {
           configuration: true,
@@ -123,9 +123,9 @@ class Editor {
     return res;
   }
 
-  open(rel, text) {
-    const uri = uriOf(rel);
-    if (text === undefined) text = fs.readFileSync(path.join(DIR, rel), "utf8");
+  open(rel, text, dir = DIR) {
+    const uri = pathToFileURL(path.join(dir, rel)).href;
+    if (text === undefined) text = fs.readFileSync(path.join(dir, rel), "utf8");
     this.docs.set(uri, { text, version: 1 });
     const languageId = rel.endsWith(".json") ? "json" : rel.endsWith(".ts") ? "typescript" : "javascript";
     return this.conn.sendNotification(rpc.DidOpenTextDocumentNotification.type, {
@@ -525,6 +525,80 @@ test("plugin-lsp serve with a vscode-languageserver-protocol client", async (t) 
     assert.equal(mi.range.start.line, ed.pos(MOD, "<IMPORTANT>").line);
     await ed.change(MOD, mod);
     await ed.waitDiags(MOD, (p) => !codes(p).some((c) => c.startsWith("text-")), "the module clean again");
+  });
+
+  await t.test("shutdown and exit", async () => {
+    await ed.conn.sendRequest(rpc.ShutdownRequest.type);
+    await ed.conn.sendNotification(rpc.ExitNotification.type);
+    assert.equal(await ed.exited, 0);
+  });
+});
+
+// ---------- exploration: a diagnostic only running the tool finds ----------
+
+// EXPLORE_DIR is a copy of internal/lsp/e2e/testdata/explored: its page
+// fetches status.example.net written out (static analysis reports it) and
+// mirror.example.org from a Map registry through an injected function
+// (only exploration, which runs the tool in the sandbox, reaches it).
+const EXPLORE = process.env.EXPLORE_DIR;
+const EXPLORED_RE = /^mirror\.example\.org is not in capabilities\.fetch: .*\(exploring tool mirror, reached with input \{.*\}\)$/;
+const STATIC_RE = /^status\.example\.net is not in capabilities\.fetch: the broker refuses this request$/;
+
+// An editor that keeps every publish, in order, not only the last.
+class RecordingEditor extends Editor {
+  constructor() {
+    super();
+    const history = (this.history = []);
+    this.diags = new (class extends Map {
+      set(uri, p) {
+        history.push(p);
+        return super.set(uri, p);
+      }
+    })();
+  }
+}
+
+test("exploration: the explored diagnostic arrives after the static ones and clears after its quick fix", { skip: !EXPLORE && "EXPLORE_DIR is not set" }, async (t) => {
+  t.after(() => spawned.forEach((p) => p.exitCode === null && p.kill()));
+  const ed = new RecordingEditor();
+  const manifest = pathToFileURL(path.join(EXPLORE, "plugin.json")).href;
+  const page = pathToFileURL(path.join(EXPLORE, "code", "mirror.ts")).href;
+  const explored = (p) => p.diagnostics.filter((d) => EXPLORED_RE.test(d.message));
+  const statics = (p) => p.diagnostics.filter((d) => STATIC_RE.test(d.message));
+  await ed.initialize(EXPLORE);
+  await ed.open("plugin.json", undefined, EXPLORE);
+  await ed.open("code/mirror.ts", undefined, EXPLORE);
+
+  let exploredDiag;
+  await t.test("the static diagnostics first, then the explored one", async () => {
+    const p = await ed.waitDiags(page, (p) => explored(p).length > 0, "the explored diagnostic");
+    const pages = ed.history.filter((h) => h.uri === page);
+    const first = pages.findIndex((h) => statics(h).length > 0);
+    const firstExplored = pages.findIndex((h) => explored(h).length > 0);
+    assert.ok(first >= 0 && explored(pages[first]).length === 0, `the first publish with the static diagnostic has no explored one: ${JSON.stringify(pages)}`);
+    assert.ok(firstExplored > first, `the explored diagnostic came after the static ones: ${JSON.stringify(pages)}`);
+    // replaced, not appended: the static one once, the explored one once
+    assert.equal(statics(p).length, 1, JSON.stringify(p));
+    assert.equal(explored(p).length, 1, JSON.stringify(p));
+    exploredDiag = explored(p)[0];
+    assert.equal(exploredDiag.code, "fetch-undeclared-domain");
+    assert.equal(p.version, ed.docs.get(page).version);
+    // at the fetch the run made: the injected function's call
+    assert.equal(exploredDiag.range.start.line, ed.pos(page, "return get(url);").line);
+  });
+
+  await t.test("the explored diagnostic's quick fix declares the domain and it clears", async () => {
+    const actions = await ed.conn.sendRequest(rpc.CodeActionRequest.type, {
+      textDocument: { uri: page },
+      range: exploredDiag.range,
+      context: { diagnostics: [exploredDiag] },
+    });
+    const fix = actions.find((a) => a.kind === "quickfix" && a.title === 'Add "mirror.example.org" to capabilities.fetch');
+    assert.ok(fix, JSON.stringify(actions.map((a) => a.title)));
+    await ed.applyEdit(fix.edit);
+    assert.match(ed.text(manifest), /"mirror\.example\.org"/);
+    const p = await ed.waitDiags(page, (p) => explored(p).length === 0 && p.version === ed.docs.get(page).version, "the explored diagnostic to clear");
+    assert.equal(statics(p).length, 1, `the static diagnostic stays: ${JSON.stringify(p)}`);
   });
 
   await t.test("shutdown and exit", async () => {

@@ -513,4 +513,95 @@ step("shutdown and exit", function()
   assert(exit_code == 0, "exit code " .. tostring(exit_code))
 end)
 
+-- Exploration (issue 29): a second plugin, EXPLORE_DIR (a copy of
+-- internal/lsp/e2e/testdata/explored), whose page fetches
+-- status.example.net written out (static analysis reports it) and
+-- mirror.example.org from a Map registry through an injected function
+-- (only exploration, which runs the tool in the sandbox, reaches it).
+-- Opened as the reader opens a plugin: the snippet starts its own client.
+do
+  local EX_DIR = os.getenv("EXPLORE_DIR")
+  local ex_manifest = EX_DIR and EX_DIR .. "/plugin.json"
+  local ex_page = EX_DIR and EX_DIR .. "/code/mirror.ts"
+  local ex_page_uri = EX_DIR and vim.uri_from_fname(ex_page)
+  local EXPLORED = "^mirror%.example%.org is not in capabilities%.fetch: .*%(exploring tool mirror, reached with input {.*}%)$"
+  local STATIC = "^status%.example%.net is not in capabilities%.fetch: the broker refuses this request$"
+  -- every publish of the page, in order: the messages it held
+  local ex_history = {}
+  local orig = vim.lsp.handlers["textDocument/publishDiagnostics"]
+  vim.lsp.handlers["textDocument/publishDiagnostics"] = function(err, result, ctx, config)
+    if result and result.uri == ex_page_uri then
+      local msgs = {}
+      for _, d in ipairs(result.diagnostics or {}) do
+        table.insert(msgs, d.message)
+      end
+      table.insert(ex_history, msgs)
+    end
+    return orig(err, result, ctx, config)
+  end
+  local function count(msgs, pat)
+    local n = 0
+    for _, m in ipairs(msgs) do
+      if m:find(pat) then n = n + 1 end
+    end
+    return n
+  end
+  local function shown(buf)
+    local msgs = {}
+    for _, d in ipairs(vim.diagnostic.get(buf)) do
+      table.insert(msgs, d.message)
+    end
+    return msgs
+  end
+  local ex_mbuf, ex_pbuf, ex_diag
+
+  step("exploration: the static diagnostics first, then the explored one", function()
+    if not EX_DIR then error("SKIP: EXPLORE_DIR is not set") end
+    ex_mbuf = open(ex_manifest)
+    ex_pbuf = open(ex_page)
+    wait("a client for the explored plugin", function() return #clients_of(ex_pbuf) > 0 end)
+    wait("the explored diagnostic", function() return count(shown(ex_pbuf), EXPLORED) > 0 end, 60000)
+    local first, first_explored
+    for i, msgs in ipairs(ex_history) do
+      if not first and count(msgs, STATIC) > 0 then first = i end
+      if not first_explored and count(msgs, EXPLORED) > 0 then first_explored = i end
+    end
+    assert(first and count(ex_history[first], EXPLORED) == 0, "the first publish with the static diagnostic has no explored one: " .. vim.inspect(ex_history))
+    assert(first_explored and first_explored > first, "the explored diagnostic came after the static ones: " .. vim.inspect(ex_history))
+    -- replaced, not appended: each once
+    local now = shown(ex_pbuf)
+    assert(count(now, STATIC) == 1 and count(now, EXPLORED) == 1, vim.inspect(now))
+    for _, d in ipairs(vim.diagnostic.get(ex_pbuf)) do
+      if d.message:find(EXPLORED) then ex_diag = d end
+    end
+    assert(ex_diag.code == "fetch-undeclared-domain", vim.inspect(ex_diag))
+    assert(ex_diag.lnum == find(ex_pbuf, "return get(url);").line, "the explored diagnostic sits at the injected function's call: " .. vim.inspect(ex_diag))
+  end)
+
+  step("exploration: :lua vim.lsp.buf.code_action() on it adds the domain and it clears", function()
+    vim.api.nvim_set_current_buf(ex_pbuf)
+    vim.api.nvim_win_set_cursor(0, { ex_diag.lnum + 1, ex_diag.col })
+    local offered = {}
+    local select = vim.ui.select
+    vim.ui.select = function(items, opts, on_choice)
+      local pick
+      for _, it in ipairs(items) do
+        local title = opts.format_item(it)
+        table.insert(offered, title)
+        if title == 'Add "mirror.example.org" to capabilities.fetch' then pick = it end
+      end
+      on_choice(pick)
+    end
+    local ok, err = pcall(vim.cmd, "lua vim.lsp.buf.code_action()")
+    local applied = ok and vim.wait(15000, function()
+      return table.concat(lines_of(ex_mbuf), "\n"):find('"mirror.example.org"', 1, true) ~= nil
+    end, 20)
+    vim.ui.select = select
+    assert(ok, err)
+    assert(applied, "the fix was not applied to plugin.json; the menu offered: " .. vim.inspect(offered))
+    wait("the explored diagnostic to clear", function() return count(shown(ex_pbuf), EXPLORED) == 0 end)
+    assert(count(shown(ex_pbuf), STATIC) == 1, "the static diagnostic stays: " .. vim.inspect(shown(ex_pbuf)))
+  end)
+end
+
 finish()
