@@ -305,6 +305,14 @@ export default async function run() {
     url = "https://b.example.com/2";
   }
 }`, []string{"page.ts:5 {https://a.example.com/1 | https://b.example.com/2}"}},
+		{"a for head's declaration, reassigned in the body", `
+export default async function run() {
+  for (let next = "https://a.example.com/1", n = 0; next && n < 3; n++) {
+    const r = await http.fetch(next);
+    next = r.ok ? "https://b.example.com/2" : undefined;
+  }
+  for (var u = "https://c.example.com/3"; u; u = "") await http.fetch(u);
+}`, []string{"page.ts:4 {? | https://a.example.com/1 | https://b.example.com/2}", "page.ts:7 { | https://c.example.com/3}"}},
 		{"a try body may not finish", `
 export default async function run() {
   let url = "https://a.example.com/1";
