@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -32,6 +33,23 @@ type corpusLine struct {
 	line         int
 	hosts        []string
 	dynamic      bool
+	// mayReach are the hosts a DYNAMIC call may reach, as path.Match
+	// patterns: "DYNAMIC *.my.salesforce.com" bounds it, a bare DYNAMIC
+	// (the whole host from the input or a response) is "*".
+	mayReach []string
+}
+
+// dynamicPattern reads one DYNAMIC entry of //@hosts(…): the pattern of
+// the hosts it may reach ("*" for any), ok false for a host entry.
+func dynamicPattern(h string) (string, bool) {
+	rest, ok := strings.CutPrefix(h, "DYNAMIC")
+	if !ok || rest != "" && rest[0] != ' ' {
+		return "", false
+	}
+	if rest = strings.TrimSpace(rest); rest == "" {
+		rest = "*"
+	}
+	return rest, true
 }
 
 type score struct {
@@ -41,13 +59,14 @@ type score struct {
 	dynamic, flagged     int
 	unusedWant, unusedOK int
 	unusedWrong          int
+	unusedSilent         int // unused hosts a dynamic call may reach: no finding expected
 	notes                []string
 }
 
 func (s score) String() string {
-	return fmt.Sprintf("recall %.2f (%d/%d), false positives %d, resolved %.2f (%d/%d), dynamic flagged %d/%d, unused %d/%d found, %d wrong",
+	return fmt.Sprintf("recall %.2f (%d/%d), false positives %d, resolved %.2f (%d/%d), dynamic flagged %d/%d, unused %d/%d found, %d wrong (%d more unused that a dynamic call may reach: silent)",
 		ratio(s.found, s.undeclared), s.found, s.undeclared, s.falsePositives, ratio(s.resolved, s.resolvable), s.resolved, s.resolvable,
-		s.flagged, s.dynamic, s.unusedOK, s.unusedWant, s.unusedWrong)
+		s.flagged, s.dynamic, s.unusedOK, s.unusedWant, s.unusedWrong, s.unusedSilent)
 }
 
 func ratio(a, b int) float64 {
@@ -78,9 +97,10 @@ func readLines(t *testing.T, dir, plugin string) []corpusLine {
 			}
 			cl := corpusLine{plugin: plugin, file: filepath.ToSlash(rel), line: n}
 			for _, h := range strings.Split(m[1], ",") {
-				if h = strings.TrimSpace(h); h == "DYNAMIC" {
+				if pat, ok := dynamicPattern(strings.TrimSpace(h)); ok {
 					cl.dynamic = true
-				} else if h != "" {
+					cl.mayReach = append(cl.mayReach, pat)
+				} else if h = strings.TrimSpace(h); h != "" {
 					cl.hosts = append(cl.hosts, h)
 				}
 			}
@@ -170,11 +190,31 @@ func scorePlugin(t *testing.T, s *score, dir, name string, p *checker.Plugin, cf
 		}
 		seen[k] = true
 	}
+	// fetch-unused-domain is expected for the declared hosts no run
+	// reached (corpus.txt, checked against runs by the runner's
+	// TestCorporaAnnotationsMatchRuns) that no input-dependent call may
+	// reach: the rule stays silent for those (issue 29), so expecting it
+	// there would score the rule against its own definition.
+	var mayReach []string
+	for _, l := range readLines(t, dir, name) {
+		mayReach = append(mayReach, l.mayReach...)
+	}
 	want := map[string]bool{}
 	if b, err := os.ReadFile(filepath.Join(dir, name, "corpus.txt")); err == nil {
 		for _, ln := range strings.Split(string(b), "\n") {
 			if h, ok := strings.CutPrefix(strings.TrimSpace(ln), "unused:"); ok {
-				want[strings.TrimSpace(h)] = true
+				h = strings.TrimSpace(h)
+				silent := false
+				for _, pat := range mayReach {
+					if ok, _ := path.Match(pat, h); ok {
+						silent = true
+					}
+				}
+				if silent {
+					s.unusedSilent++
+				} else {
+					want[h] = true
+				}
 			}
 		}
 	}
@@ -284,16 +324,11 @@ var floors = map[string]target{
 	// explored alike) reaches apis-tem.usps.com there (carrier usps, env
 	// test); the annotation leaves it out: its ground-truth run stopped at
 	// the refused token fetch before those calls (lib/carriers.ts:17).
-	// fetch-unused-domain: the unused hosts of corpus-b and corpus-c share
-	// their plugin with a call whose URL comes whole from a response or
-	// the input (a next-page link, a webhook URL), which may reach any
-	// domain, so the rule stays silent (as the issue asks); exploration
-	// answers with stubs that hold no such link, so it cannot narrow them.
-	"corpus-c": {recall: 0.95, resolved: 0.84, falsePositives: 2, unusedErrors: 8},
+	"corpus-c": {recall: 0.95, resolved: 0.84, falsePositives: 2},
 	// git-forge's lib/github.ts:15 and metrics-query's lib/mixpanel.ts:19
 	// are not reached by any explored run; status-page.ts:5's relative
 	// URL is a static finding on a page whose base comes from the input.
-	"corpus-b": {recall: 0.95, resolved: 0.9, falsePositives: 1, unusedErrors: 7},
+	"corpus-b": {recall: 0.95, resolved: 0.9, falsePositives: 1},
 }
 
 func testCache() string {
