@@ -625,7 +625,12 @@ func (a *Model) paramSet(b *Binding, name string, depth int) vset {
 		return unk("`" + name + "` is a parameter of a function called from outside what the analysis sees")
 	}
 	var out vset
+	live := 0
 	for _, s := range sites {
+		if !a.liveSite(s, depth, map[*fnInfo]bool{}) {
+			continue // a call nothing of this page runs: not an argument it gets
+		}
+		live++
 		var v vset
 		if b.rest {
 			v = unk("`" + name + "` is a rest parameter")
@@ -641,7 +646,42 @@ func (a *Model) paramSet(b *Binding, name string, depth int) vset {
 	if !complete {
 		out = out.add(unk("`" + name + "` is a parameter of a function whose callers could not all be worked out")...)
 	}
+	if live == 0 && complete {
+		return unk("`" + name + "` is a parameter of a function called from outside what the analysis sees")
+	}
 	return a.paramShape(out, b, depth)
+}
+
+// liveSite reports whether a call site may run for this page: it is at
+// the top level, in the entry function, in a callback, a method, a
+// closure or a function used as a value, or in a named function one of
+// whose own call sites may run. A call inside a named function nothing
+// of the bundle calls (a lib file's export the page does not use) never
+// runs for this page, so its arguments are not values the callee's
+// parameters get. seen holds the functions being asked about (a cycle of
+// calls among them alone never runs).
+func (a *Model) liveSite(s *site, depth int, seen map[*fnInfo]bool) bool {
+	if s.sc == nil || s.sc.unit == nil || depth > maxEvalDepth {
+		return true
+	}
+	f := a.fns[s.sc.unit]
+	if f == nil || f.node == a.entryFn || f.argOf != nil || f.member != "" || f.ctor != nil || f.bind == nil || f.bind.escaped {
+		return true
+	}
+	if seen[f] {
+		return false
+	}
+	seen[f] = true
+	sites, complete := a.sitesOf(f, depth+1)
+	if !complete {
+		return true
+	}
+	for _, t := range sites {
+		if a.liveSite(t, depth+1, seen) {
+			return true
+		}
+	}
+	return false
 }
 
 // paramShape applies a parameter's default and destructuring.

@@ -332,3 +332,48 @@ export default async function run() { await go(); }`, []string{"page.ts:3 {https
 		}
 	}
 }
+
+// TestUnusedCallerArguments: a helper's parameter takes the arguments of
+// the calls that may run for the page; a call inside a lib function the
+// page never calls (here a CommonJS-style object of helpers beside a
+// named export, and a chain of two unused functions) gives it nothing, so
+// the default applies. A recursive call inside a used function still
+// counts, and an unused function passed as a value may run.
+func TestUnusedCallerArguments(t *testing.T) {
+	files := map[string]string{
+		"page.ts": `import { stageHost, walk, register } from "./lib/hosts";
+export default async function run(input: { region: "eu" | "us" }) {
+  await http.fetch(stageHost(input.region) + "/v1/ping");
+  await walk("https://w.example.com/1", 0);
+  register();
+}`,
+		"lib/hosts.ts": `const TABLE = {
+  eu: { live: "https://eu.example.com", canary: "https://eu-canary.example.com" },
+  us: { live: "https://us.example.com", canary: "https://us-canary.example.com" },
+};
+export function stageHost(region: "eu" | "us", stage: "live" | "canary" = "live") {
+  return TABLE[region][stage];
+}
+export function canaryFor(region: "eu" | "us", stage: "live" | "canary") { return stageHost(region, stage); }
+function deeper(stage: "live" | "canary") { return canaryFor("eu", stage); }
+export function deepest(s: "live" | "canary") { return deeper(s); }
+export async function walk(url: string, n: number): Promise<void> {
+  await http.fetch(url);
+  if (n < 2) await walk("https://w.example.com/2", n + 1);
+}
+function viaValue(u: string) { return http.fetch(u); }
+export function register() { [viaValue].forEach((f) => f("https://v.example.com/")); }
+function never(u: string) { return http.fetch(u); }
+`,
+	}
+	got := urlsOf(files, "page.ts")
+	want := []string{
+		"lib/hosts.ts:12 {https://w.example.com/1 | https://w.example.com/2}",
+		"lib/hosts.ts:15 {?}",
+		"lib/hosts.ts:17 {?}",
+		"page.ts:3 {https://eu.example.com/v1/ping | https://us.example.com/v1/ping}",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+}
