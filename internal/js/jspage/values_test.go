@@ -377,3 +377,35 @@ function never(u: string) { return http.fetch(u); }
 		t.Errorf("got\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 	}
 }
+
+// TestThisInBaseClassMethods: `this` in a base class's method may be an
+// instance of any class extending it: a member the subclasses define (a
+// getter, a field, a method's return) is read from each, and an abstract
+// base nothing constructs adds no undefined. A base that is constructed
+// itself keeps its own (missing) member too.
+func TestThisInBaseClassMethods(t *testing.T) {
+	files := map[string]string{
+		"page.js": `class Endpoint {
+  ping() { return http.fetch(this.root + "/ping"); }
+}
+const Eu = class extends Endpoint { get root() { return "https://eu.svc.example"; } };
+class Us extends Endpoint { root = "https://us.svc.example"; }
+class UsWest extends Us {}
+class Plain {
+  hello() { return http.fetch(this.where + "/hello"); }
+}
+class Named extends Plain { get where() { return "https://named.example"; } }
+export default async function run(input) {
+  const all = [new Eu(), new Us(), new UsWest(), new Plain(), new Named()];
+  for (const e of all) if (e.ping) await e.ping(); else await e.hello();
+}`,
+	}
+	got := urlsOf(files, "page.js")
+	want := []string{
+		"page.js:2 {https://eu.svc.example/ping | https://us.svc.example/ping}",
+		"page.js:8 {https://named.example/hello | undefined/hello}",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+}
