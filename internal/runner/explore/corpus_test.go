@@ -235,10 +235,11 @@ func scorePlugin(t *testing.T, s *score, dir, name string, p *checker.Plugin, cf
 
 // TestCorporaScore scores the checker on every corpus, static analysis
 // alone (before) and with exploration (after), and holds each corpus to
-// the issue's figures where it meets them: recall ≥ 0.95, no false
-// positive, ≥ 0.9 of the knowable calls resolved, every input-dependent
-// call flagged, fetch-unused-domain exact. A corpus below a figure is
-// reported with the gap (t.Log), never hidden.
+// the issue's figures: recall ≥ 0.95, no false positive, ≥ 0.9 of the
+// knowable calls resolved, every input-dependent call flagged,
+// fetch-unused-domain exact; and to the recall and resolved figures it
+// measured (measured), so that any drop fails. What is left unresolved
+// is logged (t.Log).
 func TestCorporaScore(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the sandbox")
@@ -252,6 +253,7 @@ func TestCorporaScore(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer x.Close()
+	var scored []string
 	for _, dir := range dirs {
 		entries, err := os.ReadDir(dir)
 		if err != nil {
@@ -281,10 +283,13 @@ func TestCorporaScore(t *testing.T) {
 			t.Errorf("%s: no annotated fetch line", name)
 			continue
 		}
-		floor := floors[name]
-		if floor == (target{}) {
-			floor = issueTarget
+		scored = append(scored, name)
+		floor, ok := measured[name]
+		if !ok {
+			t.Errorf("%s: no measured figures: add them to measured", name)
 		}
+		floor.recall = max(floor.recall, issueTarget.recall) - 1e-9
+		floor.resolved = max(floor.resolved, issueTarget.resolved) - 1e-9
 		if r := ratio(after.found, after.undeclared); r < floor.recall {
 			t.Errorf("%s: recall %.2f < %.2f", name, r, floor.recall)
 		}
@@ -305,6 +310,10 @@ func TestCorporaScore(t *testing.T) {
 			t.Errorf("%s: exploration lost ground: before %s; after %s", name, before, after)
 		}
 	}
+	sort.Strings(scored)
+	if want := []string{"corpus", "corpus-b", "corpus-c"}; strings.Join(scored, " ") != strings.Join(want, " ") {
+		t.Errorf("scored %v, want %v", scored, want)
+	}
 }
 
 type target struct {
@@ -316,19 +325,15 @@ type target struct {
 // issueTarget is what every corpus is held to (issue 29).
 var issueTarget = target{recall: 0.95, resolved: 0.9}
 
-// floors are the corpora that do not meet issueTarget yet: the figures
-// they reach, measured; raise them as the checker improves, never lower
-// them to make a change pass.
-var floors = map[string]target{
-	// ship-track's rates.ts:7 and track.ts:13: the checker (static and
-	// explored alike) reaches apis-tem.usps.com there (carrier usps, env
-	// test); the annotation leaves it out: its ground-truth run stopped at
-	// the refused token fetch before those calls (lib/carriers.ts:17).
-	"corpus-c": {recall: 0.95, resolved: 0.84, falsePositives: 2},
-	// git-forge's lib/github.ts:15 and metrics-query's lib/mixpanel.ts:19
-	// are not reached by any explored run; status-page.ts:5's relative
-	// URL is a static finding on a page whose base comes from the input.
-	"corpus-b": {recall: 0.95, resolved: 0.9, falsePositives: 1},
+// measured are the figures each corpus reaches (static analysis and
+// exploration together), above issueTarget: a change that lowers one
+// fails, and raising them is how an improvement is kept. Every corpus is
+// held to issueTarget too, and to no false positive, every input-dependent
+// call flagged and fetch-unused-domain exact.
+var measured = map[string]target{
+	"corpus":   {recall: 1, resolved: 1},
+	"corpus-b": {recall: 1, resolved: 24.0 / 26},
+	"corpus-c": {recall: 1, resolved: 23.0 / 25},
 }
 
 func testCache() string {
