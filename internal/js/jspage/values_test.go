@@ -367,6 +367,17 @@ function never(u: string) { return http.fetch(u); }
 `,
 	}
 	got := urlsOf(files, "page.ts")
+	// through a namespace import, a function's calls may run: its
+	// arguments still count
+	ns := urlsOf(map[string]string{
+		"page.ts": `import * as hosts from "./lib/hosts";
+export default async function run() { await hosts.warm(); }`,
+		"lib/hosts.ts": `function origin(stage = "live") { return "https://" + stage + ".ns.example"; }
+export async function warm() { await http.fetch(origin("canary") + "/warm"); return http.fetch(origin() + "/"); }
+`}, "page.ts")
+	if want := "lib/hosts.ts:2 {https://canary.ns.example/warm | https://live.ns.example/warm}"; len(ns) == 0 || ns[0] != want {
+		t.Errorf("namespace import: got %q, want first %q", ns, want)
+	}
 	want := []string{
 		"lib/hosts.ts:12 {https://w.example.com/1 | https://w.example.com/2}",
 		"lib/hosts.ts:15 {?}",
