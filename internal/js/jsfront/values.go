@@ -3,6 +3,7 @@ package jsfront
 import (
 	"net/url"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -171,6 +172,7 @@ type classInfo struct {
 	sc      *Scope // the scope of the class body (this = the instance)
 	ctor    *fnInfo
 	assigns map[string][]scopedExpr // this.x = … anywhere in the class
+	thisSet vset                    // thisInstances, once worked out
 }
 
 // thisCtx is what `this` is in a scope: an instance of cls, an object
@@ -317,7 +319,7 @@ func (a *Model) set(e ast.Expression, sc *Scope, depth int) vset {
 			if s.this != nil {
 				switch {
 				case s.this.cls != nil:
-					return vset{{k: vInst, cls: s.this.cls, lit: -1}}
+					return a.thisInstances(s.this.cls, depth)
 				case s.this.obj != nil:
 					return vset{{k: vObj, node: s.this.obj, sc: s.this.sc, lit: -1}}
 				}
@@ -625,7 +627,12 @@ func (a *Model) paramSet(b *Binding, name string, depth int) vset {
 		return unk("`" + name + "` is a parameter of a function called from outside what the analysis sees")
 	}
 	var out vset
+	live := 0
 	for _, s := range sites {
+		if !a.liveSite(s, depth, map[*fnInfo]bool{}) {
+			continue // a call nothing of this page runs: not an argument it gets
+		}
+		live++
 		var v vset
 		if b.rest {
 			v = unk("`" + name + "` is a rest parameter")
@@ -641,7 +648,42 @@ func (a *Model) paramSet(b *Binding, name string, depth int) vset {
 	if !complete {
 		out = out.add(unk("`" + name + "` is a parameter of a function whose callers could not all be worked out")...)
 	}
+	if live == 0 && complete {
+		return unk("`" + name + "` is a parameter of a function called from outside what the analysis sees")
+	}
 	return a.paramShape(out, b, depth)
+}
+
+// liveSite reports whether a call site may run for this page: it is at
+// the top level, in the entry function, in a callback, a method, a
+// closure or a function used as a value, or in a named function one of
+// whose own call sites may run. A call inside a named function nothing
+// of the bundle calls (a lib file's export the page does not use) never
+// runs for this page, so its arguments are not values the callee's
+// parameters get. seen holds the functions being asked about (a cycle of
+// calls among them alone never runs).
+func (a *Model) liveSite(s *site, depth int, seen map[*fnInfo]bool) bool {
+	if s.sc == nil || s.sc.unit == nil || depth > maxEvalDepth {
+		return true
+	}
+	f := a.fns[s.sc.unit]
+	if f == nil || f.node == a.entryFn || f.argOf != nil || f.member != "" || f.ctor != nil || f.bind == nil || f.bind.escaped {
+		return true
+	}
+	if seen[f] {
+		return false
+	}
+	seen[f] = true
+	sites, complete := a.sitesOf(f, depth+1)
+	if !complete {
+		return true
+	}
+	for _, t := range sites {
+		if a.liveSite(t, depth+1, seen) {
+			return true
+		}
+	}
+	return false
 }
 
 // paramShape applies a parameter's default and destructuring.
@@ -927,6 +969,8 @@ func (a *Model) instMember(c *classInfo, key string, depth int) vset {
 				if f := a.fns[x.Body]; f != nil {
 					out = out.add(av{k: vFn, fn: f, lit: -1})
 				}
+			} else if ok && !x.Computed && !x.Static && k == key && x.Kind == ast.PropertyKindGet {
+				out = out.add(a.getter(x, depth)...)
 			}
 		case *ast.FieldDefinition:
 			if k, ok := propKey(x.Key); ok && !x.Computed && !x.Static && k == key && x.Initializer != nil {
@@ -939,11 +983,105 @@ func (a *Model) instMember(c *classInfo, key string, depth int) vset {
 	}
 	if out == nil {
 		if c.node.SuperClass != nil {
+			// not the class's own: the base class's, when it is one class
+			if base := a.set(c.node.SuperClass, c.sc.parent, depth+1); len(base) == 1 && base[0].k == vClass && base[0].cls != c && depth < maxEvalDepth {
+				return a.instMember(base[0].cls, key, depth+1)
+			}
 			return unk("`" + key + "` may come from the base class")
 		}
 		return vset{{k: vUndef, lit: -1}}
 	}
 	return out
+}
+
+// getter is what reading a getter gives: its function's return values.
+func (a *Model) getter(x *ast.MethodDefinition, depth int) vset {
+	if f := a.fns[x.Body]; f != nil {
+		return a.returns(f, depth+1)
+	}
+	return unk("the getter is only known at run time")
+}
+
+// thisInstances is what `this` may be in the methods of class c: an
+// instance of c, or of any class of the bundle extending it (a base
+// class's method reading a member its subclasses define, the template
+// method pattern). A class that nothing constructs itself (an abstract
+// base) is left out while it has subclasses.
+func (a *Model) thisInstances(c *classInfo, depth int) vset {
+	if c.thisSet != nil {
+		return c.thisSet
+	}
+	cuts := a.es.cuts
+	subs := a.subclasses(c, depth)
+	if len(subs) == 0 || a.constructed(c, depth) {
+		subs = append([]*classInfo{c}, subs...)
+	}
+	var out vset
+	for _, s := range subs {
+		out = out.add(av{k: vInst, cls: s, lit: -1})
+	}
+	if a.es.cuts == cuts && !a.walking {
+		c.thisSet = out
+	}
+	return out
+}
+
+// subclasses are the classes of the bundle extending c, directly or not.
+func (a *Model) subclasses(c *classInfo, depth int) []*classInfo {
+	var out []*classInfo
+	seen := map[*classInfo]bool{c: true}
+	queue := []*classInfo{c}
+	for len(queue) > 0 && depth < maxEvalDepth {
+		base := queue[0]
+		queue = queue[1:]
+		for _, k := range a.classList() {
+			if seen[k] || k.node.SuperClass == nil || k.sc == nil {
+				continue
+			}
+			for _, v := range a.set(k.node.SuperClass, k.sc.parent, depth+1) {
+				if v.k == vClass && v.cls == base {
+					seen[k] = true
+					out = append(out, k)
+					queue = append(queue, k)
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+// classList is the bundle's classes in source order (a stable answer).
+func (a *Model) classList() []*classInfo {
+	out := make([]*classInfo, 0, len(a.classes))
+	for _, c := range a.classes {
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].node.Idx0() < out[j].node.Idx0() })
+	return out
+}
+
+// constructed reports whether some new expression may construct c
+// itself: one whose class may be c, or is not known.
+func (a *Model) constructed(c *classInfo, depth int) bool {
+	name := ""
+	if c.node.Name != nil {
+		name = c.node.Name.Name.String()
+	}
+	for _, s := range a.sites {
+		if !s.isNew() {
+			continue
+		}
+		if id, ok := unwrap(s.callee()).(*ast.Identifier); ok && name != "" && id.Name.String() != name && s.sc.lookup(id.Name.String()) != nil && s.sc.lookup(id.Name.String()).decl == DeclClass {
+			continue // another class declaration
+		}
+		for _, v := range a.set(s.callee(), s.sc, depth+1) {
+			if v.k == vClass && v.cls == c || v.k == vUnk {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (a *Model) newSet(x *ast.NewExpression, sc *Scope, depth int) vset {

@@ -234,6 +234,14 @@ func (a *Model) declareList(list []ast.Statement, sc *Scope) {
 	}
 }
 
+// kindOf is the declaration kind of a let or const token.
+func kindOf(tok gtoken.Token) DeclKind {
+	if tok == gtoken.CONST {
+		return DeclConst
+	}
+	return DeclLet
+}
+
 // declareTarget declares the names bound by a binding target.
 func (a *Model) declareTarget(t ast.Expression, init ast.Expression, kind DeclKind, sc *Scope) {
 	a.declarePattern(t, Binding{decl: kind, init: init}, sc, nil)
@@ -442,12 +450,12 @@ func (a *Model) stmt(s ast.Statement, sc *Scope) {
 			a.expr(init.Expression, inner)
 		case *ast.ForLoopInitializerVarDeclList:
 			for _, b := range init.List {
-				a.declareTarget(b.Target, nil, DeclVar, inner)
+				a.declareTarget(b.Target, b.Initializer, DeclVar, inner)
 			}
 			a.bindings(init.List, inner)
 		case *ast.ForLoopInitializerLexicalDecl:
 			for _, b := range init.LexicalDeclaration.List {
-				a.declareTarget(b.Target, nil, DeclLet, inner)
+				a.declareTarget(b.Target, b.Initializer, kindOf(init.LexicalDeclaration.Token), inner)
 			}
 			a.bindings(init.LexicalDeclaration.List, inner)
 		}

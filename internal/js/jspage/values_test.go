@@ -305,6 +305,14 @@ export default async function run() {
     url = "https://b.example.com/2";
   }
 }`, []string{"page.ts:5 {https://a.example.com/1 | https://b.example.com/2}"}},
+		{"a for head's declaration, reassigned in the body", `
+export default async function run() {
+  for (let next = "https://a.example.com/1", n = 0; next && n < 3; n++) {
+    const r = await http.fetch(next);
+    next = r.ok ? "https://b.example.com/2" : undefined;
+  }
+  for (var u = "https://c.example.com/3"; u; u = "") await http.fetch(u);
+}`, []string{"page.ts:4 {? | https://a.example.com/1 | https://b.example.com/2}", "page.ts:7 { | https://c.example.com/3}"}},
 		{"a try body may not finish", `
 export default async function run() {
   let url = "https://a.example.com/1";
@@ -322,5 +330,93 @@ export default async function run() { await go(); }`, []string{"page.ts:3 {https
 		if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
 			t.Errorf("%s:\n got %q\nwant %q", c.name, got, c.want)
 		}
+	}
+}
+
+// TestUnusedCallerArguments: a helper's parameter takes the arguments of
+// the calls that may run for the page; a call inside a lib function the
+// page never calls (here a CommonJS-style object of helpers beside a
+// named export, and a chain of two unused functions) gives it nothing, so
+// the default applies. A recursive call inside a used function still
+// counts, and an unused function passed as a value may run.
+func TestUnusedCallerArguments(t *testing.T) {
+	files := map[string]string{
+		"page.ts": `import { stageHost, walk, register } from "./lib/hosts";
+export default async function run(input: { region: "eu" | "us" }) {
+  await http.fetch(stageHost(input.region) + "/v1/ping");
+  await walk("https://w.example.com/1", 0);
+  register();
+}`,
+		"lib/hosts.ts": `const TABLE = {
+  eu: { live: "https://eu.example.com", canary: "https://eu-canary.example.com" },
+  us: { live: "https://us.example.com", canary: "https://us-canary.example.com" },
+};
+export function stageHost(region: "eu" | "us", stage: "live" | "canary" = "live") {
+  return TABLE[region][stage];
+}
+export function canaryFor(region: "eu" | "us", stage: "live" | "canary") { return stageHost(region, stage); }
+function deeper(stage: "live" | "canary") { return canaryFor("eu", stage); }
+export function deepest(s: "live" | "canary") { return deeper(s); }
+export async function walk(url: string, n: number): Promise<void> {
+  await http.fetch(url);
+  if (n < 2) await walk("https://w.example.com/2", n + 1);
+}
+function viaValue(u: string) { return http.fetch(u); }
+export function register() { [viaValue].forEach((f) => f("https://v.example.com/")); }
+function never(u: string) { return http.fetch(u); }
+`,
+	}
+	got := urlsOf(files, "page.ts")
+	// through a namespace import, a function's calls may run: its
+	// arguments still count
+	ns := urlsOf(map[string]string{
+		"page.ts": `import * as hosts from "./lib/hosts";
+export default async function run() { await hosts.warm(); }`,
+		"lib/hosts.ts": `function origin(stage = "live") { return "https://" + stage + ".ns.example"; }
+export async function warm() { await http.fetch(origin("canary") + "/warm"); return http.fetch(origin() + "/"); }
+`}, "page.ts")
+	if want := "lib/hosts.ts:2 {https://canary.ns.example/warm | https://live.ns.example/warm}"; len(ns) == 0 || ns[0] != want {
+		t.Errorf("namespace import: got %q, want first %q", ns, want)
+	}
+	want := []string{
+		"lib/hosts.ts:12 {https://w.example.com/1 | https://w.example.com/2}",
+		"lib/hosts.ts:15 {?}",
+		"lib/hosts.ts:17 {?}",
+		"page.ts:3 {https://eu.example.com/v1/ping | https://us.example.com/v1/ping}",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+}
+
+// TestThisInBaseClassMethods: `this` in a base class's method may be an
+// instance of any class extending it: a member the subclasses define (a
+// getter, a field, a method's return) is read from each, and an abstract
+// base nothing constructs adds no undefined. A base that is constructed
+// itself keeps its own (missing) member too.
+func TestThisInBaseClassMethods(t *testing.T) {
+	files := map[string]string{
+		"page.js": `class Endpoint {
+  ping() { return http.fetch(this.root + "/ping"); }
+}
+const Eu = class extends Endpoint { get root() { return "https://eu.svc.example"; } };
+class Us extends Endpoint { root = "https://us.svc.example"; }
+class UsWest extends Us {}
+class Plain {
+  hello() { return http.fetch(this.where + "/hello"); }
+}
+class Named extends Plain { get where() { return "https://named.example"; } }
+export default async function run(input) {
+  const all = [new Eu(), new Us(), new UsWest(), new Plain(), new Named()];
+  for (const e of all) if (e.ping) await e.ping(); else await e.hello();
+}`,
+	}
+	got := urlsOf(files, "page.js")
+	want := []string{
+		"page.js:2 {https://eu.svc.example/ping | https://us.svc.example/ping}",
+		"page.js:8 {https://named.example/hello | undefined/hello}",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -32,6 +33,23 @@ type corpusLine struct {
 	line         int
 	hosts        []string
 	dynamic      bool
+	// mayReach are the hosts a DYNAMIC call may reach, as path.Match
+	// patterns: "DYNAMIC *.my.salesforce.com" bounds it, a bare DYNAMIC
+	// (the whole host from the input or a response) is "*".
+	mayReach []string
+}
+
+// dynamicPattern reads one DYNAMIC entry of //@hosts(…): the pattern of
+// the hosts it may reach ("*" for any), ok false for a host entry.
+func dynamicPattern(h string) (string, bool) {
+	rest, ok := strings.CutPrefix(h, "DYNAMIC")
+	if !ok || rest != "" && rest[0] != ' ' {
+		return "", false
+	}
+	if rest = strings.TrimSpace(rest); rest == "" {
+		rest = "*"
+	}
+	return rest, true
 }
 
 type score struct {
@@ -41,13 +59,14 @@ type score struct {
 	dynamic, flagged     int
 	unusedWant, unusedOK int
 	unusedWrong          int
+	unusedSilent         int // unused hosts a dynamic call may reach: no finding expected
 	notes                []string
 }
 
 func (s score) String() string {
-	return fmt.Sprintf("recall %.2f (%d/%d), false positives %d, resolved %.2f (%d/%d), dynamic flagged %d/%d, unused %d/%d found, %d wrong",
+	return fmt.Sprintf("recall %.2f (%d/%d), false positives %d, resolved %.2f (%d/%d), dynamic flagged %d/%d, unused %d/%d found, %d wrong (%d more unused that a dynamic call may reach: silent)",
 		ratio(s.found, s.undeclared), s.found, s.undeclared, s.falsePositives, ratio(s.resolved, s.resolvable), s.resolved, s.resolvable,
-		s.flagged, s.dynamic, s.unusedOK, s.unusedWant, s.unusedWrong)
+		s.flagged, s.dynamic, s.unusedOK, s.unusedWant, s.unusedWrong, s.unusedSilent)
 }
 
 func ratio(a, b int) float64 {
@@ -78,9 +97,10 @@ func readLines(t *testing.T, dir, plugin string) []corpusLine {
 			}
 			cl := corpusLine{plugin: plugin, file: filepath.ToSlash(rel), line: n}
 			for _, h := range strings.Split(m[1], ",") {
-				if h = strings.TrimSpace(h); h == "DYNAMIC" {
+				if pat, ok := dynamicPattern(strings.TrimSpace(h)); ok {
 					cl.dynamic = true
-				} else if h != "" {
+					cl.mayReach = append(cl.mayReach, pat)
+				} else if h = strings.TrimSpace(h); h != "" {
 					cl.hosts = append(cl.hosts, h)
 				}
 			}
@@ -170,11 +190,31 @@ func scorePlugin(t *testing.T, s *score, dir, name string, p *checker.Plugin, cf
 		}
 		seen[k] = true
 	}
+	// fetch-unused-domain is expected for the declared hosts no run
+	// reached (corpus.txt, checked against runs by the runner's
+	// TestCorporaAnnotationsMatchRuns) that no input-dependent call may
+	// reach: the rule stays silent for those (issue 29), so expecting it
+	// there would score the rule against its own definition.
+	var mayReach []string
+	for _, l := range readLines(t, dir, name) {
+		mayReach = append(mayReach, l.mayReach...)
+	}
 	want := map[string]bool{}
 	if b, err := os.ReadFile(filepath.Join(dir, name, "corpus.txt")); err == nil {
 		for _, ln := range strings.Split(string(b), "\n") {
 			if h, ok := strings.CutPrefix(strings.TrimSpace(ln), "unused:"); ok {
-				want[strings.TrimSpace(h)] = true
+				h = strings.TrimSpace(h)
+				silent := false
+				for _, pat := range mayReach {
+					if ok, _ := path.Match(pat, h); ok {
+						silent = true
+					}
+				}
+				if silent {
+					s.unusedSilent++
+				} else {
+					want[h] = true
+				}
 			}
 		}
 	}
@@ -195,10 +235,11 @@ func scorePlugin(t *testing.T, s *score, dir, name string, p *checker.Plugin, cf
 
 // TestCorporaScore scores the checker on every corpus, static analysis
 // alone (before) and with exploration (after), and holds each corpus to
-// the issue's figures where it meets them: recall ≥ 0.95, no false
-// positive, ≥ 0.9 of the knowable calls resolved, every input-dependent
-// call flagged, fetch-unused-domain exact. A corpus below a figure is
-// reported with the gap (t.Log), never hidden.
+// the issue's figures: recall ≥ 0.95, no false positive, ≥ 0.9 of the
+// knowable calls resolved, every input-dependent call flagged,
+// fetch-unused-domain exact; and to the recall and resolved figures it
+// measured (measured), so that any drop fails. What is left unresolved
+// is logged (t.Log).
 func TestCorporaScore(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the sandbox")
@@ -212,6 +253,7 @@ func TestCorporaScore(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer x.Close()
+	var scored []string
 	for _, dir := range dirs {
 		entries, err := os.ReadDir(dir)
 		if err != nil {
@@ -241,10 +283,13 @@ func TestCorporaScore(t *testing.T) {
 			t.Errorf("%s: no annotated fetch line", name)
 			continue
 		}
-		floor := floors[name]
-		if floor == (target{}) {
-			floor = issueTarget
+		scored = append(scored, name)
+		floor, ok := measured[name]
+		if !ok {
+			t.Errorf("%s: no measured figures: add them to measured", name)
 		}
+		floor.recall = max(floor.recall, issueTarget.recall) - 1e-9
+		floor.resolved = max(floor.resolved, issueTarget.resolved) - 1e-9
 		if r := ratio(after.found, after.undeclared); r < floor.recall {
 			t.Errorf("%s: recall %.2f < %.2f", name, r, floor.recall)
 		}
@@ -265,6 +310,10 @@ func TestCorporaScore(t *testing.T) {
 			t.Errorf("%s: exploration lost ground: before %s; after %s", name, before, after)
 		}
 	}
+	sort.Strings(scored)
+	if want := []string{"corpus", "corpus-b", "corpus-c"}; strings.Join(scored, " ") != strings.Join(want, " ") {
+		t.Errorf("scored %v, want %v", scored, want)
+	}
 }
 
 type target struct {
@@ -276,24 +325,15 @@ type target struct {
 // issueTarget is what every corpus is held to (issue 29).
 var issueTarget = target{recall: 0.95, resolved: 0.9}
 
-// floors are the corpora that do not meet issueTarget yet: the figures
-// they reach, measured; raise them as the checker improves, never lower
-// them to make a change pass.
-var floors = map[string]target{
-	// ship-track's rates.ts:7 and track.ts:13: the checker (static and
-	// explored alike) reaches apis-tem.usps.com there (carrier usps, env
-	// test); the annotation leaves it out: its ground-truth run stopped at
-	// the refused token fetch before those calls (lib/carriers.ts:17).
-	// fetch-unused-domain: the unused hosts of corpus-b and corpus-c share
-	// their plugin with a call whose URL comes whole from a response or
-	// the input (a next-page link, a webhook URL), which may reach any
-	// domain, so the rule stays silent (as the issue asks); exploration
-	// answers with stubs that hold no such link, so it cannot narrow them.
-	"corpus-c": {recall: 0.95, resolved: 0.84, falsePositives: 2, unusedErrors: 8},
-	// git-forge's lib/github.ts:15 and metrics-query's lib/mixpanel.ts:19
-	// are not reached by any explored run; status-page.ts:5's relative
-	// URL is a static finding on a page whose base comes from the input.
-	"corpus-b": {recall: 0.95, resolved: 0.9, falsePositives: 1, unusedErrors: 7},
+// measured are the figures each corpus reaches (static analysis and
+// exploration together), above issueTarget: a change that lowers one
+// fails, and raising them is how an improvement is kept. Every corpus is
+// held to issueTarget too, and to no false positive, every input-dependent
+// call flagged and fetch-unused-domain exact.
+var measured = map[string]target{
+	"corpus":   {recall: 1, resolved: 1},
+	"corpus-b": {recall: 1, resolved: 24.0 / 26},
+	"corpus-c": {recall: 1, resolved: 23.0 / 25},
 }
 
 func testCache() string {

@@ -14,7 +14,7 @@ class SalesforceOrg {
   async query(soql: string) {
     const u = new URL(`/services/data/${SalesforceOrg.API_VERSION}/query`, this.instanceUrl);
     u.searchParams.set("q", soql);
-    const res = await http.fetch(u); //@hosts(DYNAMIC)
+    const res = await http.fetch(u); //@hosts(DYNAMIC *.my.salesforce.com)
     return res.json();
   }
 }

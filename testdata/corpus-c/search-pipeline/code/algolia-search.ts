@@ -6,7 +6,7 @@ export default async function algoliaSearch(input: { appId: string; index: strin
     (u, [k, v]) => u.replace(`{${k}}`, v),
     HOST_TEMPLATE,
   );
-  const res = await http.fetch(url, { method: "POST", body: { params: `query=${encodeURIComponent(input.query)}` } }); //@hosts(DYNAMIC)
+  const res = await http.fetch(url, { method: "POST", body: { params: `query=${encodeURIComponent(input.query)}` } }); //@hosts(DYNAMIC *-dsn.algolia.net)
   const { hits = [], nbHits = 0 } = await res.json();
   return { nbHits, hits };
 }

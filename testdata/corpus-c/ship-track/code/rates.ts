@@ -4,7 +4,7 @@ const RATE_PATHS: Record<Carrier, string> = { ups: "/api/rating/v2403/Rate", fed
 
 export default async function rates({ carrier, env, from_zip, to_zip, weight_lb = 1 }: { carrier: Carrier; env: Env; from_zip: string; to_zip: string; weight_lb?: number }) {
   const token = await get_token(carrier, env);
-  const res = await http.fetch(origin(carrier, env).concat(RATE_PATHS[carrier]), { //@hosts(onlinetools.ups.com, wwwcie.ups.com, apis.fedex.com, apis-sandbox.fedex.com, apis.usps.com)
+  const res = await http.fetch(origin(carrier, env).concat(RATE_PATHS[carrier]), { //@hosts(onlinetools.ups.com, wwwcie.ups.com, apis.fedex.com, apis-sandbox.fedex.com, apis.usps.com, apis-tem.usps.com)
     method: "POST",
     headers: { Authorization: "Bearer ".concat(token), "Content-Type": "application/json" },
     body: JSON.stringify({ from_zip, to_zip, weight_lb }),

@@ -62,6 +62,6 @@ export class S3Client {
   }
 
   async sendVirtual(method: "GET" | "HEAD", u: URL): Promise<Response> {
-    return this.#fetch(u, { method }); //@hosts(DYNAMIC)
+    return this.#fetch(u, { method }); //@hosts(DYNAMIC *.s3.*.amazonaws.com)
   }
 }

@@ -27,7 +27,7 @@ export class SyncAPIClient {
     const url = this._build_url(path, query);
     let retries_taken = 0;
     while (true) {
-      const response = await http.fetch(url, { //@hosts(api.openai.com, api.groq.com, api.mistral.ai, api.together.xyz, DYNAMIC)
+      const response = await http.fetch(url, { //@hosts(api.openai.com, api.groq.com, api.mistral.ai, api.together.xyz, DYNAMIC *.openai.azure.com)
         method,
         headers: { "Content-Type": "application/json", ...this.options.default_headers, ...headers },
         body: body === undefined ? undefined : JSON.stringify(body),
