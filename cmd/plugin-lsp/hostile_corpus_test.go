@@ -89,7 +89,7 @@ func corpusCases() []corpusCase {
 	// deadline (memory.copy pays fuel, internal/runner/sandbox/stopcheck.go)
 	add(corpusCase{2, "repeated-constant-url-run", page(fmt.Sprintf("const C = %q;\nexport default async function () { return http.fetch(`https://api.example.com/%s`); }\n", strings.Repeat("a", 4096), strings.Repeat("${C}", 20_000))),
 		nil, []string{"run", "--timeout", "1s"}, 1, []string{`"name": "TimeoutError"`, "after 1s"}})
-	add(corpusCase{2, "copies-written-out-run", page("export default () => { const a = new Uint8Array(96 << 20);\n"+strings.Repeat("a.copyWithin(1, 0, 90 << 20);\n", 400)+"return a[7]; };\n"),
+	add(corpusCase{2, "copies-written-out-run", page("export default () => { const a = new Uint8Array(96 << 20);\n" + strings.Repeat("a.copyWithin(1, 0, 90 << 20);\n", 400) + "return a[7]; };\n"),
 		nil, []string{"run", "--timeout", "1s"}, 1, []string{`"name": "TimeoutError"`, "after 1s"}})
 	add(corpusCase{2, "exponential-constants-check", page("const c0 = \"\";\n" + func() string {
 		var b strings.Builder
