@@ -85,6 +85,12 @@ func corpusCases() []corpusCase {
 	add(corpusCase{2, "nested-blocks-run", page(okPage + deep("{", "", "}", 20_000) + "\n"), nil, []string{"run"}, 1, []string{nest}})
 	add(corpusCase{2, "repeated-constant-url-check", page(fmt.Sprintf("const C = %q;\nexport default async function () { return http.fetch(`https://api.example.com/%s`); }\n", strings.Repeat("a", 4096), strings.Repeat("${C}", 20_000))),
 		nil, []string{"check"}, 0, []string{"1 plugin checked"}})
+	// the same page run: its 20,000 copies of a growing string end at the
+	// deadline (memory.copy pays fuel, internal/runner/sandbox/stopcheck.go)
+	add(corpusCase{2, "repeated-constant-url-run", page(fmt.Sprintf("const C = %q;\nexport default async function () { return http.fetch(`https://api.example.com/%s`); }\n", strings.Repeat("a", 4096), strings.Repeat("${C}", 20_000))),
+		nil, []string{"run", "--timeout", "1s"}, 1, []string{`"name": "TimeoutError"`, "after 1s"}})
+	add(corpusCase{2, "copies-written-out-run", page("export default () => { const a = new Uint8Array(96 << 20);\n" + strings.Repeat("a.copyWithin(1, 0, 90 << 20);\n", 400) + "return a[7]; };\n"),
+		nil, []string{"run", "--timeout", "1s"}, 1, []string{`"name": "TimeoutError"`, "after 1s"}})
 	add(corpusCase{2, "exponential-constants-check", page("const c0 = \"\";\n" + func() string {
 		var b strings.Builder
 		for i := 1; i <= 15; i++ {

@@ -115,8 +115,10 @@ What a run is given:
   ` + "`enum`" + `/` + "`const`" + ` value, booleans both ways, numbers at their bounds, arrays of 0, 1 and 2 elements, each
   optional property present and absent, and the string literals the page compares with or switches on.
   A free-form string gets a marker value (` + "`zqmark1`" + `…): a host holding it was built from the input.
+  Inputs that differ only in their markers are one run (a page never compares a marker with anything).
 - **Answers** to every fetch from memory: the plugin's fixture when one matches, else a neutral stub
-  (` + "`200 {}`" + `); some runs answer ` + "`[]`" + `, 404 and 500 instead, so that response-dependent branches run.
+  (` + "`200 {}`" + `); then the first inputs whose run fetched run again with ` + "`[]`" + `, 404 and 500 as the answers,
+  so that response-dependent branches run (a run that made no fetch runs alike whatever the answers).
 - **Virtual time**: timers fire at once, in order (a retry wrapper with a 30 s back-off costs nothing).
 
 What a run never does: no network (no request leaves the process; undeclared hosts are answered too,

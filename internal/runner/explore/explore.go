@@ -18,6 +18,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"sort"
 	"strings"
@@ -70,7 +71,8 @@ type Explorer struct {
 	cache   map[string]*checker.Exploration
 	running map[string]chan struct{} // keys being explored, closed when done
 	// Explored counts the tools explored (not served from the cache).
-	explored int
+	explored  int
+	benchRuns int // the benchmarks' count of runs (bench_test.go)
 }
 
 // New prepares the sandbox engine.
@@ -246,33 +248,43 @@ func (x *Explorer) tool(ctx context.Context, p *checker.Plugin, name string, pro
 
 	ctx, cancel := context.WithTimeout(ctx, x.opts.ToolTimeout)
 	defer cancel()
-	plan := x.plan(sch, prog.Code)
 	res := &result{seen: map[string]bool{}, methods: map[string]bool{}}
 	complete := true
-	var wg sync.WaitGroup
 	var mu sync.Mutex
-	for i, r := range plan {
-		if !x.acquire(ctx) {
-			complete = false
-			break
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() { <-x.slots }()
-			ok := x.run(ctx, p, prog, reach, fx.Collections, index, r, i, res)
-			if !ok {
+	// runs makes the runs of a batch, numbered from first, and reports
+	// which of them fetched.
+	runs := func(batch []planned, first int) []bool {
+		fetched := make([]bool, len(batch))
+		var wg sync.WaitGroup
+		for i, r := range batch {
+			if !x.acquire(ctx) {
 				mu.Lock()
 				complete = false
 				mu.Unlock()
+				break
 			}
-		}()
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				defer func() { <-x.slots }()
+				ok, f := x.run(ctx, p, prog, reach, fx.Collections, index, r, first+i, res)
+				mu.Lock()
+				complete = complete && ok
+				fetched[i] = f
+				mu.Unlock()
+			}()
+		}
+		wg.Wait()
+		return fetched
 	}
-	wg.Wait()
+	ins, nvar := x.plan(sch, prog.Code)
+	fetched := runs(ins, 0)
+	vars := responseVariants(ins, fetched, nvar)
+	runs(vars, len(ins))
 	if ctx.Err() != nil && context.Cause(ctx) == context.Canceled {
 		return nil // superseded: nothing is kept
 	}
-	e := res.exploration(len(plan), complete)
+	e := res.exploration(len(ins)+len(vars), complete)
 	x.mu.Lock()
 	if len(x.cache) > 4096 {
 		x.cache = map[string]*checker.Exploration{}
@@ -306,23 +318,53 @@ type planned struct {
 }
 
 // plan spends the run budget: every generated input with fixture-or-{}
-// answers, then the first inputs again with the other answers ([], 404,
-// 500), so that response-dependent branches run.
-func (x *Explorer) plan(sch schemaOf, code string) []planned {
+// answers (inputs that differ only in which marker a free-form string
+// holds are one run: markers are opaque, equivalentInput), and how many
+// runs are left for responseVariants.
+func (x *Explorer) plan(sch schemaOf, code string) (ins []planned, variants int) {
 	n := x.opts.Runs
-	variants := 0
 	if n >= 8 {
 		variants = n / 4
 	}
-	ins := inputs(sch, pageLiterals(code, 16), n-variants)
-	var out []planned
-	for _, in := range ins {
-		out = append(out, planned{input: in, mode: modeFixture, free: freeValues(sch, in)})
+	seen := map[string]bool{}
+	for _, in := range inputs(sch, pageLiterals(code, 16), n-variants) {
+		k := equivalentInput(in)
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		ins = append(ins, planned{input: in, mode: modeFixture, free: freeValues(sch, in)})
 	}
-	for i := 0; len(out) < n && i < variants && len(ins) > 0; i++ {
-		m := []mode{modeArray, modeNotFound, modeServerError}[i%3]
-		in := ins[(i/3)%len(ins)]
-		out = append(out, planned{input: in, mode: m, free: freeValues(sch, in)})
+	return ins, variants
+}
+
+// markerValue is a marker as inputs gives it (Marker and a number).
+var markerValue = regexp.MustCompile(Marker + `[0-9]+`)
+
+// equivalentInput is an input with every marker made the same: two inputs
+// that differ only in their markers run alike (a page never compares a
+// marker with anything it knows; the page's literals are tried as values
+// of their own).
+func equivalentInput(in json.RawMessage) string {
+	return markerValue.ReplaceAllString(string(in), Marker)
+}
+
+// responseVariants spends the rest of the budget after the inputs' runs:
+// the first inputs again with the other answers ([], 404, 500), so that
+// response-dependent branches run. Only inputs whose run fetched get
+// them: a run that made no fetch runs alike whatever fetches answer.
+func responseVariants(ins []planned, fetched []bool, budget int) []planned {
+	var with []planned
+	for i, in := range ins {
+		if fetched[i] {
+			with = append(with, in)
+		}
+	}
+	var out []planned
+	for i := 0; i < budget && len(with) > 0; i++ {
+		in := with[(i/3)%len(with)]
+		in.mode = []mode{modeArray, modeNotFound, modeServerError}[i%3]
+		out = append(out, in)
 	}
 	return out
 }

@@ -32,9 +32,10 @@ const (
 var stubLimits = capability.Fetch{MaxBytes: 1 << 20, TimeoutMs: 10_000}
 
 // run makes one run; ok false when it did not finish (deadline, memory,
-// cancelled): what it would have reached after that is unknown.
+// cancelled): what it would have reached after that is unknown. fetched:
+// the page called http.fetch.
 func (x *Explorer) run(ctx context.Context, p *checker.Plugin, prog *runner.Program, reach *capability.Reach,
-	seed map[string]json.RawMessage, index *broker.FixtureIndex, pl planned, n int, res *result) bool {
+	seed map[string]json.RawMessage, index *broker.FixtureIndex, pl planned, n int, res *result) (ok, fetched bool) {
 	provider := index.Provider() // its own use counts per run
 	var calls sync.Mutex
 	count := 0
@@ -127,14 +128,17 @@ func (x *Explorer) run(ctx context.Context, p *checker.Plugin, prog *runner.Prog
 		VirtualTime: true,
 		CallSites:   true,
 	})
+	calls.Lock()
+	fetched = count > 0
+	calls.Unlock()
 	if out.OK || out.Err == nil {
-		return true
+		return true, fetched
 	}
 	switch out.Err.Kind {
 	case sandbox.KindThrown, sandbox.KindUnsettled, sandbox.KindCompile:
-		return true // the tool finished its way
+		return true, fetched // the tool finished its way
 	}
-	return false
+	return false, fetched
 }
 
 // frame matches a mapped stack position "(code/lib/x.ts:12:5)".

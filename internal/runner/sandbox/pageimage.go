@@ -4,6 +4,7 @@ import (
 	"container/list"
 	"encoding/hex"
 	"sync"
+	"time"
 )
 
 // Page images: a sandbox's memory after a page's bundle was evaluated
@@ -110,8 +111,10 @@ func (p *pageImages) len() int {
 
 // makePageImage makes the image of page (name, code) with the set of
 // methods whose image is setImg, on its own goroutine (Engine.Close waits
-// for it).
-func (e *Engine) makePageImage(key string, setImg *image, name, code string) {
+// for it). The evaluation has the run's deadline too (timeout): a top
+// level that ran to its end in the run may not end the second time (it
+// read the clock, say), and nothing else would stop it.
+func (e *Engine) makePageImage(key string, setImg *image, name, code string, timeout time.Duration) {
 	select {
 	case <-e.done:
 		return
@@ -130,6 +133,12 @@ func (e *Engine) makePageImage(key string, setImg *image, name, code string) {
 			return
 		}
 		defer sb.close()
+		defer time.AfterFunc(timeout, sb.halt).Stop()
+		defer func() {
+			if recover() != nil { // halted (or trapped): no image
+				img = nil
+			}
+		}()
 		// What the top level could read that would then be baked into
 		// every run: the clock, Math.random's state, crypto random (a
 		// stray host call).

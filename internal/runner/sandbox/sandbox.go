@@ -160,6 +160,9 @@ type runState struct {
 
 	done    bool
 	outcome Outcome
+	// evaluated: the page's module code ran to its end in this run
+	// (what a page image of it may be made from, pageimage.go).
+	evaluated bool
 
 	mu        sync.Mutex
 	nextID    int
@@ -320,7 +323,11 @@ func (e *Engine) Run(ctx context.Context, job Job) Outcome {
 	case installed:
 		e.next.Store(setImg)
 		if !e.opts.NoPageImages {
-			defer e.makePageImage(pkey, setImg, job.Name, job.Code)
+			defer func() {
+				if rs.evaluated { // a top level the deadline stopped gets no image
+					e.makePageImage(pkey, setImg, job.Name, job.Code, job.Timeout)
+				}
+			}()
 		}
 	default:
 		defer e.makeSetImage(key)
@@ -385,6 +392,7 @@ func (sb *sandbox) drive(ctx context.Context, rs *runState, cc *codeCache, insta
 		if err := sb.evalPage(cc, rs.job.Name, rs.job.Code); err != nil {
 			return Outcome{Err: rs.evalError(err, KindCompile)}
 		}
+		rs.evaluated = true
 	}
 	lap(&ph.Setup)
 	if rs.done {

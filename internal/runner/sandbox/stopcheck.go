@@ -29,6 +29,21 @@ import (
 // (QuickJS's interpreter loop, a C loop), stops within fuelPerTick
 // iterations of the halt.
 //
+// A loop iteration is not the only unit of work: one memory.copy or
+// memory.fill moves up to the whole memory (128 MiB) in a single
+// instruction, and QuickJS's memcpy, memmove and memset are those
+// instructions. Straight-line code that copies (a template literal or a
+// chain of + with 20,000 pieces of 4 KB: 20,000 copies of a growing string;
+// 400 copyWithin calls written out; S.repeat(4) 400 times) made ~10 loop
+// iterations per copy, so the fuel ran out once every few seconds and a
+// run with a 1 s deadline took 20-75 s. So every memory.copy and
+// memory.fill becomes a call to a function added to the module
+// (bulkCopy, bulkFill) that first takes one unit of fuel per
+// bytesPerFuel bytes, ticking as a loop does, and then does the
+// instruction: the fuel measures bytes moved as well as iterations, and
+// after a halt nothing starts a copy. What a halt can still wait for is
+// the one copy in progress, at most the memory cap (~50 ms).
+//
 // The tick is also what keeps a busy page from starving the process:
 // compiled wasm code cannot be preempted by the Go scheduler, so with as
 // many busy pages as processors no timer (the deadline's included) could
@@ -36,20 +51,26 @@ import (
 const (
 	fuelPerTick = 1 << 14
 	tickArgc    = 1<<32 - 1
+	// bytesPerFuel: a unit of fuel is ~10 ns of a loop iteration in
+	// QuickJS's interpreter (fuelPerTick units: ~170 µs between ticks,
+	// measured on a loaded 2-core machine); memory.copy moves ~3 GB/s
+	// there, 32 bytes in ~10 ns.
+	bytesPerFuelShift = 5
 )
 
-// addFuelChecks returns a copy of wasm with the fuel global and its
-// checks. It fails on anything it does not fully understand (an opcode
-// outside WebAssembly 2.0, no global section, no env.jsFunctionProxy of
-// the type qjs declares): the engine then keeps wazero's own per-call
-// watcher (instanceMaker.fuel false).
+// addFuelChecks returns a copy of wasm with the fuel global, its checks
+// and the two bulk-memory functions. It fails on anything it does not
+// fully understand (an opcode outside WebAssembly 2.0, no global,
+// function or memory section, no env.jsFunctionProxy of the type qjs declares, a
+// bulk-memory instruction on a memory other than 0): the engine then keeps
+// wazero's own per-call watcher (instanceMaker.fuel false).
 func addFuelChecks(wasm []byte) ([]byte, error) {
 	secs, err := sections(wasm)
 	if err != nil {
 		return nil, err
 	}
-	var importedGlobals, globals uint64
-	var haveGlobal, haveCode bool
+	var importedGlobals, importedFuncs, globals, funcs, ntypes uint64
+	var haveGlobal, haveCode, haveFuncs, haveTypes, haveMemory bool
 	tick, tickType := int64(-1), uint64(0)
 	var types []byte
 	for _, s := range secs {
@@ -57,10 +78,21 @@ func addFuelChecks(wasm []byte) ([]byte, error) {
 		switch s.id {
 		case 1:
 			types = body
+			if ntypes, _, err = uleb(body); err != nil {
+				return nil, fmt.Errorf("type section: %w", err)
+			}
+			haveTypes = true
 		case 2:
-			if importedGlobals, tick, tickType, err = readImports(body); err != nil {
+			if importedGlobals, importedFuncs, tick, tickType, err = readImports(body); err != nil {
 				return nil, fmt.Errorf("import section: %w", err)
 			}
+		case 3:
+			if funcs, _, err = uleb(body); err != nil {
+				return nil, fmt.Errorf("function section: %w", err)
+			}
+			haveFuncs = true
+		case 5:
+			haveMemory = true
 		case 6:
 			if globals, _, err = uleb(body); err != nil {
 				return nil, fmt.Errorf("global section: %w", err)
@@ -70,8 +102,8 @@ func addFuelChecks(wasm []byte) ([]byte, error) {
 			haveCode = true
 		}
 	}
-	if !haveGlobal || !haveCode {
-		return nil, errors.New("the module has no global or code section")
+	if !haveGlobal || !haveCode || !haveFuncs || !haveTypes || !haveMemory {
+		return nil, errors.New("the module has no type, function, memory, global or code section")
 	}
 	if tick < 0 {
 		return nil, errors.New("the module does not import env.jsFunctionProxy")
@@ -80,17 +112,31 @@ func addFuelChecks(wasm []byte) ([]byte, error) {
 		return nil, err
 	}
 	g := importedGlobals + globals
-	// fuel -= 1; if fuel <= 0 { drop(jsFunctionProxy(0, 0, tickArgc, 0)); fuel = fuelPerTick }
+	// if fuel <= 0 { drop(jsFunctionProxy(0, 0, tickArgc, 0)); fuel = fuelPerTick }
+	ifEmpty := appendUleb([]byte{0x23}, g)
+	ifEmpty = append(ifEmpty, 0x41, 0x00, 0x4C, 0x04, 0x40,
+		0x41, 0x00, 0x42, 0x00, 0x41, 0x7F, 0x41, 0x00, 0x10)
+	ifEmpty = appendUleb(ifEmpty, uint64(tick))
+	ifEmpty = appendSleb(append(ifEmpty, 0x1A, 0x41), fuelPerTick)
+	ifEmpty = appendUleb(append(ifEmpty, 0x24), g)
+	ifEmpty = append(ifEmpty, 0x0B)
+	// a loop header: fuel -= 1, then ifEmpty
 	check := appendUleb([]byte{0x23}, g)
 	check = append(check, 0x41, 0x01, 0x6B, 0x24)
 	check = appendUleb(check, g)
-	check = appendUleb(append(check, 0x23), g)
-	check = append(check, 0x41, 0x00, 0x4C, 0x04, 0x40,
-		0x41, 0x00, 0x42, 0x00, 0x41, 0x7F, 0x41, 0x00, 0x10)
-	check = appendUleb(check, uint64(tick))
-	check = appendSleb(append(check, 0x1A, 0x41), fuelPerTick)
-	check = appendUleb(append(check, 0x24), g)
-	check = append(check, 0x0B)
+	check = append(check, ifEmpty...)
+	// bulkCopy and bulkFill (dst, src or value, n: i32): fuel -= n >>
+	// bytesPerFuelShift, then ifEmpty, then the instruction itself.
+	charge := appendUleb([]byte{0x23}, g)
+	charge = append(charge, 0x20, 0x02, 0x41, bytesPerFuelShift, 0x76, 0x6B, 0x24)
+	charge = appendUleb(charge, g)
+	charge = append(charge, ifEmpty...)
+	charge = append(charge, 0x20, 0x00, 0x20, 0x01, 0x20, 0x02)
+	copyBody := append(append([]byte{0x00}, charge...), 0xFC, 0x0A, 0x00, 0x00, 0x0B)
+	fillBody := append(append([]byte{0x00}, charge...), 0xFC, 0x0B, 0x00, 0x0B)
+	bulkType := ntypes // (i32, i32, i32) → (), appended to the types
+	copyFn := importedFuncs + funcs
+	rw := rewrite{check: check, copyCall: appendUleb([]byte{0x10}, copyFn), fillCall: appendUleb([]byte{0x10}, copyFn+1)}
 
 	out := make([]byte, 0, len(wasm)+len(wasm)/8)
 	out = append(out, wasm[:8]...)
@@ -98,6 +144,16 @@ func addFuelChecks(wasm []byte) ([]byte, error) {
 		body := wasm[s.body:s.end]
 		var nb []byte
 		switch s.id {
+		case 1: // one more type
+			_, n, _ := uleb(body)
+			nb = appendUleb(nil, ntypes+1)
+			nb = append(nb, body[n:]...)
+			nb = append(nb, 0x60, 0x03, 0x7F, 0x7F, 0x7F, 0x00)
+		case 3: // two more functions of that type
+			_, n, _ := uleb(body)
+			nb = appendUleb(nil, funcs+2)
+			nb = append(nb, body[n:]...)
+			nb = appendUleb(appendUleb(nb, bulkType), bulkType)
 		case 6: // one more global: (mut i32) (i32.const fuelPerTick)
 			_, n, _ := uleb(body)
 			nb = appendUleb(nil, globals+1)
@@ -105,7 +161,7 @@ func addFuelChecks(wasm []byte) ([]byte, error) {
 			nb = appendSleb(append(nb, 0x7F, 0x01, 0x41), fuelPerTick)
 			nb = append(nb, 0x0B)
 		case 10:
-			if nb, err = addChecks(body, check); err != nil {
+			if nb, err = rw.code(body, copyBody, fillBody); err != nil {
 				return nil, fmt.Errorf("code section: %w", err)
 			}
 		default:
@@ -117,6 +173,14 @@ func addFuelChecks(wasm []byte) ([]byte, error) {
 		out = append(out, nb...)
 	}
 	return out, nil
+}
+
+// rewrite is what addFuelChecks does to every function body: check after
+// the block type of every loop, and a call of bulkCopy or bulkFill in
+// place of every memory.copy and memory.fill.
+type rewrite struct {
+	check              []byte
+	copyCall, fillCall []byte
 }
 
 func appendSleb(b []byte, v int64) []byte {
@@ -194,12 +258,12 @@ func (r *reader) limits() {
 	r.u32()
 }
 
-// readImports counts the imported globals and finds the function
-// import env.jsFunctionProxy: its index in the function space and its type.
-func readImports(body []byte) (globals uint64, proxy int64, proxyType uint64, err error) {
+// readImports counts the imported globals and functions and finds the
+// function import env.jsFunctionProxy: its index in the function space and
+// its type.
+func readImports(body []byte) (globals, funcs uint64, proxy int64, proxyType uint64, err error) {
 	r := &reader{b: body}
 	proxy = -1
-	var funcs int64
 	for n := r.u32(); n > 0 && r.err == nil; n-- {
 		l := r.u32()
 		at := r.i
@@ -213,7 +277,7 @@ func readImports(body []byte) (globals uint64, proxy int64, proxyType uint64, er
 		case 0: // function
 			t := r.u32()
 			if module == "env" && name == "jsFunctionProxy" {
-				proxy, proxyType = funcs, t
+				proxy, proxyType = int64(funcs), t
 			}
 			funcs++
 		case 1: // table
@@ -232,7 +296,7 @@ func readImports(body []byte) (globals uint64, proxy int64, proxyType uint64, er
 	if r.err == nil && r.i != len(body) {
 		r.fail("trailing bytes")
 	}
-	return globals, proxy, proxyType, r.err
+	return globals, funcs, proxy, proxyType, r.err
 }
 
 // checkProxyType checks that type t is (i32, i64, i32, i32) → i64, the
@@ -261,11 +325,11 @@ func checkProxyType(types []byte, t uint64) error {
 	return errors.New("env.jsFunctionProxy's type is missing")
 }
 
-// addChecks inserts check after the block type of every loop instruction.
-func addChecks(body []byte, check []byte) ([]byte, error) {
+// code rewrites the code section's bodies and appends the extra ones.
+func (rw rewrite) code(body []byte, extra ...[]byte) ([]byte, error) {
 	r := &reader{b: body}
 	n := r.u32()
-	out := appendUleb(make([]byte, 0, len(body)+len(body)/6), n)
+	out := appendUleb(make([]byte, 0, len(body)+len(body)/6), n+uint64(len(extra)))
 	var fn []byte
 	for k := n; k > 0 && r.err == nil; k-- {
 		size := r.u32()
@@ -276,7 +340,7 @@ func addChecks(body []byte, check []byte) ([]byte, error) {
 		}
 		code := body[start:r.i]
 		var err error
-		if fn, err = checkFunction(fn[:0], code, check); err != nil {
+		if fn, err = rw.function(fn[:0], code); err != nil {
 			return nil, fmt.Errorf("function %d: %w", n-k, err)
 		}
 		out = appendUleb(out, uint64(len(fn)))
@@ -285,10 +349,14 @@ func addChecks(body []byte, check []byte) ([]byte, error) {
 	if r.err == nil && r.i != len(body) {
 		r.fail("trailing bytes")
 	}
+	for _, b := range extra {
+		out = appendUleb(out, uint64(len(b)))
+		out = append(out, b...)
+	}
 	return out, r.err
 }
 
-func checkFunction(out, code, check []byte) ([]byte, error) {
+func (rw rewrite) function(out, code []byte) ([]byte, error) {
 	r := &reader{b: code}
 	for n := r.u32(); n > 0 && r.err == nil; n-- { // locals
 		r.u32()
@@ -299,13 +367,14 @@ func checkFunction(out, code, check []byte) ([]byte, error) {
 	}
 	from := 0
 	for r.i < len(code) && r.err == nil {
+		at := r.i
 		op := r.byte()
 		switch {
 		case op == 0x02 || op == 0x03 || op == 0x04: // block, loop, if
 			r.blockType()
 			if op == 0x03 && r.err == nil {
 				out = append(out, code[from:r.i]...)
-				out = append(out, check...)
+				out = append(out, rw.check...)
 				from = r.i
 			}
 		case op == 0x0C || op == 0x0D || op == 0x10 || op == 0xD2 ||
@@ -337,7 +406,25 @@ func checkFunction(out, code, check []byte) ([]byte, error) {
 		case op <= 0x01 || op == 0x05 || op == 0x0B || op == 0x0F || op == 0x1A || op == 0x1B ||
 			op >= 0x45 && op <= 0xC4 || op == 0xD1: // no immediates
 		case op == 0xFC:
-			r.prefixFC()
+			sub := r.prefixFC()
+			var call []byte
+			switch sub {
+			case 10: // memory.copy 0 0
+				if r.err == nil && !bytes.Equal(code[r.i-2:r.i], []byte{0, 0}) {
+					r.fail("memory.copy between other memories")
+				}
+				call = rw.copyCall
+			case 11: // memory.fill 0
+				if r.err == nil && code[r.i-1] != 0 {
+					r.fail("memory.fill of another memory")
+				}
+				call = rw.fillCall
+			}
+			if call != nil && r.err == nil {
+				out = append(out, code[from:at]...)
+				out = append(out, call...)
+				from = r.i
+			}
 		case op == 0xFD:
 			r.prefixFD()
 		default:
@@ -360,9 +447,10 @@ func (r *reader) blockType() {
 }
 
 // prefixFC skips the immediates of a 0xFC instruction (saturating
-// conversions, bulk memory, tables).
-func (r *reader) prefixFC() {
-	switch sub := r.u32(); {
+// conversions, bulk memory, tables) and returns its number.
+func (r *reader) prefixFC() uint64 {
+	sub := r.u32()
+	switch {
 	case sub <= 7:
 	case sub == 8: // memory.init
 		r.u32()
@@ -380,6 +468,7 @@ func (r *reader) prefixFC() {
 	default:
 		r.fail("opcode 0xfc %d", sub)
 	}
+	return sub
 }
 
 // prefixFD skips the immediates of a SIMD instruction.
