@@ -47,8 +47,13 @@ func buildServer(t *testing.T) string {
 // copyExample copies testdata/example/books into a temp dir.
 func copyExample(t *testing.T) string {
 	t.Helper()
-	src := filepath.Join(repoRoot(t), "testdata", "example", "books")
-	dst := filepath.Join(t.TempDir(), "books")
+	return copyPluginDir(t, filepath.Join(repoRoot(t), "testdata", "example", "books"))
+}
+
+// copyPluginDir copies the plugin folder src into a temp dir (same base name).
+func copyPluginDir(t *testing.T, src string) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), filepath.Base(src))
 	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -86,6 +91,7 @@ func TestNodeClient(t *testing.T) {
 	cmd := exec.CommandContext(ctx, node, "--test", "--test-reporter=spec", "client.test.js")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "PLUGIN_LSP_BIN="+bin, "PLUGIN_DIR="+plugin, "REPO_DIR="+repoRoot(t))
+	cmd.Env = append(cmd.Env, nativeReachEnv(t)...)
 	out, err := cmd.CombinedOutput()
 	t.Logf("node client:\n%s", out)
 	if err != nil {
@@ -192,6 +198,7 @@ func runClientScript(t *testing.T, who string, env []string, argv ...string) {
 	cmd.Env = append(os.Environ(), "PLUGIN_LSP_BIN="+bin, "PLUGIN_DIR="+plugin, "REPO_DIR="+repoRoot(t), "RESULTS="+results,
 		"PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
 	cmd.Env = append(cmd.Env, env...)
+	cmd.Env = append(cmd.Env, nativeReachEnv(t)...)
 	cmd.Stdin = nil
 	out, err := cmd.CombinedOutput()
 	if len(out) > 0 {
