@@ -783,10 +783,12 @@ describe("the extension in real VS Code (code-server)", { timeout: 20 * 60_000 }
   const approveNative = async (tool, module) => {
     const message = new RegExp(`^Run ${tool.replace(/\./g, "\\.")} \\(${module.replace(/[./]/g, "\\$&")}, sha256:[0-9a-f]{64}\\) with full authority on this machine\\?$`);
     const item = page.locator(".notification-list-item").filter({ has: page.locator(".notification-list-item-message", { hasText: "with full authority on this machine?" }) });
+    const center = page.locator(".notifications-center.visible");
     await until(`the approval question for ${tool}`, async () => {
       if (!(await item.filter({ visible: true }).count())) {
-        if (await page.locator(".notifications-toasts .notification-list-item").filter({ visible: true }).count()) return false;
-        await palette("Notifications: Show Notifications");
+        // Not (or no longer) a toast: the notification center lists it.
+        const toasts = await page.locator(".notifications-toasts .notification-list-item").filter({ visible: true }).count();
+        if (!toasts && !(await center.count())) await palette("Notifications: Show Notifications");
         return false;
       }
       const shown = item.filter({ visible: true }).first();
@@ -798,6 +800,7 @@ describe("the extension in real VS Code (code-server)", { timeout: 20 * 60_000 }
       return true;
     });
     await until("the approval question answered", async () => (await item.filter({ visible: true }).count()) === 0);
+    if (await center.count()) await palette("Notifications: Hide Notifications");
   };
 
   /** The run panel frame of tool, once its body shows text that ok() accepts. */
@@ -830,6 +833,7 @@ describe("the extension in real VS Code (code-server)", { timeout: 20 * 60_000 }
     // The input came from the module's inputJsonSchema (examples[0]), which plugin.json does not hold.
     assert.deepEqual(JSON.parse(await panel.locator("textarea#input").inputValue()), { chat: "@books", text: "Finished The Hobbit" });
     assert.ok((await panel.locator("body").innerText()).includes("Send a Telegram message to a chat"), "the module's description");
+    assert.equal((await panel.locator("h1 .tool").innerText()).trim(), "tg.sendMessage", "a native tool, not fn.<name>");
     assert.match(await panel.locator(".status").innerText(), /full trust[\s\S]*tg\.sendMessage:[0-9a-f]+[\s\S]*(approval required|no approval)/);
     assert.deepEqual(await connectionRows(panel), [["tcp", "149.154.167.50", "443", "refused: fake-providers"]]);
     await shot("N1-native-run-panel");

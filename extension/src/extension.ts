@@ -312,13 +312,15 @@ class ExtensionState implements vscode.Disposable {
     dir ??= await pickPluginDir();
     if (!dir) return undefined;
     const manifest = await readManifest(dir);
-    const tool = manifest?.tools.find((t) => t.name === a.tool) ?? (await this.nativeTool(dir, a.tool));
+    const fn = manifest?.tools.find((t) => t.name === a.tool);
+    const tool = fn ?? (await this.nativeTool(dir, a.tool));
     return {
       dir,
       plugin: manifest?.name ?? path.basename(dir.fsPath),
       tool: a.tool,
       description: tool?.description ?? "",
       inputJsonSchema: tool?.inputJsonSchema,
+      native: !fn && tool !== undefined,
     };
   }
 

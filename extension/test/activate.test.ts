@@ -172,6 +172,7 @@ describe("the bundled client activated in a fake VS Code", { timeout: 240_000 },
     // plugin.json names the tool only; the schema's example is in native/telegram.js.
     assert.ok(panel.htmls[0].includes(`{\n  &quot;chat&quot;: &quot;@books&quot;,\n  &quot;text&quot;: &quot;Finished The Hobbit&quot;\n}</textarea>`), panel.htmls[0]);
     assert.ok(panel.htmls[0].includes("Send a Telegram message to a chat"), "the module's description");
+    assert.ok(panel.htmls[0].includes(`<span class="tool">tg.sendMessage</span>`), "a native tool is not shown as fn.<name>");
     assert.deepEqual(panel.posted, [], "opened to edit its input: nothing ran");
     // Run: the server asks first (window/showMessageRequest, which VS Code
     // shows as a warning with the actions); the fake dismisses it, so nothing runs.
