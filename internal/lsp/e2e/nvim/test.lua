@@ -2,8 +2,10 @@
 -- client configured by a snippet of docs/editors.md pasted as init.lua:
 -- open the example plugin, read diagnostics, see the code lenses of the
 -- first buffer, open a page, run a tool with the documented command, edit,
--- apply quick fixes, hover, completion, and a manifest typed character by
--- character. Run by internal/lsp/e2e (go test):
+-- apply quick fixes, hover, completion, a manifest typed character by
+-- character, and the native lane (the approval question, the record,
+-- native-reach-at-run on NATIVE_REACH_DIR and its fix). Run by
+-- internal/lsp/e2e (go test):
 --   nvim --headless --clean -u init.lua -c "luafile internal/lsp/e2e/nvim/test.lua"
 -- in the plugin's directory, with PLUGIN_DIR, RESULTS and PLUGIN_LSP_RUN_CMD
 -- (the run command of the docs) in the environment and plugin-lsp on PATH.
