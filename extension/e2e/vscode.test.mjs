@@ -26,6 +26,13 @@
 //     (internal/lsp/e2e/testdata/explored): the status bar shows the static
 //     problems' count before the explored one's, the Problems panel the
 //     explored problem (by its message), and its quick fix clears it.
+// N1. a native tool's lens: the panel has the module's inputJsonSchema (from
+//     the server), the approval notification's Run runs it, and the panel
+//     shows the lane (full trust), the approval and the connections table;
+// N2. a native module that opens a connection its requires does not grant
+//     (internal/lsp/e2e/testdata/native-reach): after its run,
+//     native-reach-at-run in Problems; its quick fix adds the capability and
+//     the problem goes.
 //
 // Needs: Node 20, Debian chromium, the .vsix (npm run package), code-server
 // (e2e/install-code-server.sh, cached outside the repository).
@@ -835,6 +842,130 @@ describe("the extension in real VS Code (code-server)", { timeout: 20 * 60_000 }
     assert.equal(after.filter((p) => EXPLORED_RE.test(p)).length, 0, after.join("\n"));
     assert.equal(after.filter((p) => STATIC_RE.test(p)).length, 1, `the static problem stays:\n${after.join("\n")}`);
     await shot("14b-explored-fixed");
+    await hideProblems();
+  });
+
+  // ---------- the native lane (N1, N2): own copies, own helpers ----------
+
+  /** A fresh copy of a plugin folder of the repository, for the native steps. */
+  const nativeCopy = (from, name) => {
+    const dir = join(work, name);
+    cpSync(join(REPO, from), dir, { recursive: true });
+    return dir;
+  };
+
+  /**
+   * Answers the server's window/showMessageRequest "Run <tool> (<module>,
+   * sha256:…) with full authority on this machine?" with its Run button:
+   * in the toast, or in the notification center once the toast has hidden
+   * itself (the question stays pending there).
+   */
+  const approveNative = async (tool, module) => {
+    const message = new RegExp(`^Run ${tool.replace(/\./g, "\\.")} \\(${module.replace(/[./]/g, "\\$&")}, sha256:[0-9a-f]{64}\\) with full authority on this machine\\?$`);
+    const item = page.locator(".notification-list-item").filter({ has: page.locator(".notification-list-item-message", { hasText: "with full authority on this machine?" }) });
+    const center = page.locator(".notifications-center.visible");
+    await until(`the approval question for ${tool}`, async () => {
+      if (!(await item.filter({ visible: true }).count())) {
+        // Not (or no longer) a toast: the notification center lists it.
+        const toasts = await page.locator(".notifications-toasts .notification-list-item").filter({ visible: true }).count();
+        if (!toasts && !(await center.count())) await palette("Notifications: Show Notifications");
+        return false;
+      }
+      const shown = item.filter({ visible: true }).first();
+      const text = (await shown.locator(".notification-list-item-message").innerText()).trim();
+      assert.match(text, message);
+      const buttons = await shown.locator(".notification-list-item-buttons-container .monaco-button").allInnerTexts();
+      assert.deepEqual(buttons.map((b) => b.trim()), ["Run", "Cancel"]);
+      await shown.locator(".notification-list-item-buttons-container .monaco-button", { hasText: /^Run$/ }).click();
+      return true;
+    });
+    await until("the approval question answered", async () => (await item.filter({ visible: true }).count()) === 0);
+    // The center, if it was opened, closed by its own header button (not the
+    // palette: a quick input may hide the center before its command is listed).
+    const hide = page.locator('.notifications-center .notifications-center-header [aria-label^="Hide Notifications"]').first();
+    if ((await center.count()) && (await hide.count())) {
+      await hide.click();
+      await until("the notification center hidden", async () => (await center.count()) === 0);
+    }
+  };
+
+  /** The run panel frame of tool, once its body shows text that ok() accepts. */
+  const nativePanel = (tool, what, ok) =>
+    until(what, async () => {
+      for (const f of page.frames()) {
+        if (!(await f.locator("textarea#input").count().catch(() => 0))) continue;
+        const text = await f.locator("body").innerText().catch(() => "");
+        if (text.includes(tool) && ok(text)) return f;
+      }
+      return false;
+    });
+
+  /** The 1-based line of file that holds text. */
+  const keyLine = (file, text) => readFileSync(file, "utf8").split("\n").findIndex((l) => l.includes(text)) + 1;
+
+  /** The rows of the panel's connections table, as [protocol, host, port, status]. */
+  const connectionRows = (frame) =>
+    frame.locator("table.connections tbody tr").evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll("td")].map((td) => td.textContent.trim())));
+
+  step("N1. a native tool's lens: its schema from the module, the approval's Run runs it, the panel shows lane, approval and connections", async () => {
+    await hideProblems();
+    const dir = nativeCopy(join("testdata", "example", "books"), "native-books");
+    await openFolder(dir);
+    // At the tools map (the end of the module): its lenses are on screen.
+    await openFile(`native/telegram.js:${keyLine(join(dir, "native", "telegram.js"), '"tg.sendMessage": sendMessage')}`);
+    await page.locator(".codelens-decoration a", { hasText: "▶ Run tg.sendMessage" }).first().click();
+    await approveNative("tg.sendMessage", "native/telegram.js");
+    const panel = await nativePanel("tg.sendMessage", "the native run's record in the panel", (t) => t.includes("full trust") && t.includes("149.154.167.50"));
+    // The input came from the module's inputJsonSchema (examples[0]), which plugin.json does not hold.
+    assert.deepEqual(JSON.parse(await panel.locator("textarea#input").inputValue()), { chat: "@books", text: "Finished The Hobbit" });
+    assert.ok((await panel.locator("body").innerText()).includes("Send a Telegram message to a chat"), "the module's description");
+    assert.equal((await panel.locator("h1 .tool").innerText()).trim(), "tg.sendMessage", "a native tool, not fn.<name>");
+    assert.match(await panel.locator(".status").innerText(), /full trust[\s\S]*tg\.sendMessage:[0-9a-f]+[\s\S]*(approval required|no approval)/);
+    assert.deepEqual(await connectionRows(panel), [["tcp", "149.154.167.50", "443", "refused: fake-providers"]]);
+    await shot("N1-native-run-panel");
+  });
+
+  step("N2. native-reach-at-run after a run that opened an undeclared connection; its quick fix adds the capability and clears it", async () => {
+    await hideProblems();
+    const dir = nativeCopy(join("internal", "lsp", "e2e", "testdata", "native-reach"), "native-reach");
+    const module = join(dir, "native", "probe.js");
+    const original = readFileSync(module, "utf8");
+    assert.deepEqual(checkJSON(binary, dir), [], "check alone sees no reach: it has no runs");
+    await openFolder(dir);
+    await openFile(`native/probe.js:${keyLine(module, '"queue.ping": ping')}`);
+    await showProblems();
+    await waitProblems(0);
+    await hideProblems();
+    await page.locator(".codelens-decoration a", { hasText: "▶ Run queue.ping" }).first().click();
+    await approveNative("queue.ping", "native/probe.js");
+    const panel = await nativePanel("queue.ping", "the probe's record in the panel", (t) => t.includes("full trust") && t.includes("6379"));
+    assert.deepEqual(await connectionRows(panel), [["tcp", "127.0.0.1", "6379", "refused: fake-providers"]]);
+    // The run's connection is not granted by requires: [] → one problem, at the tool's key in the module.
+    await showProblems();
+    const [problem] = await waitProblems(1);
+    assert.match(problem, /the last run of queue\.ping opened a tcp connection to 127\.0\.0\.1:6379 \(refused: fake-providers\), which its requires does not grant: add "network\.socket"/);
+    const lines = original.split("\n");
+    const line = lines.findIndex((l) => l.includes('"queue.ping": ping'));
+    assert.ok(problem.includes(`at line ${line + 1} and character ${lines[line].indexOf('"queue.ping"') + 1}`), problem);
+    await shot("N2a-native-reach-at-run");
+    await hideProblems();
+    // The quick fix, chosen with the keyboard as in step 8.
+    await openFile(`native/probe.js:${line + 1}:${lines[line].indexOf('"queue.ping"') + 2}`);
+    await page.keyboard.press("Control+.");
+    const rows = page.locator(".action-widget .monaco-list-row.action");
+    const fix = rows.filter({ hasText: 'Add "network.socket" to the requires of queue.ping' }).first();
+    await fix.waitFor({ timeout: STEP });
+    const label = await fix.getAttribute("aria-label");
+    const focused = async () => (await rows.evaluateAll((els) => els.filter((e) => e.classList.contains("focused")).map((e) => e.getAttribute("aria-label"))))[0];
+    for (let i = 0; i < 10 && (await focused()) !== label; i++) await page.keyboard.press("ArrowDown");
+    assert.equal(await focused(), label);
+    await page.keyboard.press("Enter");
+    await page.locator(".action-widget").waitFor({ state: "hidden" });
+    await palette("File: Save All");
+    await until("the fix saved", () => readFileSync(module, "utf8") === original.replace("requires: [],", 'requires: ["network.socket"],'));
+    await showProblems();
+    await waitProblems(0);
+    await shot("N2b-native-reach-fixed");
     await hideProblems();
   });
 });

@@ -15,6 +15,8 @@ export const SERVER_COMMANDS = {
   reviewCard: "plugin.reviewCard",
   runTests: "plugin.runTests",
   pin: "plugin.pin",
+  /** A native tool's description and inputJsonSchema, read by the server from its module (docs/lsp.md). */
+  nativeTool: "plugin.nativeTool",
 } as const;
 
 /** The documents the server is told about. */

@@ -312,14 +312,32 @@ class ExtensionState implements vscode.Disposable {
     dir ??= await pickPluginDir();
     if (!dir) return undefined;
     const manifest = await readManifest(dir);
-    const tool = manifest?.tools.find((t) => t.name === a.tool);
+    const fn = manifest?.tools.find((t) => t.name === a.tool);
+    const tool = fn ?? (await this.nativeTool(dir, a.tool));
     return {
       dir,
       plugin: manifest?.name ?? path.basename(dir.fsPath),
       tool: a.tool,
       description: tool?.description ?? "",
       inputJsonSchema: tool?.inputJsonSchema,
+      native: !fn && tool !== undefined,
     };
+  }
+
+  /**
+   * A native tool's description and inputJsonSchema: its module is read by
+   * the server (plugin.nativeTool), never here. Undefined when the name is
+   * not a native tool or the server cannot say.
+   */
+  private async nativeTool(dir: vscode.Uri, tool: string): Promise<{ description: string; inputJsonSchema: unknown } | undefined> {
+    try {
+      const info = (await this.sendCommand(SERVER_COMMANDS.nativeTool, { dir: dir.toString(), tool })) as { description?: unknown; inputJsonSchema?: unknown } | null;
+      if (!info || typeof info !== "object") return undefined;
+      return { description: typeof info.description === "string" ? info.description : "", inputJsonSchema: info.inputJsonSchema };
+    } catch (e) {
+      this.output.appendLine(`${SERVER_COMMANDS.nativeTool} ${tool}: ${e instanceof Error ? e.message : String(e)}`);
+      return undefined;
+    }
   }
 
   dispose(): void {

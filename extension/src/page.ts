@@ -15,6 +15,8 @@ export interface PageOptions {
   scriptUri: string;
   plugin: string;
   tool: string;
+  /** A native tool (full-trust lane): shown by its name, not as fn.<name>. */
+  native?: boolean;
   description?: string;
   /** The input box's text (remembered, or prefilled from inputJsonSchema). */
   inputText: string;
@@ -56,7 +58,7 @@ export function buildPage(o: PageOptions): string {
 </head>
 <body>
 <header>
-<h1><span class="plugin">${showHtml(o.plugin)}</span> <span class="sep">/</span> <span class="tool">fn.${showHtml(o.tool)}</span></h1>
+<h1><span class="plugin">${showHtml(o.plugin)}</span> <span class="sep">/</span> <span class="tool">${o.native ? "" : "fn."}${showHtml(o.tool)}</span></h1>
 ${o.description ? `<p class="description">${showHtml(o.description, true)}</p>` : ""}
 </header>
 <form id="run-form" autocomplete="off">

@@ -17,6 +17,8 @@ export interface ToolTarget {
   tool: string;
   description: string;
   inputJsonSchema: unknown;
+  /** A native tool (its description and schema came from the server's plugin.nativeTool). */
+  native?: boolean;
 }
 
 /** Runs the tool on the server; rejects on transport errors. */
@@ -114,6 +116,7 @@ export class RunPanel {
       scriptUri: scriptUri.toString(),
       plugin: this.target.plugin,
       tool: this.target.tool,
+      native: this.target.native,
       description: this.target.description,
       inputText: this.inputText,
       sampleText: JSON.stringify(sampleFromSchema(this.target.inputJsonSchema), null, 2) ?? "{}",
@@ -147,7 +150,7 @@ export class RunPanel {
     void this.panel.webview.postMessage({ type: "running" });
     try {
       const record = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Window, title: `Running fn.${this.target.tool}` },
+        { location: vscode.ProgressLocation.Window, title: this.target.native ? `Running ${this.target.tool} (full trust)` : `Running fn.${this.target.tool}` },
         () => this.run(this.target, parsed.value, cts.token),
       );
       this.resultHtml = renderRecord(record);

@@ -165,6 +165,27 @@ describe("the bundled client activated in a fake VS Code", { timeout: 240_000 },
     assert.deepEqual(panel.preserveFocus, [false, true]);
   });
 
+  it("a native tool's panel gets its description and inputJsonSchema from the server (its module), and its run asks first", async () => {
+    state.clear();
+    await fake.vscode.commands.executeCommand(CLIENT_COMMANDS.runTool, { dir: dirUri(), tool: "tg.sendMessage" });
+    const panel = await until("the native tool's panel", () => fake.panels.find((p) => p.title === "Run tg.sendMessage" && p.htmls.length > 0));
+    // plugin.json names the tool only; the schema's example is in native/telegram.js.
+    assert.ok(panel.htmls[0].includes(`{\n  &quot;chat&quot;: &quot;@books&quot;,\n  &quot;text&quot;: &quot;Finished The Hobbit&quot;\n}</textarea>`), panel.htmls[0]);
+    assert.ok(panel.htmls[0].includes("Send a Telegram message to a chat"), "the module's description");
+    assert.ok(panel.htmls[0].includes(`<span class="tool">tg.sendMessage</span>`), "a native tool is not shown as fn.<name>");
+    assert.deepEqual(panel.posted, [], "opened to edit its input: nothing ran");
+    // Run: the server asks first (window/showMessageRequest, which VS Code
+    // shows as a warning with the actions); the fake dismisses it, so nothing runs.
+    panel.receive({ type: "run", input: `{"chat": "@books", "text": "hi"}` });
+    const result = await until("the declined run's result", () => lastResult(panel));
+    assert.match(visibleText(result.html), /tg\.sendMessage was not run: running a native tool with full authority was declined/);
+    assert.ok(
+      fake.messages.some((m) => m.kind === "warning" && /^Run tg\.sendMessage \(native\/telegram\.js, sha256:[0-9a-f]{64}\) with full authority on this machine\?$/.test(m.text)),
+      JSON.stringify(fake.messages),
+    );
+    panel.dispose();
+  });
+
   const reviewPanel = (n: number) => until(`review view ${n}`, () => fake.panels.filter((p) => p.viewType === "pluginLsp.pinReview" && p.htmls.length > 0)[n]);
   const lockPath = () => join(plugin, "plugin.lock.json");
 

@@ -159,6 +159,7 @@ func everyCommand(field, v string) map[string]map[string]any {
 		CommandGenerateTypes:  arg(nil),
 		CommandPin:            arg(map[string]any{"confirm": true}),
 		CommandReviewCard:     arg(nil),
+		CommandNativeTool:     arg(map[string]any{"tool": "tg.sendMessage"}),
 	}
 }
 

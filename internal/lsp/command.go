@@ -51,6 +51,8 @@ func (s *Server) ExecuteCommand(ctx context.Context, params *protocol.ExecuteCom
 		return json.Marshal(rec)
 	case CommandPin:
 		return s.pin(ctx, params.Arguments)
+	case CommandNativeTool:
+		return s.nativeTool(params.Arguments)
 	case CommandReviewCard:
 		if s.opts.Review == nil {
 			break

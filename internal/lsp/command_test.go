@@ -20,7 +20,7 @@ func TestReviewCardCommand(t *testing.T) {
 		return map[string]any{"plugin": name, "tools": len(p.Manifest.Tools)}, nil
 	}})
 	res := h.initialize(dir, protocol.ClientCapabilities{})
-	if got := res.Capabilities.ExecuteCommandProvider.Commands; strings.Join(got, ",") != "plugin.runTool,plugin.pin,plugin.runTests,plugin.acceptSnapshot,plugin.generateTypes,plugin.reviewCard" {
+	if got := res.Capabilities.ExecuteCommandProvider.Commands; strings.Join(got, ",") != "plugin.runTool,plugin.pin,plugin.runTests,plugin.acceptSnapshot,plugin.generateTypes,plugin.nativeTool,plugin.reviewCard" {
 		t.Fatalf("commands %v", got)
 	}
 	manifest := filepath.Join(dir, "plugin.json")

@@ -51,7 +51,7 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 	}
 	s.state = stateInitialized
 
-	commands := []string{CommandRunTool, CommandPin, CommandRunTests, CommandAcceptSnapshot, CommandGenerateTypes}
+	commands := []string{CommandRunTool, CommandPin, CommandRunTests, CommandAcceptSnapshot, CommandGenerateTypes, CommandNativeTool}
 	if s.opts.Review != nil {
 		commands = append(commands, CommandReviewCard)
 	}

@@ -11,7 +11,7 @@
 // is sent), text_sync.go and overlay.go (open documents), workspace.go
 // (plugins, views), diagnostics.go (checks, publish and pull),
 // code_action.go and fix_all.go, code_lens.go, inlay_hint.go, ide.go
-// (hover, completion, definition), symbols.go, command.go (plugin.runTool), native.go (a native tool's run and the approval it needs, also before native test cases), explore.go (explored diagnostics after the static ones),
+// (hover, completion, definition), symbols.go, command.go (plugin.runTool), native.go (a native tool's run and the approval it needs, also before native test cases), nativeinfo.go (plugin.nativeTool: a native tool's schema for the run panel), explore.go (explored diagnostics after the static ones),
 // tests.go (plugin.runTests, plugin.acceptSnapshot, plugin.generateTypes),
 // pin.go (plugin.pin, plugin.reviewCard), authority.go (which directories
 // the commands may touch), config.go (settings), docs.go (the rule docs'

@@ -132,7 +132,7 @@ func TestInitializeCapabilities(t *testing.T) {
 	raw := dump(res)
 	for _, want := range []string{`"textDocumentSync":{"openClose":true,"change":2`, `"codeActionProvider"`, `"codeLensProvider"`, `"hoverProvider":true`,
 		`"completionProvider"`, `"definitionProvider":true`, `"documentSymbolProvider":true`, `"inlayHintProvider":true`,
-		`"diagnosticProvider"`, `"commands":["plugin.runTool","plugin.pin","plugin.runTests","plugin.acceptSnapshot","plugin.generateTypes"]`, `"workspaceFolders":{"supported":true`} {
+		`"diagnosticProvider"`, `"commands":["plugin.runTool","plugin.pin","plugin.runTests","plugin.acceptSnapshot","plugin.generateTypes","plugin.nativeTool"]`, `"workspaceFolders":{"supported":true`} {
 		if !strings.Contains(raw, want) {
 			t.Errorf("initialize result lacks %s:\n%s", want, raw)
 		}

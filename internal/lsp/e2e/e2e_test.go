@@ -98,6 +98,7 @@ func TestNodeClient(t *testing.T) {
 	cmd := exec.CommandContext(ctx, node, "--test", "--test-reporter=spec", "client.test.js")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "PLUGIN_LSP_BIN="+bin, "PLUGIN_DIR="+plugin, "REPO_DIR="+repoRoot(t), "EXPLORE_DIR="+copyExplored(t))
+	cmd.Env = append(cmd.Env, nativeReachEnv(t)...)
 	out, err := cmd.CombinedOutput()
 	t.Logf("node client:\n%s", out)
 	if err != nil {
@@ -204,6 +205,7 @@ func runClientScript(t *testing.T, who string, env []string, argv ...string) {
 	cmd.Env = append(os.Environ(), "PLUGIN_LSP_BIN="+bin, "PLUGIN_DIR="+plugin, "REPO_DIR="+repoRoot(t), "RESULTS="+results, "EXPLORE_DIR="+copyExplored(t),
 		"PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
 	cmd.Env = append(cmd.Env, env...)
+	cmd.Env = append(cmd.Env, nativeReachEnv(t)...)
 	cmd.Stdin = nil
 	out, err := cmd.CombinedOutput()
 	if len(out) > 0 {

@@ -419,6 +419,42 @@ test("plugin-lsp serve with a vscode-languageserver-protocol client", async (t) 
     }
   });
 
+  await t.test("native-reach-at-run: a run opens a connection its requires does not grant; the quick fix adds it", async () => {
+    // Its own plugin (internal/lsp/e2e/testdata/native-reach), added as a workspace folder.
+    const REACH = process.env.NATIVE_REACH_DIR;
+    assert.ok(REACH, "NATIVE_REACH_DIR is not set (run through go test ./internal/lsp/e2e)");
+    await ed.conn.sendNotification(rpc.DidChangeWorkspaceFoldersNotification.type, {
+      event: { added: [{ uri: pathToFileURL(REACH).href, name: "native-reach" }], removed: [] },
+    });
+    const PROBE = pathToFileURL(path.join(REACH, "native/probe.js")).href;
+    const original = fs.readFileSync(path.join(REACH, "native/probe.js"), "utf8");
+    ed.docs.set(PROBE, { text: original, version: 1 });
+    await ed.conn.sendNotification(rpc.DidOpenTextDocumentNotification.type, { textDocument: { uri: PROBE, languageId: "javascript", version: 1, text: original } });
+    const clean = await ed.waitDiags(PROBE, () => true, "the module's first diagnostics");
+    assert.deepEqual(clean.diagnostics, [], "nothing before a run: the rule learns from runs");
+    const asked = ed.nativeQuestions.length;
+    ed.nativeAnswer = "Run";
+    const rec = await ed.conn.sendRequest(rpc.ExecuteCommandRequest.type, { command: "plugin.runTool", arguments: [{ uri: PROBE, tool: "queue.ping" }] });
+    assert.equal(ed.nativeQuestions.length, asked + 1, "another module: asked again");
+    assert.match(ed.nativeQuestions.at(-1).message, /^Run queue\.ping \(native\/probe\.js, sha256:[0-9a-f]{64}\) with full authority on this machine\?$/);
+    assert.equal(rec.lane, "native", JSON.stringify(rec));
+    assert.equal(rec.approval.required, false, JSON.stringify(rec.approval));
+    assert.deepEqual(rec.connections.map((c) => [c.protocol, c.host, c.port, c.refused]), [["tcp", "127.0.0.1", 6379, "fake-providers"]]);
+    // The run's connection against requires: [] → the rule, at the tool's key in the tools map.
+    const p = await ed.waitDiags(PROBE, (p) => codes(p).includes("native-reach-at-run"), "native-reach-at-run");
+    const d = p.diagnostics.find((d) => d.code === "native-reach-at-run");
+    assert.equal(d.severity, 1);
+    assert.deepEqual(d.range.start, ed.pos(PROBE, '"queue.ping": ping'));
+    assert.equal(d.message, 'the last run of queue.ping opened a tcp connection to 127.0.0.1:6379 (refused: fake-providers), which its requires does not grant: add "network.socket"');
+    assert.match(d.codeDescription.href, /docs\/rules\.md#native-reach-at-run$/);
+    const actions = await ed.conn.sendRequest(rpc.CodeActionRequest.type, { textDocument: { uri: PROBE }, range: d.range, context: { diagnostics: [d], only: ["quickfix"] } });
+    const fix = actions.find((a) => a.title === 'Add "network.socket" to the requires of queue.ping');
+    assert.ok(fix && fix.isPreferred, JSON.stringify(actions.map((a) => [a.title, a.isPreferred])));
+    await ed.applyEdit(fix.edit);
+    assert.equal(ed.text(PROBE), original.replace("requires: [],", 'requires: ["network.socket"],'));
+    await ed.waitDiags(PROBE, (p) => !codes(p).includes("native-reach-at-run"), "native-reach-at-run cleared by the fix");
+  });
+
   await t.test("hover: a credential, its value redacted", async () => {
     const h = await ed.conn.sendRequest(rpc.HoverRequest.type, { textDocument: { uri: MANIFEST }, position: ed.pos(MANIFEST, '"openlibrary_key"', 3) });
     assert.equal(h.contents.kind, "markdown");

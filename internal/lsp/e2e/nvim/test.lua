@@ -2,8 +2,10 @@
 -- client configured by a snippet of docs/editors.md pasted as init.lua:
 -- open the example plugin, read diagnostics, see the code lenses of the
 -- first buffer, open a page, run a tool with the documented command, edit,
--- apply quick fixes, hover, completion, and a manifest typed character by
--- character. Run by internal/lsp/e2e (go test):
+-- apply quick fixes, hover, completion, a manifest typed character by
+-- character, and the native lane (the approval question, the record,
+-- native-reach-at-run on NATIVE_REACH_DIR and its fix). Run by
+-- internal/lsp/e2e (go test):
 --   nvim --headless --clean -u init.lua -c "luafile internal/lsp/e2e/nvim/test.lua"
 -- in the plugin's directory, with PLUGIN_DIR, RESULTS and PLUGIN_LSP_RUN_CMD
 -- (the run command of the docs) in the environment and plugin-lsp on PATH.
@@ -505,6 +507,126 @@ step("pin, widen a domain: snapshot-widened; the quick fix plugin.pin clears it"
   assert(res.pinned == true, vim.inspect(res))
   assert(#pin_questions == 1 and pin_questions[1]:find("+ api.evil-cdn.example (fetch, tools lookupBook", 1, true), vim.inspect(pin_questions))
   wait("snapshot-widened to clear", function() return codes(manifest_uri)["snapshot-widened"] == nil end)
+end)
+
+-- ---------- the native lane: approval, record, native-reach-at-run and its fix ----------
+-- Own helpers: the approval question is answered "Run" by a handler put in
+-- front of the script's one (which answers the pin's "Pin"), only for the
+-- native question.
+local native_questions = {}
+local function answer_native_questions()
+  local theirs = vim.lsp.handlers["window/showMessageRequest"]
+  vim.lsp.handlers["window/showMessageRequest"] = function(err, result, ctx, config)
+    if result and type(result.message) == "string" and result.message:find(" with full authority on this machine?", 1, true) then
+      table.insert(native_questions, result)
+      return { title = "Run" }
+    end
+    return theirs(err, result, ctx, config)
+  end
+end
+
+-- the first line of buf's lens texts that holds text (0-based row, text)
+local function native_lens(buf, text)
+  for row, t in pairs(lens_texts(buf)) do
+    if t:find(text, 1, true) then
+      return row, t
+    end
+  end
+end
+
+-- the diagnostic code of buf, as vim.diagnostic holds it
+local function native_diag(buf, code)
+  for _, d in ipairs(vim.diagnostic.get(buf)) do
+    if d.code == code then
+      return d
+    end
+  end
+end
+
+step("a native tool: the documented run command on its ▶ Run line asks first, Run runs it, the record is the native lane's", function()
+  answer_native_questions()
+  local nbuf = open(DIR .. "/native/telegram.js")
+  wait("the module attached to the plugin's client", function() return #clients_of(nbuf) > 0 end)
+  assert(clients_of(nbuf)[1].id == client_id, "the module got another client")
+  local row = find(nbuf, '"tg.sendMessage": sendMessage').line
+  wait("the lens of tg.sendMessage in the module", function()
+    local t = lens_texts(nbuf)[row]
+    return t ~= nil and t:find("▶ Run tg.sendMessage", 1, true) ~= nil
+  end)
+  vim.api.nvim_win_set_cursor(0, { row + 1, 0 })
+  vim.cmd(RUN_CMD)
+  wait("the approval question", function() return #native_questions == 1 end)
+  local q = native_questions[1]
+  assert(q.message:match("^Run tg%.sendMessage %(native/telegram%.js, sha256:" .. string.rep("%x", 64) .. "%) with full authority on this machine%?$"), q.message)
+  assert(#q.actions == 2 and q.actions[1].title == "Run" and q.actions[2].title == "Cancel", vim.inspect(q.actions))
+  -- answered Run: the lens shows the run's outcome (the refused socket)
+  wait("the lens to show the run", function()
+    local t = lens_texts(nbuf)[row]
+    return t ~= nil and t:find("Run again", 1, true) ~= nil
+  end, 60000)
+  local shown = lens_texts(nbuf)[row]
+  assert(shown:find("refused the tcp connection to 149.154.16", 1, true), shown)
+  emit("# native lens after the run: " .. shown)
+  -- the record, as plugin.runTool answers it: the same module bytes are not asked again
+  local res = request_sync(nbuf, "workspace/executeCommand", {
+    command = "plugin.runTool",
+    arguments = { { uri = vim.uri_from_fname(DIR .. "/native/telegram.js"), tool = "tg.readChat" } },
+  }, 60000)
+  assert(not res.err, vim.inspect(res.err))
+  local rec = res.result
+  assert(#native_questions == 1, "asked again for an approved module")
+  assert(rec.lane == "native" and rec.approval and rec.approval.required == false, vim.inspect(rec))
+  assert(#rec.connections == 1, vim.inspect(rec.connections))
+  local c = rec.connections[1]
+  assert(c.protocol == "tcp" and c.host == "149.154.167.50" and c.port == 443 and c.refused == "fake-providers", vim.inspect(c))
+end)
+
+step("native-reach-at-run after a run that opened an undeclared connection; the quick fix from the menu adds the capability and clears it", function()
+  local reach = assert(os.getenv("NATIVE_REACH_DIR"), "NATIVE_REACH_DIR not set")
+  local probe = reach .. "/native/probe.js"
+  local rbuf = open(probe)
+  -- the snippet starts a second client, rooted at that plugin
+  wait("the probe attached", function() return #clients_of(rbuf) > 0 end)
+  local rc = clients_of(rbuf)[1]
+  assert(rc.id ~= client_id, "the other plugin shares the first plugin's client")
+  local before = #native_questions
+  local row = find(rbuf, '"queue.ping": ping').line
+  wait("the lens of queue.ping", function()
+    local t = lens_texts(rbuf)[row]
+    return t ~= nil and t:find("▶ Run queue.ping", 1, true) ~= nil
+  end)
+  assert(native_diag(rbuf, "native-reach-at-run") == nil, "reported before any run")
+  vim.api.nvim_win_set_cursor(0, { row + 1, 0 })
+  vim.cmd(RUN_CMD)
+  wait("the approval question for the probe", function() return #native_questions == before + 1 end)
+  assert(native_questions[#native_questions].message:find("^Run queue%.ping %(native/probe%.js, sha256:"), native_questions[#native_questions].message)
+  wait("native-reach-at-run", function() return native_diag(rbuf, "native-reach-at-run") ~= nil end, 60000)
+  local d = native_diag(rbuf, "native-reach-at-run")
+  assert(d.severity == vim.diagnostic.severity.ERROR, vim.inspect(d))
+  local key = find(rbuf, '"queue.ping": ping')
+  assert(d.lnum == key.line and d.col == key.character, vim.inspect(d))
+  assert(d.message == 'the last run of queue.ping opened a tcp connection to 127.0.0.1:6379 (refused: fake-providers), which its requires does not grant: add "network.socket"', d.message)
+  -- the documented menu, the fix picked by the reader
+  vim.api.nvim_win_set_cursor(0, { d.lnum + 1, d.col })
+  local offered = {}
+  local select = vim.ui.select
+  vim.ui.select = function(items, opts, on_choice)
+    local pick
+    for _, it in ipairs(items) do
+      local title = opts.format_item(it)
+      table.insert(offered, title)
+      if title == 'Add "network.socket" to the requires of queue.ping' then pick = it end
+    end
+    on_choice(pick)
+  end
+  local ok, err = pcall(vim.cmd, "lua vim.lsp.buf.code_action()")
+  local applied = ok and vim.wait(15000, function()
+    return table.concat(lines_of(rbuf), "\n"):find('requires: ["network.socket"],', 1, true) ~= nil
+  end, 20)
+  vim.ui.select = select
+  assert(ok, err)
+  assert(applied, "the fix was not applied to the module; the menu offered: " .. vim.inspect(offered))
+  wait("native-reach-at-run to clear", function() return native_diag(rbuf, "native-reach-at-run") == nil end)
 end)
 
 step("shutdown and exit", function()
