@@ -3,7 +3,6 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"strings"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -181,17 +180,10 @@ func (s *Server) keepTypesFresh(vw *view) bool {
 		return false
 	}
 	wrote := false
-	for _, g := range tstypes.GeneratedFiles(vw.plugin) {
-		if g.Want == nil {
-			continue
-		}
-		old, err := checker.ReadPluginFile(checker.OSFS{}, vw.plugin.Dir, g.Path) // no symlink out
-		if err != nil || !strings.HasPrefix(string(old), g.Header) {
-			continue // missing, or not ours: leave it
-		}
-		if string(old) == string(g.Want) {
-			continue
-		}
+	disk := func(rel string) ([]byte, error) {
+		return checker.ReadPluginFile(checker.OSFS{}, vw.plugin.Dir, rel) // no symlink out
+	}
+	for _, g := range tstypes.Outdated(vw.plugin, disk) {
 		if err := checker.WritePluginFile(vw.plugin.Dir, g.Path, g.Want); err != nil {
 			s.logf("types: %v", err)
 			continue

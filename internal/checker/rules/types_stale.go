@@ -30,17 +30,15 @@ var TypesStale = &checker.Rule{
 		if p.Manifest == nil || p.Manifest.Root == nil || p.SyntaxError != nil {
 			return // written only from a manifest that parses
 		}
-		for _, g := range tstypes.GeneratedFiles(p) {
-			if g.Want == nil {
-				continue
+		read := func(rel string) ([]byte, error) {
+			f, err := p.ReadFile(rel)
+			if err != nil {
+				return nil, err
 			}
-			f, err := p.ReadFile(g.Path)
-			if err != nil || !bytes.HasPrefix(f.Text, []byte(g.Header)) {
-				continue // none (the editor plugin covers it), or not ours
-			}
-			if bytes.Equal(f.Text, g.Want) {
-				continue
-			}
+			return f.Text, nil
+		}
+		for _, g := range tstypes.Outdated(p, read) {
+			f, _ := p.ReadFile(g.Path)
 			from := "plugin.json"
 			if g.Path == tstypes.NativePath {
 				from = "plugin.json and its native modules"

@@ -309,3 +309,23 @@ func GeneratedFiles(p *checker.Plugin) []Generated {
 		{NativePath, NativeHeader, NativeTypes(p)},
 	}
 }
+
+// Outdated are the generated files that are the generator's (they start with
+// its header) and no longer hold what it would write now: what types-stale
+// reports and the language server rewrites. read gives a file's bytes (the
+// checker's view, or the disk); a file it cannot read is not stale (none:
+// nothing to refresh), nor is one without the header (not ours).
+func Outdated(p *checker.Plugin, read func(rel string) ([]byte, error)) []Generated {
+	var out []Generated
+	for _, g := range GeneratedFiles(p) {
+		if g.Want == nil {
+			continue
+		}
+		old, err := read(g.Path)
+		if err != nil || !bytes.HasPrefix(old, []byte(g.Header)) || bytes.Equal(old, g.Want) {
+			continue
+		}
+		out = append(out, g)
+	}
+	return out
+}
