@@ -216,8 +216,8 @@ export class PluginTests {
         continue;
       }
       if (r.status === "skip") {
-        // Never a pass: the case did not run (a native tool's case: it runs
-        // with full authority only through plugin-lsp test --trust-native).
+        // Never a pass: the case did not run (a native tool's case whose
+        // run with full authority the user did not approve).
         run.skipped(c);
         if (typeof r.skipped === "string" && r.skipped !== "") {
           run.appendOutput(visible(`${c.label}: skipped: ${r.skipped}`, true).replace(/\n/g, "\r\n") + "\r\n", undefined, c);
