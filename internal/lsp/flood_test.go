@@ -227,7 +227,7 @@ type wireReader struct{ r *bufio.Reader }
 
 func newWireReader(r io.Reader) *wireReader { return &wireReader{bufio.NewReaderSize(r, 1<<16)} }
 
-func (f *wireReader) next(t *testing.T) wireMessage {
+func (f *wireReader) next(t testing.TB) wireMessage {
 	t.Helper()
 	n := -1
 	for {

@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -101,10 +100,12 @@ func (s *stampRunner) Run(ctx context.Context, req runner.Request) (*record.Reco
 	return rec, err
 }
 
-// rawClient writes frames and reads them, answering the server's requests.
+// rawClient writes frames and reads them (wireReader), answering the
+// server's requests.
 type rawClient struct {
+	tb testing.TB
 	w  io.Writer
-	r  *bufio.Reader
+	r  *wireReader
 	id int
 }
 
@@ -121,41 +122,16 @@ func (c *rawClient) request(method string, params any) []byte {
 // await reads frames until the response to id.
 func (c *rawClient) await(id int) (json.RawMessage, error) {
 	for {
-		n := 0
-		for {
-			line, err := c.r.ReadString('\n')
-			if err != nil {
-				return nil, err
-			}
-			if line == "\r\n" {
-				break
-			}
-			if v, ok := strings.CutPrefix(line, "Content-Length: "); ok {
-				n, _ = strconv.Atoi(strings.TrimSpace(v))
-			}
-		}
-		body := make([]byte, n)
-		if _, err := io.ReadFull(c.r, body); err != nil {
-			return nil, err
-		}
-		var m struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-			Result json.RawMessage `json:"result"`
-			Error  json.RawMessage `json:"error"`
-		}
-		if err := json.Unmarshal(body, &m); err != nil {
-			return nil, err
-		}
+		m := c.r.next(c.tb)
 		switch {
-		case m.Method != "" && len(m.ID) > 0:
-			if _, err := c.w.Write(frame(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": nil})); err != nil {
+		case m.Method != "" && m.ID != nil:
+			if _, err := c.w.Write(frame(map[string]any{"jsonrpc": "2.0", "id": *m.ID, "result": nil})); err != nil {
 				return nil, err
 			}
 		case m.Method != "":
-		case string(m.ID) == strconv.Itoa(id):
-			if len(m.Error) > 0 && string(m.Error) != "null" {
-				return nil, fmt.Errorf("%s", m.Error)
+		case m.ID != nil && *m.ID == id:
+			if m.Error != nil {
+				return nil, fmt.Errorf("%d %s", m.Error.Code, m.Error.Message)
 			}
 			return m.Result, nil
 		}
@@ -174,7 +150,7 @@ func runToolPhases(b *testing.B, r *runner.Runner, pause time.Duration) {
 	inner := jsonrpc2.NewStream(stdioConn{inR, outW})
 	done := make(chan int, 1)
 	go func() { done <- srv.Serve(context.Background(), stampStream{inner, inner.(frameReader), st}) }()
-	c := &rawClient{w: inW, r: bufio.NewReader(outR)}
+	c := &rawClient{tb: b, w: inW, r: newWireReader(outR)}
 	b.Cleanup(func() {
 		_, _ = inW.Write(c.request("shutdown", nil))
 		_, _ = c.await(c.id)
