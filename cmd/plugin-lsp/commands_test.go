@@ -234,3 +234,30 @@ func TestDocsUseOnlyTableFlags(t *testing.T) {
 		t.Errorf("only %d flags found in the docs: is the scan broken?", checked)
 	}
 }
+
+// A command is its table entry: dispatch calls the entry's run, so each
+// name of the table reaches its own command (its help names it) and a name
+// outside the table is refused.
+func TestDispatchReadsTheTable(t *testing.T) {
+	for _, c := range commands {
+		if c.run == nil {
+			t.Errorf("%s: no run in the command table", c.name)
+			continue
+		}
+		if c.name == "serve" || c.name == "version" || c.name == "help" {
+			continue
+		}
+		code, stdout, stderr := run(t, c.name, "-h")
+		if code != 0 || !strings.Contains(stdout+stderr, "plugin-lsp "+c.name) {
+			t.Errorf("%s -h: exit %d, not its usage:\n%s%s", c.name, code, stdout, stderr)
+		}
+	}
+	for _, v := range []string{"version", "--version"} {
+		if code, stdout, _ := run(t, v); code != 0 || !strings.HasPrefix(stdout, "plugin-lsp ") {
+			t.Errorf("%s: exit %d: %q", v, code, stdout)
+		}
+	}
+	if code, _, stderr := run(t, "no-such-command"); code != 2 || !strings.Contains(stderr, `unknown command "no-such-command"`) {
+		t.Errorf("an unknown command: exit %d\n%s", code, stderr)
+	}
+}

@@ -1,6 +1,7 @@
 // Command plugin-lsp is the language server, checker and sandbox runner for
 // agent-plugin authors. This package only parses flags and wires packages
-// together; the work is in analysis, runner and lsp.
+// together (docs/architecture.md): each command is an entry of the command
+// table (commands.go) and a file of its own; the work is in internal/.
 package main
 
 import (
@@ -36,38 +37,34 @@ func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		cmd, args = args[0], args[1:]
 	}
-	if cmd == "serve" {
+	switch cmd {
+	case "--version":
+		cmd = "version"
+	case "-h", "--help":
+		cmd = "help"
+	}
+	c := lookup(cmd)
+	if c == nil {
+		_, serr, flush := sanitised(stdout, stderr)
+		defer flush()
+		fmt.Fprintf(serr, "plugin-lsp: unknown command %q\n\n%s", cmd, mainUsage())
+		return 2
+	}
+	if c.name == "serve" {
 		// stdout is the LSP stream; the log is shown in the editor.
 		log := text.NewWriter(stderr, text.Terminal)
 		defer log.Flush()
-		return cmdServe(args, stdin, stdout, log)
+		return c.run(args, stdin, stdout, log)
 	}
 	sout, serr, flush := sanitised(stdout, stderr)
 	defer flush()
-	stdout, stderr = sout, serr
-	switch cmd {
-	case "check":
-		return cmdCheck(args, stdout, stderr)
-	case "review":
-		return cmdReview(args, stdout, stderr)
-	case "run":
-		return cmdRun(args, stdout, stderr)
-	case "pin":
-		return cmdPin(args, stdout, stderr)
-	case "test":
-		return cmdTest(args, stdout, stderr)
-	case "types":
-		return cmdTypes(args, stdout, stderr)
-	case "init":
-		return cmdInit(args, stdout, stderr)
-	case "version", "--version":
-		fmt.Fprintln(stdout, "plugin-lsp", version)
-		return 0
-	case "help", "-h", "--help":
-		return cmdHelp(args, stdout, stderr)
-	}
-	fmt.Fprintf(stderr, "plugin-lsp: unknown command %q\n\n%s", cmd, mainUsage())
-	return 2
+	return c.run(args, stdin, sout, serr)
+}
+
+// cmdVersion prints the version.
+func cmdVersion(_ []string, _ io.Reader, stdout, _ io.Writer) int {
+	fmt.Fprintln(stdout, "plugin-lsp", version)
+	return 0
 }
 
 // cmdHelp prints the command list, or with an argument that command's usage.
