@@ -44,13 +44,7 @@ func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		cmd = "help"
 	}
 	c := lookup(cmd)
-	if c == nil {
-		_, serr, flush := sanitised(stdout, stderr)
-		defer flush()
-		fmt.Fprintf(serr, "plugin-lsp: unknown command %q\n\n%s", cmd, mainUsage())
-		return 2
-	}
-	if c.name == "serve" {
+	if c != nil && c.name == "serve" {
 		// stdout is the LSP stream; the log is shown in the editor.
 		log := text.NewWriter(stderr, text.Terminal)
 		defer log.Flush()
@@ -58,6 +52,10 @@ func dispatch(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	sout, serr, flush := sanitised(stdout, stderr)
 	defer flush()
+	if c == nil {
+		fmt.Fprintf(serr, "plugin-lsp: unknown command %q\n\n%s", cmd, mainUsage())
+		return 2
+	}
 	return c.run(args, stdin, sout, serr)
 }
 
