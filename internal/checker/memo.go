@@ -57,3 +57,16 @@ func (m *memo[V]) peek(key string) (v V, err error, ok bool) {
 	}
 	return e.val, e.err, true
 }
+
+// keys are the keys whose results have been computed.
+func (m *memo[V]) keys() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]string, 0, len(m.m))
+	for k, e := range m.m {
+		if e.done.Load() {
+			out = append(out, k)
+		}
+	}
+	return out
+}

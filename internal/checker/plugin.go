@@ -1,6 +1,7 @@
 package checker
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -295,4 +296,44 @@ func findPlugins(root string, every bool) ([]string, error) {
 		return nil
 	})
 	return out, err
+}
+
+// InputsAgree reports whether q answers every read p has made the same
+// way: each file p read (ReadFile, an error included) has the same bytes
+// in q (q reads it), and each Exists answer of p is q's. A result worked
+// out from what p read then stands for q, as long as q has read nothing
+// p did not (ReadsWithin, after q's own work).
+func (p *Plugin) InputsAgree(q *Plugin) bool {
+	for _, rel := range p.files.keys() {
+		f, err, _ := p.files.peek(rel)
+		g, gerr := q.ReadFile(rel)
+		if (err == nil) != (gerr == nil) || err == nil && !bytes.Equal(f.Text, g.Text) {
+			return false
+		}
+	}
+	for _, rel := range p.exists.keys() {
+		e, _, _ := p.exists.peek(rel)
+		if q.Exists(rel) != e {
+			return false
+		}
+	}
+	return true
+}
+
+// ReadsWithin reports whether every file q has read (ReadFile) or asked
+// about (Exists), p has too.
+func (q *Plugin) ReadsWithin(p *Plugin) bool {
+	for _, rel := range q.files.keys() {
+		if _, _, ok := p.files.peek(rel); !ok {
+			return false
+		}
+	}
+	for _, rel := range q.exists.keys() {
+		if _, _, ok := p.exists.peek(rel); !ok {
+			if _, _, read := p.files.peek(rel); !read {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -87,6 +87,12 @@ func (s *Server) checkAndPublish(ctx context.Context, ps *pluginState, gen uint6
 	if s.onChecked != nil {
 		s.onChecked(ps.dir, gen)
 	}
+	if vw.explored != nil { // kept from the last exploration (keptExploration)
+		if s.opts.onExplored != nil {
+			s.opts.onExplored(ps.dir, gen)
+		}
+		return
+	}
 	s.exploreAndPublish(ctx, ps, vw, gen)
 }
 
@@ -106,6 +112,7 @@ func (s *Server) check(ps *pluginState) *view {
 		return vw
 	}
 	gen := ps.gen
+	prev := ps.view
 	files := make(map[string][]byte, len(s.docs))
 	docs := make(map[string]*document, len(s.docs))
 	for p, d := range s.docs {
@@ -130,7 +137,15 @@ func (s *Server) check(ps *pluginState) *view {
 	if p, err := checker.Load(newOverlayFS(files), ps.dir); err == nil {
 		vw.plugin = p
 		rules, notice := s.checkRules(size, limit)
+		vw.explored = keptExploration(prev, p)
+		cfg.Explored = vw.explored
 		vw.diags = checker.Run(p, rules, cfg, ps.cache)
+		if vw.explored != nil && !p.ReadsWithin(prev.plugin) {
+			// this check read a file the explored one did not (an import
+			// now resolves elsewhere): what exploration saw may not hold
+			vw.explored, cfg.Explored = nil, nil
+			vw.diags = checker.Run(p, rules, cfg, ps.cache)
+		}
 		if notice != nil {
 			vw.diags = append(vw.diags, *notice)
 		}
@@ -154,6 +169,20 @@ func (s *Server) check(ps *pluginState) *view {
 	}
 	s.mu.Unlock()
 	return vw
+}
+
+// keptExploration is what exploration found for the view prev, when p
+// (a new snapshot of the same plugin) reads the same inputs: a file
+// closed with its text on disk, a file written with the same bytes, a
+// run recorded. Nothing is explored for such a check; its diagnostics
+// are whole at once, and a code action asked before a new exploration
+// would end has the explored quick fixes. An edit changes an input:
+// its check has the static results until its own exploration.
+func keptExploration(prev *view, p *checker.Plugin) map[string]*checker.Exploration {
+	if prev == nil || prev.explored == nil || prev.plugin == nil || !prev.plugin.InputsAgree(p) {
+		return nil
+	}
+	return prev.explored
 }
 
 // scheduleAfterRun is schedule for a run's record: the files did not

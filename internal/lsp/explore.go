@@ -37,6 +37,7 @@ func (s *Server) exploreAndPublish(ctx context.Context, ps *pluginState, vw *vie
 	s.mu.Unlock()
 	rules, notice := s.checkRules(size, limit)
 	c := *ps.view
+	c.explored = ex
 	c.diags = checker.Run(c.plugin, rules, cfg, ps.cache)
 	if notice != nil {
 		c.diags = append(c.diags, *notice)

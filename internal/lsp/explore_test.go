@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/explore"
@@ -170,4 +171,94 @@ export default async function t(input: { r?: string }) {
 		h.change(pagePath, v, page(i))
 	}
 	h.waitDiags(pagePath, explored(v))
+}
+
+// TestExploredResultsKeptWhileInputsUnchanged: a check whose inputs did
+// not change (a file closed with its text on disk, a watched-file event
+// for a file written with the same bytes) keeps what exploration found:
+// the quick fix of an explored diagnostic is there at once, and the
+// publish that follows still holds it. Exploration of those checks may be
+// slow (here it never ends): the code action does not wait for it. Real
+// VS Code closed plugin.json's preview tab between the explored publish
+// and Ctrl+., and the fix was gone until the new exploration came.
+func TestExploredResultsKeptWhileInputsUnchanged(t *testing.T) {
+	dir := t.TempDir()
+	manifest := `{"name": "x", "version": "1.0.0", "description": "d",
+  "tools": [{"name": "t", "description": "a tool", "page": "code/t.ts"}],
+  "capabilities": {"host": ["http.fetch"], "fetch": ["api.example.com"]}}`
+	page := "const h = [\"org\", \"example\", \"hidden\"].reverse().join(\".\");\nexport default async function t() { await http.fetch(\"https://\" + h + \"/\"); }\n"
+	if err := os.MkdirAll(filepath.Join(dir, "code"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	pagePath, manifestPath := filepath.Join(dir, "code", "t.ts"), filepath.Join(dir, "plugin.json")
+	for p, s := range map[string]string{manifestPath: manifest, pagePath: page} {
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var calls atomic.Int32
+	explore := func(ctx context.Context, p *checker.Plugin) map[string]*checker.Exploration {
+		if calls.Add(1) > 1 {
+			<-ctx.Done() // every later exploration is slow
+			return nil
+		}
+		return map[string]*checker.Exploration{"t": {Runs: 1, Complete: true, Fetches: []checker.ExploredFetch{{
+			Site: checker.Site{File: "code/t.ts", Line: 2, Col: 43}, URL: "https://hidden.example.org/", Host: "hidden.example.org", Input: `{"q":"x"}`}}}}
+	}
+	h := newHarness(t, Options{Explore: explore})
+	h.initialize(dir, protocol.ClientCapabilities{})
+	h.openText(manifestPath, manifest)
+	h.openText(pagePath, page)
+	has := func(p *protocol.PublishDiagnosticsParams) bool {
+		for _, d := range p.Diagnostics {
+			if strings.Contains(dump(d.Message), "hidden.example.org is not in capabilities.fetch") {
+				return true
+			}
+		}
+		return false
+	}
+	explored := h.waitDiags(pagePath, has)
+	var d protocol.Diagnostic
+	for _, x := range explored.Diagnostics {
+		if strings.Contains(dump(x.Message), "hidden.example.org") {
+			d = x
+		}
+	}
+	fixAt := func(when string) {
+		t.Helper()
+		acts, err := h.server.CodeAction(h.ctx, &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(pagePath)}, Range: d.Range,
+			Context: protocol.CodeActionContext{Diagnostics: []protocol.Diagnostic{d}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range acts {
+			if ca, ok := a.(*protocol.CodeAction); ok && strings.HasPrefix(ca.Title, `Add "hidden.example.org" to capabilities.fetch`) {
+				return
+			}
+		}
+		t.Errorf("%s: no quick fix for the explored diagnostic: %s", when, dump(acts))
+	}
+	fixAt("after the explored publish")
+
+	// plugin.json closed, its text the disk's
+	if err := h.server.DidClose(h.ctx, &protocol.DidCloseTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(manifestPath)}}); err != nil {
+		t.Fatal(err)
+	}
+	fixAt("after plugin.json was closed")
+	h.waitChecked(dir)
+	if !has(h.waitDiags(pagePath, func(*protocol.PublishDiagnosticsParams) bool { return true })) {
+		t.Error("the check after the close published the static diagnostics only")
+	}
+	// the page rewritten on disk with the same bytes
+	if err := os.WriteFile(pagePath, []byte(page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.server.DidChangeWatchedFiles(h.ctx, &protocol.DidChangeWatchedFilesParams{Changes: []protocol.FileEvent{{URI: uri.File(pagePath), Type: protocol.FileChangeTypeChanged}}}); err != nil {
+		t.Fatal(err)
+	}
+	fixAt("after a watched-file event")
+	// an edit changes the inputs: the explored finding goes (replaced,
+	// not kept) until its own exploration
+	h.change(pagePath, 2, page+"// edited\n")
+	h.waitDiags(pagePath, func(p *protocol.PublishDiagnosticsParams) bool { v, _ := p.Version.Get(); return v == 2 && !has(p) })
 }

@@ -70,6 +70,10 @@ type view struct {
 	diags  []checker.Diagnostic
 	runs   map[string]*toolRun
 	tests  ide.TestResults
+	// explored is what exploration found for this view's inputs (nil:
+	// not yet, or not explored). A check whose inputs agree with the
+	// last explored view's keeps it (Server.check).
+	explored map[string]*checker.Exploration
 }
 
 // adopt returns vw with the documents opened since it was taken whose
