@@ -516,20 +516,9 @@ func (env *markerEnv) actions(rel string, span checker.Span, only []string) []Ac
 		}
 		return checker.Run(p, rules.All(), checker.DefaultConfig(), nil), nil
 	}}
-	if len(only) > 0 {
-		req.Allow = func(k ActionKind) bool {
-			for _, o := range only {
-				if string(k) == o || strings.HasPrefix(string(k), o+".") {
-					return true
-				}
-			}
-			return false
-		}
-	}
-	for _, o := range only {
-		if o == string(SourceFixAll) {
-			req.FixAll = &fixes.Options{Rules: rules.All(), Config: checker.DefaultConfig()}
-		}
+	req.Allow = AllowKinds(only)
+	if Explicitly(only, SourceFixAll) {
+		req.FixAll = &fixes.Options{Rules: rules.All(), Config: checker.DefaultConfig()}
 	}
 	return env.vw.CodeActions(req)
 }
