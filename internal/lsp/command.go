@@ -103,25 +103,11 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 	basis := ide.BasisOf(p, args.Tool)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	s.mu.Lock()
-	if s.state == stateShutdown {
-		s.mu.Unlock()
-		return nil, errShutdown
+	st, progressOK, done, err := s.beginRun(cancel)
+	if err != nil {
+		return nil, err
 	}
-	st := s.config
-	progressOK := s.caps.workDoneProgress
-	s.runSeq++
-	id := s.runSeq
-	if s.runCancels == nil {
-		s.runCancels = map[uint64]context.CancelFunc{}
-	}
-	s.runCancels[id] = cancel // shutdown cancels the runs in flight
-	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		delete(s.runCancels, id)
-		s.mu.Unlock()
-	}()
+	defer done()
 	prog := s.startProgress(ctx, token, progressOK, ide.RunTitle(args.Tool, false), cancel)
 	defer prog.end("done")
 
@@ -180,6 +166,29 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 		s.safeGo("inlayHint refresh", func() { _ = s.client.InlayHintRefresh(s.ctx) })
 	}
 	return rec, nil
+}
+
+// beginRun registers cancel as a run in flight (shutdown cancels the runs
+// in flight) and reads what the run needs under the lock: the settings and
+// whether the client accepts a progress it did not ask for. After
+// shutdown it refuses (errShutdown). done unregisters the run.
+func (s *Server) beginRun(cancel context.CancelFunc) (st Settings, progressOK bool, done func(), err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.state == stateShutdown {
+		return st, false, nil, errShutdown
+	}
+	s.runSeq++
+	id := s.runSeq
+	if s.runCancels == nil {
+		s.runCancels = map[uint64]context.CancelFunc{}
+	}
+	s.runCancels[id] = cancel
+	return s.config, s.caps.workDoneProgress, func() {
+		s.mu.Lock()
+		delete(s.runCancels, id)
+		s.mu.Unlock()
+	}, nil
 }
 
 // progress reports one run through $/progress (when the client gave or

@@ -74,25 +74,11 @@ func (s *Server) runNativeTool(ctx context.Context, ps *pluginState, vw *view, n
 	basis := ide.BasisOf(p, args.Tool)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	s.mu.Lock()
-	if s.state == stateShutdown {
-		s.mu.Unlock()
-		return nil, errShutdown
+	st, progressOK, done, err := s.beginRun(cancel)
+	if err != nil {
+		return nil, err
 	}
-	st := s.config
-	progressOK := s.caps.workDoneProgress
-	s.runSeq++
-	id := s.runSeq
-	if s.runCancels == nil {
-		s.runCancels = map[uint64]context.CancelFunc{}
-	}
-	s.runCancels[id] = cancel
-	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		delete(s.runCancels, id)
-		s.mu.Unlock()
-	}()
+	defer done()
 	prog := s.startProgress(ctx, token, progressOK, ide.RunTitle(args.Tool, true), cancel)
 	defer prog.end("done")
 	var input json.RawMessage
