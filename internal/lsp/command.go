@@ -66,6 +66,20 @@ func invalidParams(format string, args ...any) error {
 	return jsonrpc2.Errorf(jsonrpc2.InvalidParams, format, args...)
 }
 
+// rpcError is an ide failure as a JSON-RPC error: the request's failure is
+// InvalidParams, a declined question InvalidRequest, the server's
+// InternalError.
+func rpcError(f *ide.Failure) error {
+	code := jsonrpc2.InternalError
+	switch f.Kind {
+	case ide.FailInvalid:
+		code = jsonrpc2.InvalidParams
+	case ide.FailDeclined:
+		code = jsonrpc2.InvalidRequest
+	}
+	return jsonrpc2.Errorf(code, "%s", f.Message)
+}
+
 // runTool runs a function tool in the sandbox with the editor's text,
 // reporting progress, cancellable by $/cancelRequest or by the progress
 // cancel button. The record is kept for lenses, hints and hover, and its
@@ -80,7 +94,7 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 	}
 	vw := s.runView(ps)
 	if vw.plugin == nil {
-		return nil, invalidParams("%s has no plugin.json", ps.dir)
+		return nil, rpcError(ide.NoPlugin(ps.dir))
 	}
 	// Without a native runner (a build or a test without the harness)
 	// a native tool answers why it cannot run here.
@@ -88,14 +102,14 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 		return s.runNativeTool(ctx, ps, vw, nt, args, token)
 	}
 	if vw.plugin.Manifest.FunctionTool(args.Tool) == nil {
-		return nil, invalidParams("plugin %s: %s", ps.dir, checker.WhyNotRunnable(vw.plugin.Manifest, args.Tool))
+		return nil, rpcError(ide.NotRunnable(ps.dir, vw.plugin, args.Tool))
 	}
 	input := args.Input
 	if len(input) == 0 {
 		input = runner.DefaultInput(vw.plugin, args.Tool)
 	}
 	if s.opts.Runner == nil {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "the sandbox is not available in this build of plugin-lsp")
+		return nil, rpcError(ide.NoSandbox())
 	}
 	// The view's plugin, as checked: it is immutable and safe for
 	// concurrent use, so the run reads the same text the diagnostics came from.
@@ -116,8 +130,8 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 		Providers: st.Providers, Timeout: st.Timeout,
 		Progress: prog.report,
 	}
-	if why := ide.WhyNoRecord(false, st.Providers); args.Record && why != "" {
-		return nil, invalidParams("%s", why)
+	if why := ide.WhyNoRecord(false, st.Providers); args.Record && why != nil {
+		return nil, rpcError(why)
 	}
 	var rec *record.Record
 	var recorded *runner.Recording
@@ -143,7 +157,7 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "run %s: %v", args.Tool, err)
 	}
 	if rec == nil {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "run %s: the runner returned no record", args.Tool)
+		return nil, rpcError(ide.NoRecordReturned(args.Tool))
 	}
 	ide.PanelRecord(rec)
 	s.mu.Lock()

@@ -63,12 +63,12 @@ func (s *Server) approveNative(ctx context.Context, a ide.NativeApproval) bool {
 // see it.
 func (s *Server) runNativeTool(ctx context.Context, ps *pluginState, vw *view, nt ide.NativeTool, args runToolArgs, token protocol.ProgressToken) (*record.Record, error) {
 	if args.Record {
-		return nil, invalidParams("%s", ide.WhyNoRecord(true, ""))
+		return nil, rpcError(ide.WhyNoRecord(true, ""))
 	}
 	// Node imports the module from disk, not the editor's text: the
 	// approval names the bytes that will run.
 	if !s.approveNative(ctx, ide.ApprovalOf(vw.plugin, nt)) {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "%s", ide.NativeDeclined(nt.Name))
+		return nil, rpcError(ide.NativeDeclined(nt.Name))
 	}
 	p := vw.plugin
 	basis := ide.BasisOf(p, args.Tool)
@@ -98,7 +98,7 @@ func (s *Server) runNativeTool(ctx context.Context, ps *pluginState, vw *view, n
 		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "run %s: %v", args.Tool, err)
 	}
 	if rec == nil {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "run %s: the runner returned no record", args.Tool)
+		return nil, rpcError(ide.NoRecordReturned(args.Tool))
 	}
 	ide.PanelRecord(rec)
 	s.mu.Lock()
