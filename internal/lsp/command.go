@@ -149,17 +149,9 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 			basis = basis.With(checker.FixturesName, text)
 		}
 	}
-	if err != nil {
-		if ctx.Err() != nil {
-			prog.end("cancelled")
-			return nil, protocol.ErrRequestCancelled
-		}
-		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "run %s: %v", args.Tool, err)
+	if rec, err = ranTool(ctx, prog, args.Tool, rec, err); err != nil {
+		return nil, err
 	}
-	if rec == nil {
-		return nil, rpcError(ide.NoRecordReturned(args.Tool))
-	}
-	ide.PanelRecord(rec)
 	s.mu.Lock()
 	prev := ps.runs[args.Tool]
 	ps.runs[args.Tool] = &toolRun{record: rec, input: input, at: time.Now(), basis: basis}
@@ -173,13 +165,37 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 	}
 	lens, hints := s.caps.codeLensRefresh, s.caps.inlayHintRefresh
 	s.mu.Unlock()
+	s.refreshAfterRun(lens, hints)
+	return rec, nil
+}
+
+// ranTool is the answer of a run of tool that returned rec and err:
+// cancelled (the progress ends so), the runner's failure, or rec as the
+// run panel reads it (ide.PanelRecord).
+func ranTool(ctx context.Context, prog *progress, tool string, rec *record.Record, err error) (*record.Record, error) {
+	if err != nil {
+		if ctx.Err() != nil {
+			prog.end("cancelled")
+			return nil, protocol.ErrRequestCancelled
+		}
+		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "run %s: %v", tool, err)
+	}
+	if rec == nil {
+		return nil, rpcError(ide.NoRecordReturned(tool))
+	}
+	return ide.PanelRecord(rec), nil
+}
+
+// refreshAfterRun asks the client for code lenses (lens) and inlay hints
+// (hints) again, in the background: a run changed them. The flags are the
+// client's refresh support, read by the caller under the lock.
+func (s *Server) refreshAfterRun(lens, hints bool) {
 	if lens {
 		s.safeGo("codeLens refresh", func() { _ = s.client.CodeLensRefresh(s.ctx) })
 	}
 	if hints {
 		s.safeGo("inlayHint refresh", func() { _ = s.client.InlayHintRefresh(s.ctx) })
 	}
-	return rec, nil
 }
 
 // beginRun registers cancel as a run in flight (shutdown cancels the runs

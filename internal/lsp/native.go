@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"time"
 
-	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
 	"github.com/plugin-lsp/plugin-lsp/internal/ide"
@@ -90,27 +89,14 @@ func (s *Server) runNativeTool(ctx context.Context, ps *pluginState, vw *view, n
 		Providers: st.Providers, Timeout: st.Timeout,
 		Progress: prog.report,
 	})
-	if err != nil {
-		if ctx.Err() != nil {
-			prog.end("cancelled")
-			return nil, protocol.ErrRequestCancelled
-		}
-		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "run %s: %v", args.Tool, err)
+	if rec, err = ranTool(ctx, prog, args.Tool, rec, err); err != nil {
+		return nil, err
 	}
-	if rec == nil {
-		return nil, rpcError(ide.NoRecordReturned(args.Tool))
-	}
-	ide.PanelRecord(rec)
 	s.mu.Lock()
 	ps.runs[args.Tool] = &toolRun{record: rec, input: input, at: time.Now(), basis: basis}
 	s.schedule(ps)
 	lens, hints := s.caps.codeLensRefresh, s.caps.inlayHintRefresh
 	s.mu.Unlock()
-	if lens {
-		s.safeGo("codeLens refresh", func() { _ = s.client.CodeLensRefresh(s.ctx) })
-	}
-	if hints {
-		s.safeGo("inlayHint refresh", func() { _ = s.client.InlayHintRefresh(s.ctx) })
-	}
+	s.refreshAfterRun(lens, hints)
 	return rec, nil
 }
