@@ -115,15 +115,11 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 	// concurrent use, so the run reads the same text the diagnostics came from.
 	p := vw.plugin
 	basis := ide.BasisOf(p, args.Tool)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	st, progressOK, done, err := s.beginRun(cancel)
+	ctx, st, prog, finish, err := s.beginRun(ctx, token, ide.RunTitle(args.Tool, false))
 	if err != nil {
 		return nil, err
 	}
-	defer done()
-	prog := s.startProgress(ctx, token, progressOK, ide.RunTitle(args.Tool, false), cancel)
-	defer prog.end("done")
+	defer finish()
 
 	req := runner.Request{
 		Plugin: p, Tool: args.Tool, Input: input,
@@ -198,15 +194,19 @@ func (s *Server) refreshAfterRun(lens, hints bool) {
 	}
 }
 
-// beginRun registers cancel as a run in flight (shutdown cancels the runs
-// in flight) and reads what the run needs under the lock: the settings and
-// whether the client accepts a progress it did not ask for. After
-// shutdown it refuses (errShutdown). done unregisters the run.
-func (s *Server) beginRun(cancel context.CancelFunc) (st Settings, progressOK bool, done func(), err error) {
+// beginRun begins a run: its context (cancelled by $/cancelRequest, the
+// progress's cancel button, or shutdown, which cancels the runs in
+// flight), the settings, and its progress under title (when the client
+// gave a token or accepts one it did not ask for). After shutdown it
+// refuses (errShutdown). finish ends the progress ("done" unless it ended
+// already), unregisters the run and cancels its context.
+func (s *Server) beginRun(ctx context.Context, token protocol.ProgressToken, title string) (_ context.Context, st Settings, prog *progress, finish func(), err error) {
+	ctx, cancel := context.WithCancel(ctx)
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.state == stateShutdown {
-		return st, false, nil, errShutdown
+		s.mu.Unlock()
+		cancel()
+		return ctx, st, nil, nil, errShutdown
 	}
 	s.runSeq++
 	id := s.runSeq
@@ -214,10 +214,15 @@ func (s *Server) beginRun(cancel context.CancelFunc) (st Settings, progressOK bo
 		s.runCancels = map[uint64]context.CancelFunc{}
 	}
 	s.runCancels[id] = cancel
-	return s.config, s.caps.workDoneProgress, func() {
+	st, progressOK := s.config, s.caps.workDoneProgress
+	s.mu.Unlock()
+	prog = s.startProgress(ctx, token, progressOK, title, cancel)
+	return ctx, st, prog, func() {
+		prog.end("done")
 		s.mu.Lock()
 		delete(s.runCancels, id)
 		s.mu.Unlock()
+		cancel()
 	}, nil
 }
 

@@ -71,15 +71,11 @@ func (s *Server) runNativeTool(ctx context.Context, ps *pluginState, vw *view, n
 	}
 	p := vw.plugin
 	basis := ide.BasisOf(p, args.Tool)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	st, progressOK, done, err := s.beginRun(cancel)
+	ctx, st, prog, finish, err := s.beginRun(ctx, token, ide.RunTitle(args.Tool, true))
 	if err != nil {
 		return nil, err
 	}
-	defer done()
-	prog := s.startProgress(ctx, token, progressOK, ide.RunTitle(args.Tool, true), cancel)
-	defer prog.end("done")
+	defer finish()
 	var input json.RawMessage
 	if len(args.Input) > 0 {
 		input = args.Input
