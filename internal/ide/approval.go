@@ -114,8 +114,8 @@ func (t NativeTrust) Remember(a NativeApproval) {
 
 // NativeDeclined is the answer of a plugin.runTool whose approval was
 // declined: nothing ran.
-func NativeDeclined(tool string) string {
-	return tool + " was not run: running a native tool with full authority was declined"
+func NativeDeclined(tool string) *Failure {
+	return failf(FailDeclined, "%s was not run: running a native tool with full authority was declined", tool)
 }
 
 // NativeTestSkip decides each native case of a test run: "" runs it (its

@@ -51,6 +51,36 @@ type ActionRequest struct {
 	Tests []TestCase
 }
 
+// AllowKinds is the client's "only" filter of code actions: a kind is
+// accepted when only names it or a kind it refines ("source" accepts
+// "source.fixAll", not "sourceX"); nil (every kind) when only is empty.
+func AllowKinds[K ~string](only []K) func(ActionKind) bool {
+	if len(only) == 0 {
+		return nil
+	}
+	return func(k ActionKind) bool {
+		for _, o := range only {
+			if string(k) == string(o) || strings.HasPrefix(string(k), string(o)+".") {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// Explicitly reports whether only names kind itself (VS Code's
+// codeActionsOnSave "source.fixAll", a "Fix all" command): fix-all
+// re-checks the plugin once per fix, so it is computed only when asked
+// for by its name, not for unfiltered or plain "source" requests.
+func Explicitly[K ~string](only []K, kind ActionKind) bool {
+	for _, o := range only {
+		if string(o) == string(kind) {
+			return true
+		}
+	}
+	return false
+}
+
 // PinCodes are the drift diagnostics plugin.pin clears: their fix is the
 // command (which shows the review card first), not the rule's edit.
 var PinCodes = map[string]bool{"snapshot-widened": true, "snapshot-narrowed": true, "snapshot-stale": true, "snapshot-text-changed": true}

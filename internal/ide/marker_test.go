@@ -39,13 +39,17 @@ var update = flag.Bool("update", false, "rewrite testdata/golden from the curren
 //	//@codeaction(at, golden[, kind...])  the code actions at the cursor (of these kinds only,
 //	                            "source.fixAll" included only when named) are testdata/golden/<case>/<golden>.golden
 //	                            (go test -update rewrites it)
+//	//@panel(tool, golden)      the last run of tool (runs.json), as plugin.runTool answers it and the
+//	                            run panel reads it (PanelRecord), is testdata/golden/<case>/<golden>.golden
+//	//@norecord(tool, providers, why)  plugin.runTool with "record" on tool, with the setting
+//	                            pluginLsp.providers, is refused with why (WhyNoRecord; "": it records)
 //
 // Arguments are JSON values. at is text on the marker's line, before the
 // marker; the cursor is at its "|" when it has one (the "|" is not part of
 // the text), else one byte into it. The harness removes the markers, so
 // the plugin checked is the one without them. A file runs.json, when
 // present, holds the last run of each tool ({tool: run record}): hover,
-// completion and fetch-refused-at-run read it. The plugin is checked with
+// completion and fetch-refused-at-run read it; it may carry markers too. The plugin is checked with
 // every rule, as `plugin-lsp check` and the server check it. A file base
 // names a plugin (a path from the directory) the case starts from. A file
 // testresults.json holds the last result of test cases ({test file:
@@ -204,8 +208,10 @@ func markerCaseTests(t *testing.T, src string) (*View, []marker, map[string][]Te
 				}
 				return nil
 			case own && rel == "runs.json":
+				text, fm := stripMarkers(t, rel, string(b))
+				ms = append(ms, fm...)
 				var recs map[string]*record.Record
-				if err := json.Unmarshal(b, &recs); err != nil {
+				if err := json.Unmarshal([]byte(text), &recs); err != nil {
 					t.Fatalf("%s: %v", p, err)
 				}
 				runs = map[string]*Run{}
@@ -339,30 +345,32 @@ func checkMarker(t tb, env *markerEnv, m marker) {
 		}
 		t.Errorf("%s: no command %s %s here (got %q)", m, name, want, got)
 	case "codeaction":
-		off, golden := m.cursor(t, m.str(t, 0)), m.str(t, 1)
+		off := m.cursor(t, m.str(t, 0))
 		got := renderActions(vw, env.actions(m.file, checker.Span{Start: off, End: off}, m.strs(t, 2)))
-		path := filepath.Join("testdata", "golden", env.name, golden+".golden")
-		if m.golden == nil && env.update {
-			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-				t.Fatalf("%s: %v", m, err)
-			}
-			if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-				t.Fatalf("%s: %v", m, err)
-			}
-			return
+		env.golden(t, m, m.str(t, 1), "code actions differ", got)
+	case "panel":
+		tool := m.str(t, 0)
+		run := vw.Runs[tool]
+		if run == nil || run.Record == nil {
+			t.Fatalf("%s: no run of %s in runs.json", m, tool)
 		}
-		var want string
-		if m.golden != nil {
-			want = *m.golden
-		} else {
-			b, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%s: %v (go test -update writes it)", m, err)
-			}
-			want = string(b)
+		// A copy: PanelRecord changes the record, which the other markers read.
+		b, _ := json.Marshal(run.Record)
+		var rec record.Record
+		if err := json.Unmarshal(b, &rec); err != nil {
+			t.Fatalf("%s: %v", m, err)
+		}
+		got, _ := json.MarshalIndent(PanelRecord(&rec), "", "  ")
+		env.golden(t, m, m.str(t, 1), "the run panel's record differs", string(got)+"\n")
+	case "norecord":
+		tool, providers, want := m.str(t, 0), m.str(t, 1), m.str(t, 2)
+		_, native := NativeOf(vw.Plugin, tool)
+		got := ""
+		if f := WhyNoRecord(native, providers); f != nil {
+			got = f.Message
 		}
 		if got != want {
-			t.Errorf("%s: code actions differ from %s (go test -update rewrites it):\n--- got\n%s--- want\n%s", m, path, got, want)
+			t.Errorf("%s: why %s cannot record: %q, want %q", m, tool, got, want)
 		}
 	case "hover", "nohover":
 		h := vw.Hover(m.file, m.cursor(t, m.str(t, 0)))
@@ -469,9 +477,11 @@ func TestMarkerHarnessFails(t *testing.T) {
 				bad.args[0] = "no such label"
 			case "command":
 				bad.args[2] = map[string]any{"file": "elsewhere.json"}
-			case "codeaction":
-				wrong := "no such action\n"
+			case "codeaction", "panel":
+				wrong := "no such text\n"
 				bad.golden = &wrong
+			case "norecord":
+				bad.args[2] = "no such reason"
 			case "nodiag":
 				bad.args = bad.args[:1] // any diagnostic of the code
 				if len(m.args) == 1 {
@@ -491,10 +501,40 @@ func TestMarkerHarnessFails(t *testing.T) {
 			kinds[m.name]++
 		}
 	}
-	for _, k := range []string{"hover", "nohover", "complete", "definition", "nodefinition", "diag", "nodiag", "lens", "hint", "command", "codeaction"} {
+	for _, k := range []string{"hover", "nohover", "complete", "definition", "nodefinition", "diag", "nodiag", "lens", "hint", "command", "codeaction", "panel", "norecord"} {
 		if kinds[k] == 0 {
 			t.Errorf("no @%s marker was broken", k)
 		}
+	}
+}
+
+// golden compares got, what marker m shows (what: the message's subject
+// and verb), with the golden file name of the case (m.golden instead when
+// set); with -update it writes the file.
+func (env *markerEnv) golden(t tb, m marker, name, what, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", env.name, name+".golden")
+	if m.golden == nil && env.update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatalf("%s: %v", m, err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatalf("%s: %v", m, err)
+		}
+		return
+	}
+	var want string
+	if m.golden != nil {
+		want = *m.golden
+	} else {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%s: %v (go test -update writes it)", m, err)
+		}
+		want = string(b)
+	}
+	if got != want {
+		t.Errorf("%s: %s from %s (go test -update rewrites it):\n--- got\n%s--- want\n%s", m, what, path, got, want)
 	}
 }
 
@@ -516,20 +556,9 @@ func (env *markerEnv) actions(rel string, span checker.Span, only []string) []Ac
 		}
 		return checker.Run(p, rules.All(), checker.DefaultConfig(), nil), nil
 	}}
-	if len(only) > 0 {
-		req.Allow = func(k ActionKind) bool {
-			for _, o := range only {
-				if string(k) == o || strings.HasPrefix(string(k), o+".") {
-					return true
-				}
-			}
-			return false
-		}
-	}
-	for _, o := range only {
-		if o == string(SourceFixAll) {
-			req.FixAll = &fixes.Options{Rules: rules.All(), Config: checker.DefaultConfig()}
-		}
+	req.Allow = AllowKinds(only)
+	if Explicitly(only, SourceFixAll) {
+		req.FixAll = &fixes.Options{Rules: rules.All(), Config: checker.DefaultConfig()}
 	}
 	return env.vw.CodeActions(req)
 }

@@ -52,3 +52,9 @@ func NativeInfoOf(p *checker.Plugin, tool string) (NativeToolInfo, bool) {
 	}
 	return out, true
 }
+
+// NotNative is the failure of plugin.nativeTool on a tool of the plugin in
+// dir that is not a declared native tool.
+func NotNative(dir, tool string) *Failure {
+	return failf(FailInvalid, "plugin %s: %s is not a declared native tool", dir, tool)
+}

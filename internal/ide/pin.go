@@ -5,11 +5,14 @@ import (
 	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/plugin-lsp/plugin-lsp/internal/authoring/review"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
+	lock "github.com/plugin-lsp/plugin-lsp/internal/checker/lockfile"
 	"github.com/plugin-lsp/plugin-lsp/internal/text"
 )
 
@@ -127,6 +130,48 @@ func (a PinApprovals) Take(dir, token string) (string, bool) {
 
 // PinApprovalRefused is why plugin.pin with a token that is not dir's
 // last one wrote nothing.
-func PinApprovalRefused(dir string) string {
-	return fmt.Sprintf("%s: the approval is not that of the last review card shown for %s (used already, replaced by a newer card, or never issued): nothing was pinned; open the review again", CommandPin, text.Visible(dir))
+func PinApprovalRefused(dir string) *Failure {
+	return failf(FailInvalid, "%s: the approval is not that of the last review card shown for %s (used already, replaced by a newer card, or never issued): nothing was pinned; open the review again", CommandPin, text.Visible(dir))
+}
+
+// PinWritten is what plugin.pin answers once the snapshot of the plugin
+// in dir was written (out and err are lockfile.PinReviewed's): res
+// pinned, with the snapshot's file and the reach changes since the
+// previous snapshot, a line each ("+ api.x.org (fetch, tool searchBooks)");
+// or why nothing was pinned: the plugin changed on disk since the
+// approved card is the request's failure, any other the server's.
+func PinWritten(res PinResult, dir string, out *lock.PinResult, err error) (PinResult, *Failure) {
+	if errors.Is(err, lock.ErrChangedSinceReview) {
+		return res, failf(FailInvalid, "%s: %v", CommandPin, err)
+	}
+	if err != nil {
+		return res, failf(FailInternal, "%s: %v", CommandPin, err)
+	}
+	res.Pinned, res.File = true, filepath.Join(dir, lock.FileName)
+	if res.Changes == nil {
+		res.Changes = []string{}
+	}
+	for _, c := range out.Changes {
+		res.Changes = append(res.Changes, c.Line())
+	}
+	return res, nil
+}
+
+// DiskUnloadable is the failure of command (plugin.pin, plugin.reviewCard
+// for approval) when the plugin on disk, what would be pinned, does not
+// load: the request's.
+func DiskUnloadable(command string, err error) *Failure {
+	return failf(FailInvalid, "%s: %v", command, err)
+}
+
+// CardUnhashable is the failure of plugin.reviewCard for approval when
+// the source tree of dir cannot be hashed (the token names the hash).
+func CardUnhashable(dir string, err error) *Failure {
+	return failf(FailInvalid, "%s: %s: cannot hash the source tree: %v", CommandReviewCard, text.Visible(dir), err)
+}
+
+// CardFailed is the failure of building or rendering the review card: the
+// server's.
+func CardFailed(err error) *Failure {
+	return failf(FailInternal, "review card: %v", err)
 }

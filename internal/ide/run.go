@@ -1,6 +1,9 @@
 package ide
 
-import "github.com/plugin-lsp/plugin-lsp/internal/runner/record"
+import (
+	"github.com/plugin-lsp/plugin-lsp/internal/checker"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/record"
+)
 
 // What plugin.runTool shows around a run: its progress title, why it
 // cannot record, and the record as the run panel receives it. The
@@ -19,17 +22,34 @@ func RunTitle(tool string, native bool) string {
 const TestsTitle = "Running tests"
 
 // WhyNoRecord says why plugin.runTool with "record" (append the answered
-// responses to fixtures.json) cannot run; "" when it can. A native tool
+// responses to fixtures.json) cannot run; nil when it can. A native tool
 // has no brokered fetch to record; a function tool records real
 // responses only.
-func WhyNoRecord(native bool, providers string) string {
+func WhyNoRecord(native bool, providers string) *Failure {
 	switch {
 	case native:
-		return CommandRunTool + `: "record" records brokered fetches; a native tool has none`
+		return &Failure{Kind: FailInvalid, Message: CommandRunTool + `: "record" records brokered fetches; a native tool has none`}
 	case providers != "real":
-		return CommandRunTool + `: "record" records real responses: set pluginLsp.providers to "real"`
+		return &Failure{Kind: FailInvalid, Message: CommandRunTool + `: "record" records real responses: set pluginLsp.providers to "real"`}
 	}
-	return ""
+	return nil
+}
+
+// NotRunnable is the failure of plugin.runTool on a tool of the plugin p
+// in dir that is no function tool (checker.WhyNotRunnable says why).
+func NotRunnable(dir string, p *checker.Plugin, tool string) *Failure {
+	return failf(FailInvalid, "plugin %s: %s", dir, checker.WhyNotRunnable(p.Manifest, tool))
+}
+
+// NoSandbox is the failure of a run in a build without the sandbox.
+func NoSandbox() *Failure {
+	return failf(FailInternal, "the sandbox is not available in this build of plugin-lsp")
+}
+
+// NoRecordReturned is the failure of a run of tool whose runner returned
+// neither a record nor an error.
+func NoRecordReturned(tool string) *Failure {
+	return failf(FailInternal, "run %s: the runner returned no record", tool)
 }
 
 // PanelRecord is rec as plugin.runTool answers it and the run panel reads

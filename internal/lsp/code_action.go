@@ -3,7 +3,6 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"strings"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -35,25 +34,13 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 		return out, nil
 	}
 	want := vw.enc.fromRange(f, params.Range)
-	allow := func(k protocol.CodeActionKind) bool {
-		if len(params.Context.Only) == 0 {
-			return true
-		}
-		for _, o := range params.Context.Only {
-			if k == o || strings.HasPrefix(string(k), string(o)+".") {
-				return true
-			}
-		}
-		return false
-	}
-
 	req := ide.ActionRequest{
 		File:    rel,
 		Span:    want,
-		Allow:   func(k ide.ActionKind) bool { return allow(protocol.CodeActionKind(k)) },
+		Allow:   ide.AllowKinds(params.Context.Only),
 		Recheck: s.recheck(vw, ps.dir),
 	}
-	if explicitly(params.Context.Only, protocol.CodeActionKindSourceFixAll) {
+	if ide.Explicitly(params.Context.Only, ide.SourceFixAll) {
 		req.FixAll = s.fixAllOptions(vw, ps)
 	}
 	if ide.IsTestFile(rel) {

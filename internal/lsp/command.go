@@ -66,6 +66,20 @@ func invalidParams(format string, args ...any) error {
 	return jsonrpc2.Errorf(jsonrpc2.InvalidParams, format, args...)
 }
 
+// rpcError is an ide failure as a JSON-RPC error: the request's failure is
+// InvalidParams, a declined question InvalidRequest, the server's
+// InternalError.
+func rpcError(f *ide.Failure) error {
+	code := jsonrpc2.InternalError
+	switch f.Kind {
+	case ide.FailInvalid:
+		code = jsonrpc2.InvalidParams
+	case ide.FailDeclined:
+		code = jsonrpc2.InvalidRequest
+	}
+	return jsonrpc2.Errorf(code, "%s", f.Message)
+}
+
 // runTool runs a function tool in the sandbox with the editor's text,
 // reporting progress, cancellable by $/cancelRequest or by the progress
 // cancel button. The record is kept for lenses, hints and hover, and its
@@ -80,7 +94,7 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 	}
 	vw := s.runView(ps)
 	if vw.plugin == nil {
-		return nil, invalidParams("%s has no plugin.json", ps.dir)
+		return nil, rpcError(ide.NoPlugin(ps.dir))
 	}
 	// Without a native runner (a build or a test without the harness)
 	// a native tool answers why it cannot run here.
@@ -88,50 +102,32 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 		return s.runNativeTool(ctx, ps, vw, nt, args, token)
 	}
 	if vw.plugin.Manifest.FunctionTool(args.Tool) == nil {
-		return nil, invalidParams("plugin %s: %s", ps.dir, checker.WhyNotRunnable(vw.plugin.Manifest, args.Tool))
+		return nil, rpcError(ide.NotRunnable(ps.dir, vw.plugin, args.Tool))
 	}
 	input := args.Input
 	if len(input) == 0 {
 		input = runner.DefaultInput(vw.plugin, args.Tool)
 	}
 	if s.opts.Runner == nil {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "the sandbox is not available in this build of plugin-lsp")
+		return nil, rpcError(ide.NoSandbox())
 	}
 	// The view's plugin, as checked: it is immutable and safe for
 	// concurrent use, so the run reads the same text the diagnostics came from.
 	p := vw.plugin
 	basis := ide.BasisOf(p, args.Tool)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	s.mu.Lock()
-	if s.state == stateShutdown {
-		s.mu.Unlock()
-		return nil, errShutdown
+	ctx, st, prog, finish, err := s.beginRun(ctx, token, ide.RunTitle(args.Tool, false))
+	if err != nil {
+		return nil, err
 	}
-	st := s.config
-	progressOK := s.caps.workDoneProgress
-	s.runSeq++
-	id := s.runSeq
-	if s.runCancels == nil {
-		s.runCancels = map[uint64]context.CancelFunc{}
-	}
-	s.runCancels[id] = cancel // shutdown cancels the runs in flight
-	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		delete(s.runCancels, id)
-		s.mu.Unlock()
-	}()
-	prog := s.startProgress(ctx, token, progressOK, ide.RunTitle(args.Tool, false), cancel)
-	defer prog.end("done")
+	defer finish()
 
 	req := runner.Request{
 		Plugin: p, Tool: args.Tool, Input: input,
 		Providers: st.Providers, Timeout: st.Timeout,
 		Progress: prog.report,
 	}
-	if why := ide.WhyNoRecord(false, st.Providers); args.Record && why != "" {
-		return nil, invalidParams("%s", why)
+	if why := ide.WhyNoRecord(false, st.Providers); args.Record && why != nil {
+		return nil, rpcError(why)
 	}
 	var rec *record.Record
 	var recorded *runner.Recording
@@ -149,17 +145,9 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 			basis = basis.With(checker.FixturesName, text)
 		}
 	}
-	if err != nil {
-		if ctx.Err() != nil {
-			prog.end("cancelled")
-			return nil, protocol.ErrRequestCancelled
-		}
-		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "run %s: %v", args.Tool, err)
+	if rec, err = ranTool(ctx, prog, args.Tool, rec, err); err != nil {
+		return nil, err
 	}
-	if rec == nil {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "run %s: the runner returned no record", args.Tool)
-	}
-	ide.PanelRecord(rec)
 	s.mu.Lock()
 	prev := ps.runs[args.Tool]
 	ps.runs[args.Tool] = &toolRun{record: rec, input: input, at: time.Now(), basis: basis}
@@ -173,13 +161,69 @@ func (s *Server) runTool(ctx context.Context, args runToolArgs, token protocol.P
 	}
 	lens, hints := s.caps.codeLensRefresh, s.caps.inlayHintRefresh
 	s.mu.Unlock()
+	s.refreshAfterRun(lens, hints)
+	return rec, nil
+}
+
+// ranTool is the answer of a run of tool that returned rec and err:
+// cancelled (the progress ends so), the runner's failure, or rec as the
+// run panel reads it (ide.PanelRecord).
+func ranTool(ctx context.Context, prog *progress, tool string, rec *record.Record, err error) (*record.Record, error) {
+	if err != nil {
+		if ctx.Err() != nil {
+			prog.end("cancelled")
+			return nil, protocol.ErrRequestCancelled
+		}
+		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "run %s: %v", tool, err)
+	}
+	if rec == nil {
+		return nil, rpcError(ide.NoRecordReturned(tool))
+	}
+	return ide.PanelRecord(rec), nil
+}
+
+// refreshAfterRun asks the client for code lenses (lens) and inlay hints
+// (hints) again, in the background: a run changed them. The flags are the
+// client's refresh support, read by the caller under the lock.
+func (s *Server) refreshAfterRun(lens, hints bool) {
 	if lens {
 		s.safeGo("codeLens refresh", func() { _ = s.client.CodeLensRefresh(s.ctx) })
 	}
 	if hints {
 		s.safeGo("inlayHint refresh", func() { _ = s.client.InlayHintRefresh(s.ctx) })
 	}
-	return rec, nil
+}
+
+// beginRun begins a run: its context (cancelled by $/cancelRequest, the
+// progress's cancel button, or shutdown, which cancels the runs in
+// flight), the settings, and its progress under title (when the client
+// gave a token or accepts one it did not ask for). After shutdown it
+// refuses (errShutdown). finish ends the progress ("done" unless it ended
+// already), unregisters the run and cancels its context.
+func (s *Server) beginRun(ctx context.Context, token protocol.ProgressToken, title string) (_ context.Context, st Settings, prog *progress, finish func(), err error) {
+	ctx, cancel := context.WithCancel(ctx)
+	s.mu.Lock()
+	if s.state == stateShutdown {
+		s.mu.Unlock()
+		cancel()
+		return ctx, st, nil, nil, errShutdown
+	}
+	s.runSeq++
+	id := s.runSeq
+	if s.runCancels == nil {
+		s.runCancels = map[uint64]context.CancelFunc{}
+	}
+	s.runCancels[id] = cancel
+	st, progressOK := s.config, s.caps.workDoneProgress
+	s.mu.Unlock()
+	prog = s.startProgress(ctx, token, progressOK, title, cancel)
+	return ctx, st, prog, func() {
+		prog.end("done")
+		s.mu.Lock()
+		delete(s.runCancels, id)
+		s.mu.Unlock()
+		cancel()
+	}, nil
 }
 
 // progress reports one run through $/progress (when the client gave or

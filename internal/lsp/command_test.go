@@ -2,15 +2,18 @@ package lsp
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
+	"github.com/plugin-lsp/plugin-lsp/internal/ide"
 )
 
 func TestReviewCardCommand(t *testing.T) {
@@ -84,4 +87,23 @@ func TestCreatedPageOnDiskClearsTheDiagnostic(t *testing.T) {
 	}
 	_ = h.server.DidChangeWatchedFiles(h.ctx, &protocol.DidChangeWatchedFilesParams{Changes: []protocol.FileEvent{{URI: uri.File(newPage), Type: protocol.FileChangeTypeCreated}}})
 	h.waitDiags(manifest, func(p *protocol.PublishDiagnosticsParams) bool { return !hasCode(p, "tool-page-missing") })
+}
+
+// TestRPCErrorCodes: an ide failure reaches the client with its message as
+// written (a "%" in it included) and the code of its kind.
+func TestRPCErrorCodes(t *testing.T) {
+	for _, c := range []struct {
+		kind ide.FailureKind
+		code jsonrpc2.Code
+	}{
+		{ide.FailInvalid, jsonrpc2.InvalidParams},
+		{ide.FailDeclined, jsonrpc2.InvalidRequest},
+		{ide.FailInternal, jsonrpc2.InternalError},
+	} {
+		const msg = "100% sure: plugin.pin: nothing was pinned"
+		var e *jsonrpc2.Error
+		if err := rpcError(&ide.Failure{Kind: c.kind, Message: msg}); !errors.As(err, &e) || e.Code != c.code || e.Message != msg {
+			t.Errorf("kind %d: %#v, want code %d and %q", c.kind, err, c.code, msg)
+		}
+	}
 }

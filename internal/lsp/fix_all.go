@@ -1,8 +1,6 @@
 package lsp
 
 import (
-	"go.lsp.dev/protocol"
-
 	"github.com/plugin-lsp/plugin-lsp/internal/authoring/fixes"
 )
 
@@ -16,17 +14,4 @@ func (s *Server) fixAllOptions(vw *view, ps *pluginState) *fixes.Options {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return &fixes.Options{Rules: s.rules(), Config: s.analysisConfig(), Cache: ps.cache, FS: newOverlayFS(files)}
-}
-
-// explicitly reports whether the client asked for kind by its name
-// (VS Code's codeActionsOnSave "source.fixAll", a "Fix all" command):
-// fix-all re-checks the plugin once per fix, so it is not computed for
-// unfiltered or plain "source" requests.
-func explicitly(only []protocol.CodeActionKind, kind protocol.CodeActionKind) bool {
-	for _, o := range only {
-		if o == kind {
-			return true
-		}
-	}
-	return false
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"time"
 
-	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
 	"github.com/plugin-lsp/plugin-lsp/internal/ide"
@@ -63,38 +62,20 @@ func (s *Server) approveNative(ctx context.Context, a ide.NativeApproval) bool {
 // see it.
 func (s *Server) runNativeTool(ctx context.Context, ps *pluginState, vw *view, nt ide.NativeTool, args runToolArgs, token protocol.ProgressToken) (*record.Record, error) {
 	if args.Record {
-		return nil, invalidParams("%s", ide.WhyNoRecord(true, ""))
+		return nil, rpcError(ide.WhyNoRecord(true, ""))
 	}
 	// Node imports the module from disk, not the editor's text: the
 	// approval names the bytes that will run.
 	if !s.approveNative(ctx, ide.ApprovalOf(vw.plugin, nt)) {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "%s", ide.NativeDeclined(nt.Name))
+		return nil, rpcError(ide.NativeDeclined(nt.Name))
 	}
 	p := vw.plugin
 	basis := ide.BasisOf(p, args.Tool)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	s.mu.Lock()
-	if s.state == stateShutdown {
-		s.mu.Unlock()
-		return nil, errShutdown
+	ctx, st, prog, finish, err := s.beginRun(ctx, token, ide.RunTitle(args.Tool, true))
+	if err != nil {
+		return nil, err
 	}
-	st := s.config
-	progressOK := s.caps.workDoneProgress
-	s.runSeq++
-	id := s.runSeq
-	if s.runCancels == nil {
-		s.runCancels = map[uint64]context.CancelFunc{}
-	}
-	s.runCancels[id] = cancel
-	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		delete(s.runCancels, id)
-		s.mu.Unlock()
-	}()
-	prog := s.startProgress(ctx, token, progressOK, ide.RunTitle(args.Tool, true), cancel)
-	defer prog.end("done")
+	defer finish()
 	var input json.RawMessage
 	if len(args.Input) > 0 {
 		input = args.Input
@@ -104,27 +85,14 @@ func (s *Server) runNativeTool(ctx context.Context, ps *pluginState, vw *view, n
 		Providers: st.Providers, Timeout: st.Timeout,
 		Progress: prog.report,
 	})
-	if err != nil {
-		if ctx.Err() != nil {
-			prog.end("cancelled")
-			return nil, protocol.ErrRequestCancelled
-		}
-		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "run %s: %v", args.Tool, err)
+	if rec, err = ranTool(ctx, prog, args.Tool, rec, err); err != nil {
+		return nil, err
 	}
-	if rec == nil {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "run %s: the runner returned no record", args.Tool)
-	}
-	ide.PanelRecord(rec)
 	s.mu.Lock()
 	ps.runs[args.Tool] = &toolRun{record: rec, input: input, at: time.Now(), basis: basis}
 	s.schedule(ps)
 	lens, hints := s.caps.codeLensRefresh, s.caps.inlayHintRefresh
 	s.mu.Unlock()
-	if lens {
-		s.safeGo("codeLens refresh", func() { _ = s.client.CodeLensRefresh(s.ctx) })
-	}
-	if hints {
-		s.safeGo("inlayHint refresh", func() { _ = s.client.InlayHintRefresh(s.ctx) })
-	}
+	s.refreshAfterRun(lens, hints)
 	return rec, nil
 }

@@ -33,11 +33,11 @@ func (s *Server) nativeTool(arguments []protocol.LSPAny) (protocol.LSPAny, error
 	}
 	vw := s.current(ps)
 	if vw == nil || vw.plugin == nil {
-		return nil, invalidParams("%s has no plugin.json", ps.dir)
+		return nil, rpcError(ide.NoPlugin(ps.dir))
 	}
 	info, ok := ide.NativeInfoOf(vw.plugin, args.Tool)
 	if !ok {
-		return nil, invalidParams("plugin %s: %s is not a declared native tool", ps.dir, args.Tool)
+		return nil, rpcError(ide.NotNative(ps.dir, args.Tool))
 	}
 	return json.Marshal(info)
 }

@@ -3,16 +3,12 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"path/filepath"
 
-	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	lock "github.com/plugin-lsp/plugin-lsp/internal/checker/lockfile"
 	"github.com/plugin-lsp/plugin-lsp/internal/ide"
-	"github.com/plugin-lsp/plugin-lsp/internal/text"
 )
 
 // CommandPin writes the capability snapshot (plugin.lock.json).
@@ -58,12 +54,12 @@ func (s *Server) pin(ctx context.Context, raw []protocol.LSPAny) (protocol.LSPAn
 	// not unsaved buffers.
 	p, err := checker.Load(nil, ps.dir)
 	if err != nil {
-		return nil, invalidParams("%s: %v", CommandPin, err)
+		return nil, rpcError(ide.DiskUnloadable(CommandPin, err))
 	}
 	res := ide.PinResult{Changes: []string{}}
 	if s.opts.Review != nil {
 		if res.Card, err = s.opts.Review(p); err != nil {
-			return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "review card: %v", err)
+			return nil, rpcError(ide.CardFailed(err))
 		}
 	}
 	if args.Approval != "" {
@@ -71,7 +67,7 @@ func (s *Server) pin(ctx context.Context, raw []protocol.LSPAny) (protocol.LSPAn
 		reviewed, ok := s.approvals.Take(ps.dir, args.Approval)
 		s.mu.Unlock()
 		if !ok {
-			return nil, invalidParams("%s", ide.PinApprovalRefused(ps.dir))
+			return nil, rpcError(ide.PinApprovalRefused(ps.dir))
 		}
 		return s.writePin(ps, p, res, reviewed)
 	}
@@ -89,15 +85,9 @@ func (s *Server) pin(ctx context.Context, raw []protocol.LSPAny) (protocol.LSPAn
 // "" for any) and re-checks the plugin.
 func (s *Server) writePin(ps *pluginState, p *checker.Plugin, res ide.PinResult, reviewed string) (protocol.LSPAny, error) {
 	out, err := lock.PinReviewed(p, "plugin-lsp "+s.version(), reviewed)
-	if errors.Is(err, lock.ErrChangedSinceReview) {
-		return nil, invalidParams("%s: %v", CommandPin, err)
-	}
-	if err != nil {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "%s: %v", CommandPin, err)
-	}
-	res.Pinned, res.File = true, filepath.Join(ps.dir, lock.FileName)
-	for _, c := range out.Changes {
-		res.Changes = append(res.Changes, c.Line())
+	res, f := ide.PinWritten(res, ps.dir, out, err)
+	if f != nil {
+		return nil, rpcError(f)
 	}
 	s.mu.Lock()
 	s.touch(res.File, true) // re-check: the drift diagnostics clear
@@ -121,20 +111,20 @@ func (s *Server) reviewCard(raw []protocol.LSPAny) (protocol.LSPAny, error) {
 	if args.Approve {
 		// What plugin.pin writes: the files on disk.
 		if p, err = checker.Load(nil, ps.dir); err != nil {
-			return nil, invalidParams("%s: %v", CommandReviewCard, err)
+			return nil, rpcError(ide.DiskUnloadable(CommandReviewCard, err))
 		}
 	} else if p = s.check(ps).plugin; p == nil {
-		return nil, invalidParams("%s has no plugin.json", ps.dir)
+		return nil, rpcError(ide.NoPlugin(ps.dir))
 	}
 	card, err := s.opts.Review(p)
 	if err != nil {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "review card: %v", err)
+		return nil, rpcError(ide.CardFailed(err))
 	}
 	token := ""
 	if args.Approve {
 		_, reviewed, err := lock.Files(p)
 		if err != nil {
-			return nil, invalidParams("%s: %s: cannot hash the source tree: %v", CommandReviewCard, text.Visible(ps.dir), err)
+			return nil, rpcError(ide.CardUnhashable(ps.dir, err))
 		}
 		s.mu.Lock()
 		if s.approvals == nil {
@@ -145,7 +135,7 @@ func (s *Server) reviewCard(raw []protocol.LSPAny) (protocol.LSPAny, error) {
 	}
 	ans, err := ide.CardAnswer(card, token)
 	if err != nil {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "review card: %v", err)
+		return nil, rpcError(ide.CardFailed(err))
 	}
 	return protocol.LSPAny(ans), nil
 }

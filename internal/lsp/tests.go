@@ -64,11 +64,11 @@ func (s *Server) runTests(ctx context.Context, args testArgs, token protocol.Pro
 		return nil, err
 	}
 	if s.opts.Runner == nil {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InternalError, "the sandbox is not available in this build of plugin-lsp")
+		return nil, rpcError(ide.NoSandbox())
 	}
 	vw := s.check(ps)
 	if vw.plugin == nil {
-		return nil, invalidParams("%s has no plugin.json", ps.dir)
+		return nil, rpcError(ide.NoPlugin(ps.dir))
 	}
 	sel := ide.TestSelection{Case: args.Name}
 	if args.URI != "" {
@@ -158,7 +158,7 @@ func (s *Server) generateTypes(args testArgs) ([]string, error) {
 	}
 	vw := s.check(ps)
 	if vw.plugin == nil {
-		return nil, invalidParams("%s has no plugin.json", ps.dir)
+		return nil, rpcError(ide.NoPlugin(ps.dir))
 	}
 	wrote, err := tstypes.WriteFiles(vw.plugin)
 	if err != nil {
