@@ -32,21 +32,30 @@ func Summary(run *Run) string {
 		parts = append(parts, "✗ "+oneLine(msg, 60))
 	}
 	parts = append(parts, fmt.Sprintf("%.0f ms", rec.DurationMs))
-	n, refused := len(rec.Fetches), 0
-	for _, f := range rec.Fetches {
-		if f.Refused != "" {
-			refused++
+	// a function tool's traffic is its brokered fetches; a native
+	// tool's, the connections it opened
+	if rec.Lane == "native" {
+		parts = append(parts, counted(rec.Connections, rec.ConnectionsOmitted, "connection", "connections", func(c record.Connection) string { return c.Refused }))
+	} else {
+		parts = append(parts, counted(rec.Fetches, 0, "fetch", "fetches", func(f record.FetchEntry) string { return f.Refused }))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// counted is "2 fetches (1 refused)": how many of xs (and omitted) there
+// were, and how many refused says were refused.
+func counted[T any](xs []T, omitted int, one, many string, refused func(T) string) string {
+	n, r := len(xs)+omitted, 0
+	for _, x := range xs {
+		if refused(x) != "" {
+			r++
 		}
 	}
-	fetch := fmt.Sprintf("%d fetch", n)
-	if n != 1 {
-		fetch += "es"
+	s := plural(n, one, many)
+	if r > 0 {
+		s += fmt.Sprintf(" (%d refused)", r)
 	}
-	if refused > 0 {
-		fetch += fmt.Sprintf(" (%d refused)", refused)
-	}
-	parts = append(parts, fetch)
-	return strings.Join(parts, " · ")
+	return s
 }
 
 // resultSummary is a short form of a SubUI value.

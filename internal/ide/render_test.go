@@ -38,4 +38,14 @@ func TestSummary(t *testing.T) {
 	if got := Summary(&Run{Record: one}); got != "✓ line one · 12 ms · 1 fetch" {
 		t.Errorf("summary %q", got)
 	}
+	// a native tool's traffic is its connections (it has no brokered fetch)
+	native := &record.Record{OK: true, Lane: "native", Result: json.RawMessage(`{"type":"markdown","text":"sent"}`), DurationMs: 40,
+		Connections: []record.Connection{{Protocol: "tcp", Host: "149.154.167.50", Port: 443, Refused: "fake-providers"}}}
+	if got := Summary(&Run{Record: native}); got != "✓ sent · 40 ms · 1 connection (1 refused)" {
+		t.Errorf("native summary %q", got)
+	}
+	native.Connections, native.ConnectionsOmitted = nil, 0
+	if got := Summary(&Run{Record: native}); got != "✓ sent · 40 ms · 0 connections" {
+		t.Errorf("native summary %q", got)
+	}
 }
