@@ -90,6 +90,12 @@ const (
 	KindInternal  = "internal"  // the sandbox itself failed
 )
 
+// TickIterations is how many loop iterations of the sandbox's code (of
+// QuickJS's interpreter and its C functions, not of the page's JavaScript:
+// a simple JavaScript loop makes some 800 iterations a tick) make one
+// tick, the unit of Job.MaxTicks.
+const TickIterations = fuelPerTick
+
 // Error is why a run did not return a value.
 type Error struct {
 	Kind    string
