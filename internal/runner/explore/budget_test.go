@@ -141,6 +141,43 @@ func loopRun(t testing.TB, x *Explorer) func() ending {
 	}
 }
 
+// TestHonestWorkUnderTheBudget: heavy but finite work a tool may do on
+// its input or a response stays far below the budget of work
+// (DefaultRunTicks' comment quotes these figures).
+func TestHonestWorkUnderTheBudget(t *testing.T) {
+	explorer(t) // skips in -short
+	x, err := New(Options{CacheDir: testCache(), Parallel: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	var ticks atomic.Int64
+	x.onRun = func(out sandbox.Outcome) { ticks.Store(out.Ticks) }
+	for name, body := range map[string]string{
+		"json": `const a = []; for (let i = 0; i < 10000; i++) a.push({ id: i, name: "item " + i, tags: ["a", "b"], price: i * 1.5 }); const s = JSON.stringify(a); return s.length + JSON.parse(s).length;`,
+		"sort": `const a = []; for (let i = 0; i < 10000; i++) a.push({ id: (i * 7919) % 10007, name: "item " + i }); a.sort((x, y) => x.id - y.id); return a.map((x) => x.name.toUpperCase()).filter((n) => n.endsWith("7")).length;`,
+		"urls": `const u = []; for (let i = 0; i < 1000; i++) u.push(new URL("https://api.example.com/v1/items/" + i + "?q=" + encodeURIComponent("a b " + i)).toString()); return u.length;`,
+	} {
+		p := writePlugin(t, map[string]string{
+			"plugin.json": manifest(`{"type": "object"}`, `"api.example.com"`, ""),
+			"code/t.ts":   `export default async function t() { await http.fetch("https://api.example.com/"); ` + body + ` }`,
+		})
+		prog, err := runner.Compile(p, "code/t.ts")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, index, _ := runner.PluginFixtures(p)
+		res := &result{seen: map[string]bool{}, methods: map[string]bool{}}
+		end, _ := x.run(context.Background(), p, prog, capability.FromManifest(p.Manifest), nil, index,
+			planned{input: json.RawMessage(`{}`), mode: modeFixture}, 0, res)
+		n := ticks.Load()
+		t.Logf("%s: %d ticks", name, n)
+		if end != "" || n > DefaultRunTicks/5 {
+			t.Errorf("%s: ended %q after %d ticks; want it to return, under a 5th of the budget (%d)", name, end, n, DefaultRunTicks)
+		}
+	}
+}
+
 // TestLoopStoppedByTicks: an infinite loop is stopped by the run's budget
 // of work (the sandbox says KindTicks), not by the wall-time backstop; the
 // exploration it bounds is not Complete but not Cut either, and it is kept

@@ -44,23 +44,27 @@ const (
 	// DefaultRunTicks is one run's budget of work: the page's top level
 	// and its call may each take this many ticks (sandbox.TickIterations
 	// loop iterations of the sandbox's code or 512 KiB moved a tick, some
-	// 800 iterations of a simple JavaScript loop, ~0.1-0.2 ms). Time is
-	// virtual and every fetch is answered in memory: the corpora's runs
-	// take 3 ticks at most (TestCorporaScore holds them under a 20th of
-	// the budget), so a tool still going after this many is looping, not
-	// working; a loop reaches it in ~0.3 s on a quiet machine, ~1 s with
-	// every core busy.
+	// 800 iterations of a simple JavaScript loop). Time is virtual and
+	// every fetch is answered in memory: the corpora's runs take 3 ticks
+	// at most (TestCorporaScore holds them under a 20th of the budget),
+	// and heavy honest work stays well below it (10,000 objects built and
+	// through JSON.stringify and JSON.parse: ~280 ticks; sorted and
+	// mapped: ~200; 1,000 URLs parsed: ~70; TestHonestWorkUnderTheBudget),
+	// so a tool still going after this many is looping.
+	// A plain loop reaches it in ~0.25 s on a quiet machine (~0.15 ms a
+	// tick), ~0.7 s with both cores busy; memory-bound work ticks slower
+	// (a heap of 100,000 pending fetches: ~1.5 ms a tick quiet).
 	DefaultRunTicks = 2000
-	// DefaultRunBackstop is one run's wall-time backstop, ~10× what
-	// DefaultRunTicks takes on a loaded machine (~2 s: both cores busy
-	// and a load average of 12). Every answer is in memory: only a run
-	// whose ticks are not counted (a sandbox without its fuel checks)
-	// should ever reach it.
-	DefaultRunBackstop = 20 * time.Second
+	// DefaultRunBackstop is one run's wall-time backstop: every answer is
+	// in memory, so only a run whose ticks are not counted (a sandbox
+	// without its fuel checks) should reach it. ~10× what a looping run
+	// takes with both cores busy and a load average of 12 (~2 s), ~4× the
+	// slowest-ticking run known there (the heap of pending fetches, ~8 s).
+	DefaultRunBackstop = 30 * time.Second
 	// DefaultToolBackstop is one tool's wall-time backstop (its runs and
-	// the wait for run slots): DefaultRuns looping runs on two cores that
-	// loaded take ~25 s.
-	DefaultToolBackstop = 2 * time.Minute
+	// the wait for run slots): DefaultRuns runs of the slowest-ticking
+	// kind on two loaded cores take ~100 s.
+	DefaultToolBackstop = 3 * time.Minute
 	// MaxFetchesPerRun is the broker's own cap on calls per run.
 	MaxFetchesPerRun = 64
 	// version changes the cache key when what a run does changes.
