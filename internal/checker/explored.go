@@ -11,11 +11,17 @@ type Exploration struct {
 	// Methods are the host methods the tool called ("http.fetch",
 	// "collections.get"), sorted.
 	Methods []string
-	// Runs is how many runs were made; Complete whether every planned
-	// run finished (false: a run hit its deadline or memory cap, and
-	// what it did not reach is unknown).
+	// Runs is how many runs were planned; Complete whether every one
+	// finished (false: a run spent its budget of work or hit the memory
+	// cap, or was cut, and what it did not reach is unknown).
 	Runs     int
 	Complete bool
+	// Cut: a wall-time backstop or a cancellation ended a run or the
+	// exploration, so what it reached depends on the machine's load and
+	// the moment (it is not kept; the next check explores again). The
+	// budget of work ends a run at the same point on any machine: a
+	// result it bounded is not Cut.
+	Cut bool
 }
 
 // ExploredFetch is one http.fetch an exploration run made.

@@ -125,12 +125,15 @@ What a run never does: no network (no request leaves the process; undeclared hos
 so the run goes on), no secrets (credentials are not resolved: no dev secret, no header), no real
 collections (an in-memory store per run, seeded from fixtures.json), nothing persisted.
 
-The budget: at most 24 runs per tool, each with a 500 ms wall deadline (time is virtual and every answer
-is in memory: a run still going after that is looping) and the sandbox's 128 MiB memory cap, at most 64
-fetches per run, 4 s per tool in all; runs go in parallel, one per core. Results are kept by the content
-of everything a tool's run depends on (its compiled bundle, its input schema, fixtures.json, its host
-methods), so a re-check explores only the tools whose bundle changed. ` + "`plugin-lsp check --no-explore`" + `
-reads the code only.
+The budget is work, not time, so a loaded CI machine finds what a quiet laptop finds: at most 24 runs per
+tool, each with a budget of 2000 ticks of work (a tick is 16,384 loop iterations of the sandbox's own
+code, some 800 of a simple JavaScript loop; time is virtual and every answer is in memory, so a run still
+going after that, ~0.25 s on a quiet machine, is looping) and the sandbox's 128 MiB memory cap, at most 64
+fetches per run; runs go in parallel, one per core. Wall time is only a backstop, for what ticks do not
+count: 30 s per run and 180 s per tool in all. Results are kept by the content of everything a tool's run
+depends on (its compiled bundle, its input schema, fixtures.json, its host methods), so a re-check
+explores only the tools whose bundle changed; a result the backstop or a newer edit cut is not kept.
+` + "`plugin-lsp check --no-explore`" + ` reads the code only.
 
 To reproduce an explored finding, run the tool with the input its message names:
 ` + "`plugin-lsp run --input '{\"region\":\"eu\"}' DIR TOOL`" + ` shows the request the broker refuses.

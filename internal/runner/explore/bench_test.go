@@ -11,6 +11,7 @@ import (
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/rules"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/sandbox"
 )
 
 // forget empties the result cache (a cold check; the sandbox engine stays
@@ -183,5 +184,30 @@ func BenchmarkCheck1000Tools(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		x.forget()
 		checkExplored(x, p)
+	}
+}
+
+// BenchmarkLoopStopped: how long an infinite loop's exploration run takes
+// to be stopped by its budget of work (DefaultRunTicks), on a quiet machine
+// and with every core busy (GOMAXPROCS goroutines spinning).
+func BenchmarkLoopStopped(b *testing.B) {
+	x := benchExplorer(b)
+	run := loopRun(b, x)
+	for _, busy := range []bool{false, true} {
+		name := "quiet"
+		if busy {
+			name = "busy"
+		}
+		b.Run(name, func(b *testing.B) {
+			if busy {
+				defer spinCores()()
+			}
+			b.ResetTimer()
+			for b.Loop() {
+				if end := run(); end != sandbox.KindTicks {
+					b.Fatalf("ended %q", end)
+				}
+			}
+		})
 	}
 }

@@ -8,14 +8,17 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/plugin-lsp/plugin-lsp/internal/checker"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/capability"
 	"github.com/plugin-lsp/plugin-lsp/internal/checker/rules"
 	"github.com/plugin-lsp/plugin-lsp/internal/fetchurl"
+	"github.com/plugin-lsp/plugin-lsp/internal/runner/sandbox"
 )
 
 // The corpora (testdata/corpus*): realistic plugins whose fetch lines
@@ -253,6 +256,26 @@ func TestCorporaScore(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer x.Close()
+	var ticksMu sync.Mutex
+	var ticks []int64 // of every run's call (sandbox.Outcome.Ticks)
+	x.onRun = func(out sandbox.Outcome) {
+		ticksMu.Lock()
+		ticks = append(ticks, out.Ticks)
+		ticksMu.Unlock()
+	}
+	defer func() {
+		// The budget of work is far above what a real tool's run takes.
+		if len(ticks) == 0 {
+			t.Error("no run")
+			return
+		}
+		slices.Sort(ticks)
+		most := ticks[len(ticks)-1]
+		t.Logf("%d runs: ticks median %d, max %d (budget %d)", len(ticks), ticks[len(ticks)/2], most, DefaultRunTicks)
+		if most > DefaultRunTicks/20 {
+			t.Errorf("a corpus run took %d ticks, over a 20th of the budget (%d)", most, DefaultRunTicks)
+		}
+	}()
 	var scored []string
 	for _, dir := range dirs {
 		entries, err := os.ReadDir(dir)

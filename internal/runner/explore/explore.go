@@ -31,29 +31,53 @@ import (
 	"github.com/plugin-lsp/plugin-lsp/internal/runner/sandbox"
 )
 
-// The budget (docs/rules.md, "Exploration").
+// The budget (docs/rules.md, "Exploration"). It is work, not time: a
+// tool's exploration is at most Runs runs, a run at most RunTicks ticks
+// of the sandbox (sandbox.Job.MaxTicks), so it gives the same result on a
+// quiet machine and on a loaded one. The wall-time bounds are backstops
+// for what ticks do not count (a host call that never returns): a result
+// they cut is marked Cut and not kept.
 const (
 	// DefaultRuns bounds the runs per tool: the schema's examples, a base
 	// input, one change at a time per property, then response variants.
 	DefaultRuns = 24
-	// DefaultRunTimeout is one run's wall deadline. Time is virtual, and
-	// every fetch is answered in memory: a tool that has not returned in
-	// this long is looping, not waiting.
-	DefaultRunTimeout = 500 * time.Millisecond
-	// DefaultToolTimeout bounds one tool's whole exploration.
-	DefaultToolTimeout = 4 * time.Second
+	// DefaultRunTicks is one run's budget of work: the page's top level
+	// and its call may each take this many ticks (sandbox.TickIterations
+	// loop iterations of the sandbox's code or 512 KiB moved a tick, some
+	// 800 iterations of a simple JavaScript loop). Time is virtual and
+	// every fetch is answered in memory: the corpora's runs take 3 ticks
+	// at most (TestCorporaScore holds them under a 20th of the budget),
+	// and heavy honest work stays well below it (10,000 objects built and
+	// through JSON.stringify and JSON.parse: ~280 ticks; sorted and
+	// mapped: ~200; 1,000 URLs parsed: ~70; TestHonestWorkUnderTheBudget),
+	// so a tool still going after this many is looping.
+	// A plain loop reaches it in ~0.25 s on a quiet machine (~0.15 ms a
+	// tick), ~0.7 s with both cores busy; memory-bound work ticks slower
+	// (a heap of 100,000 pending fetches: ~1.5 ms a tick quiet).
+	DefaultRunTicks = 2000
+	// DefaultRunBackstop is one run's wall-time backstop: every answer is
+	// in memory, so only a run whose ticks are not counted (a sandbox
+	// without its fuel checks) should reach it. ~10× what a looping run
+	// takes with both cores busy and a load average of 12 (~2 s), ~4× the
+	// slowest-ticking run known there (the heap of pending fetches, ~8 s).
+	DefaultRunBackstop = 30 * time.Second
+	// DefaultToolBackstop is one tool's wall-time backstop (its runs and
+	// the wait for run slots): DefaultRuns runs of the slowest-ticking
+	// kind on two loaded cores take ~100 s.
+	DefaultToolBackstop = 3 * time.Minute
 	// MaxFetchesPerRun is the broker's own cap on calls per run.
 	MaxFetchesPerRun = 64
 	// version changes the cache key when what a run does changes.
-	version = "explore/1"
+	version = "explore/2"
 )
 
 // Options configures an Explorer.
 type Options struct {
-	Runs        int           // per tool (default DefaultRuns)
-	RunTimeout  time.Duration // per run (default DefaultRunTimeout)
-	ToolTimeout time.Duration // per tool (default DefaultToolTimeout)
-	Parallel    int           // runs at once (default GOMAXPROCS)
+	Runs         int           // per tool (default DefaultRuns)
+	RunTicks     int64         // per run (default DefaultRunTicks)
+	RunBackstop  time.Duration // per run (default DefaultRunBackstop)
+	ToolBackstop time.Duration // per tool (default DefaultToolBackstop)
+	Parallel     int           // runs at once (default GOMAXPROCS)
 	// CacheDir keeps the compiled QuickJS module across processes
 	// (default: the runner's, <user cache dir>/plugin-lsp/qjs; "-": none).
 	CacheDir string
@@ -61,7 +85,9 @@ type Options struct {
 
 // Explorer explores plugins. It keeps results by the content of what a
 // tool's bundle depends on, so a re-check explores only the tools whose
-// bundle, schema or fixtures changed. Safe for concurrent use.
+// bundle, schema or fixtures changed; a result a backstop or a
+// cancellation cut is not kept (the next check explores again). Safe for
+// concurrent use.
 type Explorer struct {
 	opts   Options
 	engine *sandbox.Engine
@@ -73,6 +99,8 @@ type Explorer struct {
 	// Explored counts the tools explored (not served from the cache).
 	explored  int
 	benchRuns int // the benchmarks' count of runs (bench_test.go)
+	// onRun, set by tests before any exploration, sees every run's outcome.
+	onRun func(sandbox.Outcome)
 }
 
 // New prepares the sandbox engine.
@@ -80,11 +108,14 @@ func New(opts Options) (*Explorer, error) {
 	if opts.Runs <= 0 {
 		opts.Runs = DefaultRuns
 	}
-	if opts.RunTimeout <= 0 {
-		opts.RunTimeout = DefaultRunTimeout
+	if opts.RunTicks <= 0 {
+		opts.RunTicks = DefaultRunTicks
 	}
-	if opts.ToolTimeout <= 0 {
-		opts.ToolTimeout = DefaultToolTimeout
+	if opts.RunBackstop <= 0 {
+		opts.RunBackstop = DefaultRunBackstop
+	}
+	if opts.ToolBackstop <= 0 {
+		opts.ToolBackstop = DefaultToolBackstop
 	}
 	if opts.Parallel <= 0 {
 		opts.Parallel = runtime.GOMAXPROCS(0)
@@ -246,10 +277,11 @@ func (x *Explorer) tool(ctx context.Context, p *checker.Plugin, name string, pro
 		x.mu.Unlock()
 	}()
 
-	ctx, cancel := context.WithTimeout(ctx, x.opts.ToolTimeout)
+	parent := ctx
+	ctx, cancel := context.WithTimeout(ctx, x.opts.ToolBackstop)
 	defer cancel()
 	res := &result{seen: map[string]bool{}, methods: map[string]bool{}}
-	complete := true
+	complete, cut := true, false
 	var mu sync.Mutex
 	// runs makes the runs of a batch, numbered from first, and reports
 	// which of them fetched.
@@ -257,9 +289,9 @@ func (x *Explorer) tool(ctx context.Context, p *checker.Plugin, name string, pro
 		fetched := make([]bool, len(batch))
 		var wg sync.WaitGroup
 		for i, r := range batch {
-			if !x.acquire(ctx) {
+			if !x.acquire(ctx) { // the tool's backstop or the caller's context
 				mu.Lock()
-				complete = false
+				complete, cut = false, true
 				mu.Unlock()
 				break
 			}
@@ -267,9 +299,10 @@ func (x *Explorer) tool(ctx context.Context, p *checker.Plugin, name string, pro
 			go func() {
 				defer wg.Done()
 				defer func() { <-x.slots }()
-				ok, f := x.run(ctx, p, prog, reach, fx.Collections, index, r, first+i, res)
+				end, f := x.run(ctx, p, prog, reach, fx.Collections, index, r, first+i, res)
 				mu.Lock()
-				complete = complete && ok
+				complete = complete && end.finished()
+				cut = cut || end.cut()
 				fetched[i] = f
 				mu.Unlock()
 			}()
@@ -281,10 +314,13 @@ func (x *Explorer) tool(ctx context.Context, p *checker.Plugin, name string, pro
 	fetched := runs(ins, 0)
 	vars := responseVariants(ins, fetched, nvar)
 	runs(vars, len(ins))
-	if ctx.Err() != nil && context.Cause(ctx) == context.Canceled {
+	if parent.Err() != nil && context.Cause(parent) == context.Canceled {
 		return nil // superseded: nothing is kept
 	}
-	e := res.exploration(len(ins)+len(vars), complete)
+	e := res.exploration(len(ins)+len(vars), complete, cut)
+	if cut {
+		return e // what the wall clock cut depends on the machine's load: not kept
+	}
 	x.mu.Lock()
 	if len(x.cache) > 4096 {
 		x.cache = map[string]*checker.Exploration{}
@@ -416,7 +452,7 @@ func (r *result) method(name string) {
 	r.mu.Unlock()
 }
 
-func (r *result) exploration(runs int, complete bool) *checker.Exploration {
+func (r *result) exploration(runs int, complete, cut bool) *checker.Exploration {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	sort.SliceStable(r.fetches, func(i, j int) bool {
@@ -425,7 +461,7 @@ func (r *result) exploration(runs int, complete bool) *checker.Exploration {
 		}
 		return r.fetches[i].seq < r.fetches[j].seq
 	})
-	e := &checker.Exploration{Runs: runs, Complete: complete, Fetches: []checker.ExploredFetch{}, Methods: []string{}}
+	e := &checker.Exploration{Runs: runs, Complete: complete, Cut: cut, Fetches: []checker.ExploredFetch{}, Methods: []string{}}
 	for _, f := range r.fetches {
 		e.Fetches = append(e.Fetches, f.f)
 	}

@@ -31,11 +31,37 @@ const (
 // stubLimits are the caps a fixture is read with (the default caps).
 var stubLimits = capability.Fetch{MaxBytes: 1 << 20, TimeoutMs: 10_000}
 
-// run makes one run; ok false when it did not finish (deadline, memory,
-// cancelled): what it would have reached after that is unknown. fetched:
+// ending is how a run ended: "" it returned, else the sandbox's error kind
+// (sandbox.KindThrown, KindTicks, KindTimeout…).
+type ending string
+
+// finished: the run went its own way to its end (returned, threw, never
+// settled, did not compile).
+func (e ending) finished() bool {
+	switch e {
+	case "", sandbox.KindThrown, sandbox.KindUnsettled, sandbox.KindCompile:
+		return true
+	}
+	return false
+}
+
+// cut: the run ended by something other than its own work: the wall-time
+// backstop, a cancellation, the sandbox failing. What it reached depends
+// on the machine and the moment; the tick budget, the memory cap and the
+// stack do not (the same run stops at the same point everywhere).
+func (e ending) cut() bool {
+	switch e {
+	case sandbox.KindTimeout, sandbox.KindCanceled, sandbox.KindInternal:
+		return true
+	}
+	return false
+}
+
+// run makes one run and says how it ended; a run that did not finish
+// (tick budget, memory, backstop) may not have reached everything. fetched:
 // the page called http.fetch.
 func (x *Explorer) run(ctx context.Context, p *checker.Plugin, prog *runner.Program, reach *capability.Reach,
-	seed map[string]json.RawMessage, index *broker.FixtureIndex, pl planned, n int, res *result) (ok, fetched bool) {
+	seed map[string]json.RawMessage, index *broker.FixtureIndex, pl planned, n int, res *result) (end ending, fetched bool) {
 	provider := index.Provider() // its own use counts per run
 	var calls sync.Mutex
 	count := 0
@@ -124,21 +150,21 @@ func (x *Explorer) run(ctx context.Context, p *checker.Plugin, prog *runner.Prog
 		Code:        prog.Code,
 		Input:       pl.input,
 		Methods:     methods,
-		Timeout:     x.opts.RunTimeout,
+		Timeout:     x.opts.RunBackstop,
+		MaxTicks:    x.opts.RunTicks,
 		VirtualTime: true,
 		CallSites:   true,
 	})
+	if x.onRun != nil {
+		x.onRun(out)
+	}
 	calls.Lock()
 	fetched = count > 0
 	calls.Unlock()
 	if out.OK || out.Err == nil {
-		return true, fetched
+		return "", fetched
 	}
-	switch out.Err.Kind {
-	case sandbox.KindThrown, sandbox.KindUnsettled, sandbox.KindCompile:
-		return true, fetched // the tool finished its way
-	}
-	return false, fetched
+	return ending(out.Err.Kind), fetched
 }
 
 // frame matches a mapped stack position "(code/lib/x.ts:12:5)".

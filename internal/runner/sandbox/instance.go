@@ -56,7 +56,7 @@ type instanceMaker struct {
 	root     string
 	proxies  sync.Map // api.Module → qjs.JsFunctionProxy
 	mems     sync.Map // api.Module → *linearMemory (recycled by forget)
-	halts    sync.Map // api.Module → *atomic.Bool (set: the next tick stops the instance)
+	stops    sync.Map // api.Module → *stopState (what the instance's next tick does)
 	clocks   sync.Map // api.Module → *atomic.Int64: how often the instance read a clock
 	// fuel: the module carries the fuel global and its ticks
 	// (stopcheck.go), and a halted instance stops at its next tick.
@@ -119,24 +119,49 @@ func (m *instanceMaker) proxy(ctx context.Context, mod api.Module, jsCtx uint32,
 	return p.(qjs.JsFunctionProxy)(ctx, mod, jsCtx, this, argc, argv)
 }
 
-// errHalted ends a call into a halted instance (its run's deadline passed
-// or its caller's context ended); the run reports the context's error.
+// errHalted ends a call into a halted instance (its run's deadline passed,
+// its caller's context ended or its tick budget was spent); the run
+// reports which.
 var errHalted = errors.New("sandbox: the run was stopped")
+
+// stopState is what an instance's ticks read and count.
+type stopState struct {
+	halted atomic.Bool  // set: the next tick stops the instance
+	ticks  atomic.Int64 // ticks since the count was last reset
+	limit  atomic.Int64 // > 0: the limit-th tick of a count stops the instance
+	spent  atomic.Bool  // the limit stopped it (not a halt from outside)
+}
 
 // tick runs every fuelPerTick loop iterations of an instance's code. Being
 // in Go is what lets the scheduler preempt a goroutine that has run too
 // long (compiled wasm code cannot be preempted); a halted instance's call
-// ends here.
+// ends here, and so does the call of an instance whose count reaches its
+// limit (the same amount of work on any machine, however loaded).
 func (m *instanceMaker) tick(mod api.Module) {
-	if h, ok := m.halts.Load(mod); ok && h.(*atomic.Bool).Load() {
+	v, ok := m.stops.Load(mod)
+	if !ok {
+		return
+	}
+	st := v.(*stopState)
+	if st.halted.Load() {
+		panic(errHalted)
+	}
+	if n, lim := st.ticks.Add(1), st.limit.Load(); lim > 0 && n >= lim {
+		st.spent.Store(true)
+		st.halted.Store(true) // every later tick stops it too
 		panic(errHalted)
 	}
 }
 
+// stopOf is the state the ticks of mod read.
+func (m *instanceMaker) stopOf(mod api.Module) *stopState {
+	v, _ := m.stops.LoadOrStore(mod, new(stopState))
+	return v.(*stopState)
+}
+
 // haltFlag is the flag that stops mod at its next tick.
 func (m *instanceMaker) haltFlag(mod api.Module) *atomic.Bool {
-	h, _ := m.halts.LoadOrStore(mod, new(atomic.Bool))
-	return h.(*atomic.Bool)
+	return &m.stopOf(mod).halted
 }
 
 // monoStart is the origin of the instances' monotonic clock.
@@ -232,7 +257,7 @@ func (m *instanceMaker) newRuntime(ctx context.Context, opts qjs.Option, img *im
 // forget closes an instance and drops its proxy entry.
 func (m *instanceMaker) forget(mod api.Module) {
 	m.proxies.Delete(mod)
-	m.halts.Delete(mod)
+	m.stops.Delete(mod)
 	m.clocks.Delete(mod)
 	func() {
 		defer func() { recover() }()

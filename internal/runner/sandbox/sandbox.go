@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -46,6 +45,16 @@ type Job struct {
 	Methods []Method
 	// Timeout is the wall deadline (default 30 s).
 	Timeout time.Duration
+	// MaxTicks is the run's budget of work, in ticks (stopcheck.go: a tick
+	// every fuelPerTick loop iterations or bytes moved in bulk): the
+	// page's top level may take MaxTicks ticks, and so may the call, counted
+	// again from zero when it starts (so a run whose page comes from a page
+	// image is stopped after the same work as one that evaluated it). The
+	// tick that reaches it stops the run (KindTicks): the same amount of
+	// work on any machine, however loaded, where Timeout is wall time.
+	// 0: no budget. Without the fuel checks (instanceMaker.fuel false) it
+	// is not enforced and Timeout alone bounds the run.
+	MaxTicks int64
 	// VirtualTime runs timers on a clock of their own: a timer fires as
 	// soon as nothing else is ready, in the order of its due time, and the
 	// clock jumps to it (a 30 s back-off costs nothing). Exploration uses it.
@@ -72,6 +81,7 @@ var ErrAborted = errors.New("the tool aborted it (AbortSignal)")
 const (
 	KindThrown    = "thrown"    // the tool threw or its promise rejected
 	KindTimeout   = "timeout"   // the wall deadline passed
+	KindTicks     = "ticks"     // the tick budget (Job.MaxTicks) was spent
 	KindCanceled  = "canceled"  // the caller's context ended
 	KindMemory    = "memory"    // the 128 MiB cap was hit
 	KindStack     = "stack"     // stack overflow
@@ -79,6 +89,12 @@ const (
 	KindCompile   = "compile"   // the page did not evaluate
 	KindInternal  = "internal"  // the sandbox itself failed
 )
+
+// TickIterations is how many loop iterations of the sandbox's code (of
+// QuickJS's interpreter and its C functions, not of the page's JavaScript:
+// a simple JavaScript loop makes some 800 iterations a tick) make one
+// tick, the unit of Job.MaxTicks.
+const TickIterations = fuelPerTick
 
 // Error is why a run did not return a value.
 type Error struct {
@@ -108,6 +124,9 @@ type Outcome struct {
 	LogTruncated    bool // the cap was reached; later output was dropped
 	MemoryPeakBytes int64
 	Duration        time.Duration
+	// Ticks is the work the call took (Job.MaxTicks: counted from the
+	// call's start); 0 without the fuel checks.
+	Ticks int64
 	// Phases is where Duration went.
 	Phases Phases
 }
@@ -132,11 +151,13 @@ type sandbox struct {
 	rt     *qjs.Runtime
 	ctx    context.Context
 	cancel context.CancelFunc
-	// halted stops the instance at its next tick (stopcheck.go). nil:
-	// wazero watches ctx instead.
-	halted *atomic.Bool
-	run    *runState // set while a job runs
-	stray  int       // host calls made with no run attached (pageimage.go)
+	// stop is what the instance's ticks read (stopcheck.go): halted stops
+	// it at its next tick, limit at a number of ticks. nil: wazero watches
+	// ctx instead.
+	stop  *stopState
+	fuel  api.MutableGlobal // the instance's fuel (fuelExport), with stop
+	run   *runState         // set while a job runs
+	stray int               // host calls made with no run attached (pageimage.go)
 	// scratch is newString's buffer in the sandbox's memory (0: none yet).
 	scratch uint64
 	mu      sync.Mutex
@@ -150,6 +171,7 @@ type sandbox struct {
 type runState struct {
 	job     *Job
 	ctx     context.Context
+	stop    *stopState // the instance's ticks (nil without the fuel checks)
 	methods map[string]Method
 	logCap  int
 	resCap  int
@@ -212,7 +234,10 @@ func (e *Engine) prepareFrom(img *image) (sb *sandbox, err error) {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
 	if e.maker.fuel {
-		sb.halted = e.maker.haltFlag(sb.mod)
+		sb.stop = e.maker.stopOf(sb.mod)
+		if sb.fuel, _ = sb.mod.ExportedGlobal(fuelExport).(api.MutableGlobal); sb.fuel == nil {
+			return nil, errors.New("sandbox: the module does not export its fuel")
+		}
 	}
 	if img != nil {
 		sb.img = img
@@ -249,10 +274,19 @@ func (e *Engine) prepareFrom(img *image) (sb *sandbox, err error) {
 // fuelPerTick loop iterations) the call into the instance ends, or, without
 // the fuel checks, wazero closes the instance from the call's watcher (ctx).
 func (sb *sandbox) halt() {
-	if sb.halted != nil {
-		sb.halted.Store(true)
+	if sb.stop != nil {
+		sb.stop.halted.Store(true)
 	}
 	sb.cancel()
+}
+
+// resetTicks starts the count of ticks again, with the fuel full: from
+// here the instance ticks as a new one would (Job.MaxTicks).
+func (sb *sandbox) resetTicks() {
+	if sb.stop != nil {
+		sb.fuel.Set(fuelPerTick)
+		sb.stop.ticks.Store(0)
+	}
 }
 
 // close discards the instance and its memory. QuickJS's own teardown
@@ -307,12 +341,15 @@ func (e *Engine) Run(ctx context.Context, job Job) Outcome {
 	stop := context.AfterFunc(runCtx, sb.halt)
 	defer stop()
 	rs := &runState{
-		job: &job, ctx: runCtx, methods: map[string]Method{},
+		job: &job, ctx: runCtx, methods: map[string]Method{}, stop: sb.stop,
 		logCap: e.opts.LogCapBytes, resCap: e.opts.ResultCapBytes,
 		wake: make(chan struct{}, 1), taken: make(chan struct{}, 1),
 	}
 	for _, m := range job.Methods {
 		rs.methods[m.Name] = m
+	}
+	if sb.stop != nil && job.MaxTicks > 0 {
+		sb.stop.limit.Store(job.MaxTicks)
 	}
 	evaluated := pageImg != nil
 	installed := setImg != nil || evaluated
@@ -343,6 +380,9 @@ func (e *Engine) Run(ctx context.Context, job Job) Outcome {
 	rs.wait() // and no host goroutine outlives the run
 	out.Logs, out.LogBytes, out.LogTruncated = rs.logs, rs.logBytes, rs.logTruncated
 	out.MemoryPeakBytes = sb.memorySize()
+	if sb.stop != nil {
+		out.Ticks = sb.stop.ticks.Load()
+	}
 	if out.Err != nil && out.Err.Kind == KindThrown && out.MemoryPeakBytes >= DefaultMemoryCapBytes-4*PageSize {
 		// QuickJS out of memory may throw null (it cannot allocate the error).
 		out.Err = &Error{Kind: KindMemory, Name: "InternalError",
@@ -398,6 +438,7 @@ func (sb *sandbox) drive(ctx context.Context, rs *runState, cc *codeCache, insta
 	if rs.done {
 		return rs.outcome
 	}
+	sb.resetTicks() // the call's own budget (Job.MaxTicks)
 	err := sb.eval("<start>", "__sb.start()")
 	lap(&ph.Call)
 	if err != nil {
@@ -521,6 +562,20 @@ func (rs *runState) wait() {
 	}
 }
 
+// stopped is why the run was stopped from outside its code: its tick
+// budget spent (the instance stopped itself at that tick), its deadline
+// or its caller's context; nil when nothing stopped it.
+func (rs *runState) stopped() *Error {
+	if rs.stop != nil && rs.stop.spent.Load() {
+		return &Error{Kind: KindTicks, Name: "TimeoutError",
+			Message: fmt.Sprintf("the run was stopped after %d ticks of work (its budget)", rs.job.MaxTicks)}
+	}
+	if rs.ctx.Err() != nil {
+		return rs.ctxError()
+	}
+	return nil
+}
+
 func (rs *runState) ctxError() *Error {
 	if errors.Is(rs.ctx.Err(), context.DeadlineExceeded) {
 		return &Error{Kind: KindTimeout, Name: "TimeoutError",
@@ -533,8 +588,8 @@ func (rs *runState) ctxError() *Error {
 // deadline, wasm trap) into an Error. Go stacks never reach the tool or
 // the record.
 func (rs *runState) panicError(r any) *Error {
-	if rs.ctx.Err() != nil {
-		return rs.ctxError()
+	if e := rs.stopped(); e != nil {
+		return e
 	}
 	msg := fmt.Sprint(r)
 	switch {
@@ -555,8 +610,8 @@ func (rs *runState) panicError(r any) *Error {
 // evalError turns an exception out of Eval ("Name: message\n    at …")
 // into an Error.
 func (rs *runState) evalError(err error, kind string) *Error {
-	if rs.ctx.Err() != nil {
-		return rs.ctxError()
+	if e := rs.stopped(); e != nil {
+		return e
 	}
 	text := err.Error()
 	head, stack, _ := strings.Cut(text, "\n")

@@ -48,7 +48,14 @@ import (
 // compiled wasm code cannot be preempted by the Go scheduler, so with as
 // many busy pages as processors no timer (the deadline's included) could
 // fire; in Go, at each tick, a goroutine that ran too long yields.
+//
+// A run's budget of work (Job.MaxTicks) is counted in ticks: the tick
+// that reaches it halts the instance as the deadline does, after the same
+// work on any machine. The fuel global is exported (fuelExport), so that a
+// run can fill it at the start of its call: the call's count is the same
+// whether or not the page's top level ran in that instance.
 const (
+	fuelExport  = "plugin_lsp_fuel"
 	fuelPerTick = 1 << 14
 	tickArgc    = 1<<32 - 1
 	// bytesPerFuel: a unit of fuel is ~10 ns of a loop iteration in
@@ -70,7 +77,7 @@ func addFuelChecks(wasm []byte) ([]byte, error) {
 		return nil, err
 	}
 	var importedGlobals, importedFuncs, globals, funcs, ntypes uint64
-	var haveGlobal, haveCode, haveFuncs, haveTypes, haveMemory bool
+	var haveGlobal, haveCode, haveFuncs, haveTypes, haveMemory, haveExports bool
 	tick, tickType := int64(-1), uint64(0)
 	var types []byte
 	for _, s := range secs {
@@ -98,12 +105,17 @@ func addFuelChecks(wasm []byte) ([]byte, error) {
 				return nil, fmt.Errorf("global section: %w", err)
 			}
 			haveGlobal = true
+		case 7:
+			if err = checkExports(body); err != nil {
+				return nil, fmt.Errorf("export section: %w", err)
+			}
+			haveExports = true
 		case 10:
 			haveCode = true
 		}
 	}
-	if !haveGlobal || !haveCode || !haveFuncs || !haveTypes || !haveMemory {
-		return nil, errors.New("the module has no type, function, memory, global or code section")
+	if !haveGlobal || !haveCode || !haveFuncs || !haveTypes || !haveMemory || !haveExports {
+		return nil, errors.New("the module has no type, function, memory, global, export or code section")
 	}
 	if tick < 0 {
 		return nil, errors.New("the module does not import env.jsFunctionProxy")
@@ -160,6 +172,14 @@ func addFuelChecks(wasm []byte) ([]byte, error) {
 			nb = append(nb, body[n:]...)
 			nb = appendSleb(append(nb, 0x7F, 0x01, 0x41), fuelPerTick)
 			nb = append(nb, 0x0B)
+		case 7: // one more export: the fuel global, as fuelExport
+			_, n, _ := uleb(body)
+			exports, _, _ := uleb(body)
+			nb = appendUleb(nil, exports+1)
+			nb = append(nb, body[n:]...)
+			nb = appendUleb(nb, uint64(len(fuelExport)))
+			nb = append(nb, fuelExport...)
+			nb = appendUleb(append(nb, 0x03), g)
 		case 10:
 			if nb, err = rw.code(body, copyBody, fillBody); err != nil {
 				return nil, fmt.Errorf("code section: %w", err)
@@ -297,6 +317,26 @@ func readImports(body []byte) (globals, funcs uint64, proxy int64, proxyType uin
 		r.fail("trailing bytes")
 	}
 	return globals, funcs, proxy, proxyType, r.err
+}
+
+// checkExports checks that the export section reads to its end and
+// exports nothing under fuelExport.
+func checkExports(body []byte) error {
+	r := &reader{b: body}
+	for n := r.u32(); n > 0 && r.err == nil; n-- {
+		l := r.u32()
+		at := r.i
+		r.skip(l)
+		if r.err == nil && string(body[at:r.i]) == fuelExport {
+			return errors.New("the module already exports " + fuelExport)
+		}
+		r.byte() // kind
+		r.u32()  // index
+	}
+	if r.err == nil && r.i != len(body) {
+		r.fail("trailing bytes")
+	}
+	return r.err
 }
 
 // checkProxyType checks that type t is (i32, i64, i32, i32) → i64, the
