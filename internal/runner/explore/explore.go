@@ -33,8 +33,9 @@ import (
 
 // The budget (docs/rules.md, "Exploration"). It is work, not time: a
 // tool's exploration is at most Runs runs, a run at most RunTicks ticks
-// of the sandbox (sandbox.Job.MaxTicks), so it gives the same result on a
-// quiet machine and on a loaded one. The wall-time bounds are backstops
+// of the sandbox (sandbox.Job.MaxTicks), and the first run of the plan
+// that spends them stops the tool's exploration (stop.go), so it gives
+// the same result on a quiet machine and on a loaded one. The wall-time bounds are backstops
 // for what ticks do not count (a host call that never returns): a result
 // they cut is marked Cut and not kept.
 const (
