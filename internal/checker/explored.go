@@ -11,11 +11,17 @@ type Exploration struct {
 	// Methods are the host methods the tool called ("http.fetch",
 	// "collections.get"), sorted.
 	Methods []string
-	// Runs is how many runs were planned; Complete whether every one
-	// finished (false: a run spent its budget of work or hit the memory
-	// cap, or was cut, and what it did not reach is unknown).
+	// Runs is how many runs the findings are from: the plan's, or the
+	// first Stopped. Complete: every one finished (false: a run spent its
+	// budget of work or hit the memory cap, or was cut, and what it did
+	// not reach is unknown).
 	Runs     int
 	Complete bool
+	// Stopped is the number (from 1, in plan order) of the run that spent
+	// its budget of work, after which the tool's exploration stopped: no
+	// run after it counts, whatever the machine's load (a tool that loops
+	// on every input costs a few runs, not the plan's). 0: no run looped.
+	Stopped int
 	// Cut: a wall-time backstop or a cancellation ended a run or the
 	// exploration, so what it reached depends on the machine's load and
 	// the moment (it is not kept; the next check explores again). The

@@ -129,10 +129,15 @@ The budget is work, not time, so a loaded CI machine finds what a quiet laptop f
 tool, each with a budget of 2000 ticks of work (a tick is 16,384 loop iterations of the sandbox's own
 code, some 800 of a simple JavaScript loop; time is virtual and every answer is in memory, so a run still
 going after that, ~0.25 s on a quiet machine, is looping) and the sandbox's 128 MiB memory cap, at most 64
-fetches per run; runs go in parallel, one per core. Wall time is only a backstop, for what ticks do not
-count: 30 s per run and 180 s per tool in all. Results are kept by the content of everything a tool's run
-depends on (its compiled bundle, its input schema, fixtures.json, its host methods), so a re-check
-explores only the tools whose bundle changed; a result the backstop or a newer edit cut is not kept.
+fetches per run; runs go in parallel, one per core. A run that spends its budget stops its tool's
+exploration: runs start in the plan's order, none starts after it, the later ones still going are
+cancelled and what any later run found is dropped, the earlier ones finish (one of them that loops too
+becomes the stop). So the tool's result is what runs 1 to N found, N the first run of its plan that
+loops, on any machine, and a tool that loops on every input costs at most a run per core, not 24. Wall
+time is only a backstop, for what ticks do not count: 30 s per run and 180 s per tool in all. Results
+are kept by the content of everything a tool's run depends on (its compiled bundle, its input schema,
+fixtures.json, its host methods), so a re-check explores only the tools whose bundle changed; a result
+the backstop or a newer edit cut is not kept (one a looping run stopped is).
 ` + "`plugin-lsp check --no-explore`" + ` reads the code only.
 
 To reproduce an explored finding, run the tool with the input its message names:

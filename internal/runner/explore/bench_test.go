@@ -211,3 +211,32 @@ func BenchmarkLoopStopped(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLoopingToolCold: check of a plugin whose one tool loops on
+// every input (15 planned runs), explored from nothing, on a quiet machine
+// and with every core busy: what a looping tool costs a check (runs/op:
+// the runs its result is from).
+func BenchmarkLoopingToolCold(b *testing.B) {
+	x := benchExplorer(b)
+	p := writePlugin(b, map[string]string{
+		"plugin.json": manifest(`{"type": "object", "properties": {"n": {"enum": [1, 2, 3, 4, 5, 6, 7, 8]}}}`, `"api.example.com"`, ""),
+		"code/t.ts":   `export default async function t() { await http.fetch("https://loop.example.com/"); for (;;) {} }`,
+	})
+	for _, busy := range []bool{false, true} {
+		name := "quiet"
+		if busy {
+			name = "busy"
+		}
+		b.Run(name, func(b *testing.B) {
+			if busy {
+				defer spinCores()()
+			}
+			done := measure(b, x)
+			for b.Loop() {
+				x.forget()
+				checkExplored(x, p)
+			}
+			done()
+		})
+	}
+}

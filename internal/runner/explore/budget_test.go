@@ -35,7 +35,9 @@ func spinCores() (stop func()) {
 
 // loadPlugin is a plugin with many runs (two enums, 24 planned runs), a
 // tool whose fetch is on a branch only one enum value takes, after some
-// work, and an infinite loop that takes every run slot it can.
+// work, an infinite loop, and a tool that loops for one enum value late in
+// its plan (lateLoop), each value fetching its own host, one after the
+// loop calling collections.get.
 func loadPlugin(t *testing.T) *checker.Plugin {
 	return writePlugin(t, map[string]string{
 		"plugin.json": `{"name": "x", "version": "1.0.0", "description": "d",
@@ -43,8 +45,9 @@ func loadPlugin(t *testing.T) *checker.Plugin {
     {"name": "regions", "description": "d", "page": "code/regions.ts", "inputJsonSchema": {"type": "object",
       "properties": {"region": {"enum": ["us", "eu", "ap", "sa", "af", "me", "oc", "an", "zz"]}, "tier": {"enum": ["free", "pro", "team", "corp"]}, "beta": {"type": "boolean"}},
       "required": ["region", "tier"]}},
-    {"name": "loop", "description": "d", "page": "code/loop.ts", "inputJsonSchema": {"type": "object", "properties": {"n": {"enum": [1, 2, 3, 4, 5, 6, 7, 8]}}}}],
-  "capabilities": {"host": ["http.fetch"], "fetch": ["api.example.com"]}}`,
+    {"name": "loop", "description": "d", "page": "code/loop.ts", "inputJsonSchema": {"type": "object", "properties": {"n": {"enum": [1, 2, 3, 4, 5, 6, 7, 8]}}}},
+    {"name": "late", "description": "d", "page": "code/late.ts", "inputJsonSchema": {"type": "object", "properties": {"k": {"enum": ` + lateValues + `}}, "required": ["k"]}}],
+  "capabilities": {"host": ["http.fetch", "collections.get"], "fetch": ["api.example.com"]}}`,
 		"code/regions.ts": `
 // some work on every run, more on the one branch
 const work = (n: number) => { let s = 0; for (let i = 0; i < n; i++) s = (s + i * 7) % 1009; return s; };
@@ -59,8 +62,22 @@ export default async function t(input: { region: string; tier: string; beta?: bo
   return "ok";
 }`,
 		"code/loop.ts": `export default async function () { await http.fetch("https://" + ["loop", "example", "com"].join(".") + "/"); for (;;) {} }`,
+		"code/late.ts": `
+export default async function (input: { k: string }) {
+  await http.fetch("https://" + input.k + ".example.com/");
+  if (input.k === "` + lateLoop + `") for (;;) {}
+  if (input.k === "g") await collections.get("notes", "k");
+  return input.k;
+}`,
 	})
 }
+
+// The late tool's values, in the order of its plan (the base input, then
+// one run per other value): it loops on lateLoop, the 5th run.
+const (
+	lateValues = `["a", "b", "c", "d", "loops", "e", "f", "g"]`
+	lateLoop   = "loops"
+)
 
 // TestSameFindingsUnderLoad (issue 29): the same plugin explored with
 // every core busy gives the same explorations, field for field, as on a
@@ -104,8 +121,18 @@ func TestSameFindingsUnderLoad(t *testing.T) {
 			t.Errorf("regions: want the zz and beta branches reached, every run finished; got %s", dump(e))
 		}
 	}
-	if e := quiet["loop"]; e != nil && (e.Complete || strings.Join(hostsAt(e), " ") != "loop.example.com") {
-		t.Errorf("loop: want its fetch, its runs stopped by the budget; got %s", dump(e))
+	if e := quiet["loop"]; e != nil && (e.Complete || e.Stopped != 1 || e.Runs != 1 || strings.Join(hostsAt(e), " ") != "loop.example.com") {
+		t.Errorf("loop: want its fetch, its exploration stopped after its first run; got %s", dump(e))
+	}
+	// late: the runs before the looping one and the looping one count, none
+	// after it (e, f, g finish at once, often before the loop is stopped,
+	// and are discarded all the same); no response variants
+	if e := quiet["late"]; e != nil {
+		want := "a.example.com b.example.com c.example.com d.example.com " + lateLoop + ".example.com"
+		if got := strings.Join(hostsAt(e), " "); got != want || e.Stopped != 5 || e.Runs != 5 || e.Complete ||
+			strings.Join(e.Methods, " ") != "http.fetch" {
+			t.Errorf("late: want the fetches of runs 1-5 (%s), http.fetch only, stopped after run 5; got %s", want, dump(e))
+		}
 	}
 }
 
@@ -131,7 +158,7 @@ func loopRun(t testing.TB, x *Explorer) func() ending {
 	}
 	reach := capability.FromManifest(p.Manifest)
 	return func() ending {
-		res := &result{seen: map[string]bool{}, methods: map[string]bool{}}
+		res := newResult()
 		end, fetched := x.run(context.Background(), p, prog, reach, nil, index,
 			planned{input: json.RawMessage(`{}`), mode: modeFixture}, 0, res)
 		if !fetched {
@@ -167,7 +194,7 @@ func TestHonestWorkUnderTheBudget(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, index, _ := runner.PluginFixtures(p)
-		res := &result{seen: map[string]bool{}, methods: map[string]bool{}}
+		res := newResult()
 		end, _ := x.run(context.Background(), p, prog, capability.FromManifest(p.Manifest), nil, index,
 			planned{input: json.RawMessage(`{}`), mode: modeFixture}, 0, res)
 		n := ticks.Load()
@@ -232,5 +259,47 @@ func TestWallCutNotCached(t *testing.T) {
 		if x.Explored() != n+1 {
 			t.Fatalf("call %d: served from the cache (explored %d)", i, x.Explored()-n)
 		}
+	}
+}
+
+// TestLoopingToolBounded (issue 29): a tool that loops on every input
+// makes at most Parallel runs to the budget of work, not its plan's 15:
+// the first that spends it stops the tool's exploration (runs after it
+// cancelled, none started). The result says so (Stopped), is neither
+// Complete nor Cut, and is kept.
+func TestLoopingToolBounded(t *testing.T) {
+	explorer(t) // skips in -short
+	const parallel = 3
+	x, err := New(Options{CacheDir: testCache(), Parallel: parallel})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	var runs, ticked atomic.Int64
+	x.onRun = func(out sandbox.Outcome) {
+		runs.Add(1)
+		if out.Err != nil && out.Err.Kind == sandbox.KindTicks {
+			ticked.Add(1)
+		}
+	}
+	p := writePlugin(t, map[string]string{
+		"plugin.json": manifest(`{"type": "object", "properties": {"n": {"enum": [1, 2, 3, 4, 5, 6, 7, 8]}}}`, `"api.example.com"`, ""),
+		"code/t.ts":   `export default async function t() { await http.fetch("https://loop.example.com/"); for (;;) {} }`,
+	})
+	start := time.Now()
+	e := x.Tool(context.Background(), p, "t")
+	t.Logf("%d runs (%d to the budget) in %v", runs.Load(), ticked.Load(), time.Since(start))
+	if n := ticked.Load(); n > parallel {
+		t.Errorf("%d runs spent the budget of work, want at most Parallel (%d)", n, parallel)
+	}
+	if n := runs.Load(); n > parallel {
+		t.Errorf("%d runs started, want at most Parallel (%d)", n, parallel)
+	}
+	if e == nil || e.Stopped != 1 || e.Runs != 1 || e.Complete || e.Cut || strings.Join(hostsAt(e), " ") != "loop.example.com" {
+		t.Fatalf("want its fetch, stopped after run 1, not Complete, not Cut; got %s", dump(e))
+	}
+	n := x.Explored()
+	if again := x.Tool(context.Background(), p, "t"); again != e || x.Explored() != n {
+		t.Errorf("a stopped exploration was not kept: explored %d more", x.Explored()-n)
 	}
 }

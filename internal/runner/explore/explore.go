@@ -33,8 +33,9 @@ import (
 
 // The budget (docs/rules.md, "Exploration"). It is work, not time: a
 // tool's exploration is at most Runs runs, a run at most RunTicks ticks
-// of the sandbox (sandbox.Job.MaxTicks), so it gives the same result on a
-// quiet machine and on a loaded one. The wall-time bounds are backstops
+// of the sandbox (sandbox.Job.MaxTicks), and the first run of the plan
+// that spends them stops the tool's exploration (stop.go), so it gives
+// the same result on a quiet machine and on a loaded one. The wall-time bounds are backstops
 // for what ticks do not count (a host call that never returns): a result
 // they cut is marked Cut and not kept.
 const (
@@ -68,7 +69,7 @@ const (
 	// MaxFetchesPerRun is the broker's own cap on calls per run.
 	MaxFetchesPerRun = 64
 	// version changes the cache key when what a run does changes.
-	version = "explore/2"
+	version = "explore/3"
 )
 
 // Options configures an Explorer.
@@ -280,44 +281,23 @@ func (x *Explorer) tool(ctx context.Context, p *checker.Plugin, name string, pro
 	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, x.opts.ToolBackstop)
 	defer cancel()
-	res := &result{seen: map[string]bool{}, methods: map[string]bool{}}
-	complete, cut := true, false
-	var mu sync.Mutex
-	// runs makes the runs of a batch, numbered from first, and reports
-	// which of them fetched.
-	runs := func(batch []planned, first int) []bool {
-		fetched := make([]bool, len(batch))
-		var wg sync.WaitGroup
-		for i, r := range batch {
-			if !x.acquire(ctx) { // the tool's backstop or the caller's context
-				mu.Lock()
-				complete, cut = false, true
-				mu.Unlock()
-				break
-			}
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				defer func() { <-x.slots }()
-				end, f := x.run(ctx, p, prog, reach, fx.Collections, index, r, first+i, res)
-				mu.Lock()
-				complete = complete && end.finished()
-				cut = cut || end.cut()
-				fetched[i] = f
-				mu.Unlock()
-			}()
-		}
-		wg.Wait()
-		return fetched
+	res := newResult()
+	st := newStops()
+	run := func(ctx context.Context, r planned, n int) (ending, bool) {
+		return x.run(ctx, p, prog, reach, fx.Collections, index, r, n, res)
 	}
 	ins, nvar := x.plan(sch, prog.Code)
-	fetched := runs(ins, 0)
-	vars := responseVariants(ins, fetched, nvar)
-	runs(vars, len(ins))
+	fetched := st.runs(x, ctx, ins, 0, run)
+	var vars []planned
+	if !st.stopped() { // a run that looped stops the tool's exploration: no variants after it
+		vars = responseVariants(ins, fetched, nvar)
+		st.runs(x, ctx, vars, len(ins), run)
+	}
 	if parent.Err() != nil && context.Cause(parent) == context.Canceled {
 		return nil // superseded: nothing is kept
 	}
-	e := res.exploration(len(ins)+len(vars), complete, cut)
+	complete, cut := st.outcome()
+	e := res.exploration(len(ins)+len(vars), st.stop, complete, cut)
 	if cut {
 		return e // what the wall clock cut depends on the machine's load: not kept
 	}
@@ -410,8 +390,10 @@ type result struct {
 	mu      sync.Mutex
 	fetches []seenFetch
 	seen    map[string]bool
-	methods map[string]bool
+	methods map[string]int // by the first run (in plan order) that called it
 }
+
+func newResult() *result { return &result{seen: map[string]bool{}, methods: map[string]int{}} }
 
 type seenFetch struct {
 	run int
@@ -427,9 +409,10 @@ func (r *result) add(run, seq int, f checker.ExploredFetch) {
 		k = f.Site.File + ":" + itoa(f.Site.Line) + " dynamic"
 	}
 	if r.seen[k] {
-		// keep the first run's input (the one listed first in the plan)
+		// keep the first run's input (the one listed first in the plan),
+		// and its first call (async calls arrive in any order)
 		for i := range r.fetches {
-			if r.fetches[i].key() == k && run < r.fetches[i].run {
+			if o := r.fetches[i]; o.key() == k && (run < o.run || run == o.run && seq < o.seq) {
 				r.fetches[i] = seenFetch{run, seq, f}
 			}
 		}
@@ -446,13 +429,17 @@ func (s seenFetch) key() string {
 	return s.f.Site.File + ":" + itoa(s.f.Site.Line) + " " + s.f.Host
 }
 
-func (r *result) method(name string) {
+func (r *result) method(run int, name string) {
 	r.mu.Lock()
-	r.methods[name] = true
+	if first, ok := r.methods[name]; !ok || run < first {
+		r.methods[name] = run
+	}
 	r.mu.Unlock()
 }
 
-func (r *result) exploration(runs int, complete, cut bool) *checker.Exploration {
+// exploration is what the runs found; stop >= 0: the plan index of the
+// run that looped, only the runs up to it count (stops).
+func (r *result) exploration(runs, stop int, complete, cut bool) *checker.Exploration {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	sort.SliceStable(r.fetches, func(i, j int) bool {
@@ -461,12 +448,20 @@ func (r *result) exploration(runs int, complete, cut bool) *checker.Exploration 
 		}
 		return r.fetches[i].seq < r.fetches[j].seq
 	})
+	counts := func(run int) bool { return stop < 0 || run <= stop }
 	e := &checker.Exploration{Runs: runs, Complete: complete, Cut: cut, Fetches: []checker.ExploredFetch{}, Methods: []string{}}
-	for _, f := range r.fetches {
-		e.Fetches = append(e.Fetches, f.f)
+	if stop >= 0 {
+		e.Runs, e.Stopped = stop+1, stop+1
 	}
-	for m := range r.methods {
-		e.Methods = append(e.Methods, m)
+	for _, f := range r.fetches {
+		if counts(f.run) {
+			e.Fetches = append(e.Fetches, f.f)
+		}
+	}
+	for m, first := range r.methods {
+		if counts(first) {
+			e.Methods = append(e.Methods, m)
+		}
 	}
 	sort.Strings(e.Methods)
 	return e

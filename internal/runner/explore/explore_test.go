@@ -309,8 +309,9 @@ func TestCacheReexploresOnlyChanged(t *testing.T) {
 	}
 }
 
-// TestDocsBudget: docs/rules.md states the budget this package applies
-// (line breaks read as spaces).
+// TestDocsBudget: docs/rules.md states the budget this package applies,
+// and what a looping run does to its tool's exploration (line breaks read
+// as spaces).
 func TestDocsBudget(t *testing.T) {
 	b, err := os.ReadFile("../../../docs/rules.md")
 	if err != nil {
@@ -325,6 +326,9 @@ func TestDocsBudget(t *testing.T) {
 		"backstop, for what ticks do not count: " + itoa(int(DefaultRunBackstop.Seconds())) + " s per run and " +
 			itoa(int(DefaultToolBackstop.Seconds())) + " s per tool",
 		"`" + Marker + "1`",
+		// what stops (stop.go), and what it bounds
+		"A run that spends its budget stops its tool's exploration",
+		"costs at most a run per core, not " + itoa(DefaultRuns) + ".",
 	} {
 		if !strings.Contains(doc, want) {
 			t.Errorf("docs/rules.md does not say %q", want)

@@ -68,7 +68,7 @@ func (x *Explorer) run(ctx context.Context, p *checker.Plugin, prog *runner.Prog
 	input := string(pl.input)
 	free := pl.free
 	fetch := func(ctx context.Context, args []json.RawMessage) (json.RawMessage, error) {
-		res.method("http.fetch")
+		res.method(n, "http.fetch")
 		calls.Lock()
 		count++
 		seq := count
@@ -140,7 +140,7 @@ func (x *Explorer) run(ctx context.Context, p *checker.Plugin, prog *runner.Prog
 		fn := m.Fn
 		name := m.Name
 		m.Fn = func(ctx context.Context, args []json.RawMessage) (json.RawMessage, error) {
-			res.method(name)
+			res.method(n, name)
 			return fn(ctx, args)
 		}
 		methods = append(methods, m)
