@@ -102,7 +102,12 @@ func New(opts Options) (*Explorer, error) {
 			}
 		}
 	}
-	eng, err := sandbox.NewEngine(sandbox.Options{CacheDir: cache, Spare: opts.Parallel})
+	// No page images: an image is made in a sandbox of its own per page
+	// (one more instance and a memory copy for each page explored, up to
+	// the engine's 32 images kept), and exploration runs a page a few
+	// times (fewer than DefaultRuns), where evaluating it on each run
+	// costs no more (BenchmarkCheckSmallPlugins) and keeps nothing.
+	eng, err := sandbox.NewEngine(sandbox.Options{CacheDir: cache, Spare: opts.Parallel, NoPageImages: true})
 	if err != nil {
 		return nil, err
 	}
