@@ -37,7 +37,7 @@ var TypesStale = &checker.Rule{
 			}
 			return f.Text, nil
 		}
-		for _, g := range tstypes.Outdated(p, read) {
+		for _, g := range tstypes.OutdatedCached(p, read, pass.Cache) {
 			f, _ := p.ReadFile(g.Path)
 			from := "plugin.json"
 			if g.Path == tstypes.NativePath {

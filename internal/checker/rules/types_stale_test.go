@@ -99,12 +99,13 @@ func TestTypesStaleNative(t *testing.T) {
 		os.MkdirAll(filepath.Dir(filepath.Join(dir, rel)), 0o755)
 		return os.WriteFile(filepath.Join(dir, rel), data, 0o644)
 	})
+	cache := checker.NewCache() // one for every check, as the language server keeps it
 	check := func() (*checker.Plugin, []checker.Diagnostic) {
 		p, err := checker.Load(nil, dir)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return p, codes(checker.Run(p, All(), checker.DefaultConfig(), nil), TypesStale.Code)
+		return p, codes(checker.Run(p, All(), checker.DefaultConfig(), cache), TypesStale.Code)
 	}
 	if _, ds := check(); len(ds) != 0 {
 		t.Fatalf("fresh types reported: %v", ds)

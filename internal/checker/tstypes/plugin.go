@@ -2,6 +2,7 @@ package tstypes
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -304,10 +305,64 @@ type Generated struct {
 // the manifest: types.d.ts, and native.d.ts (Want nil without native
 // tools). types-stale and the language server's refresh walk this list.
 func GeneratedFiles(p *checker.Plugin) []Generated {
-	return []Generated{
-		{TypesPath, Header, PluginTypes(p)},
-		{NativePath, NativeHeader, NativeTypes(p)},
+	out := make([]Generated, len(generators))
+	for i, g := range generators {
+		out[i] = Generated{g.path, g.header, g.make(p)}
 	}
+	return out
+}
+
+// generators are the generated files in GeneratedFiles' order: each with
+// its header, how it is made, and what it is made from (inputs).
+var generators = []struct {
+	path, header string
+	make         func(*checker.Plugin) []byte
+	inputs       func(*checker.Plugin) []byte
+}{
+	{TypesPath, Header, PluginTypes, manifestText},
+	{NativePath, NativeHeader, NativeTypes, nativeInputs},
+}
+
+// manifestText is what PluginTypes is made from: the manifest (nil: no
+// manifest file, nothing to key on).
+func manifestText(p *checker.Plugin) []byte {
+	if p.ManifestFile == nil {
+		return nil
+	}
+	return p.ManifestFile.Text
+}
+
+// nativeInputs is what NativeTypes is made from: the manifest and each
+// native module it names as the plugin reads it, every part
+// length-prefixed (a module that cannot be read is marked, not empty).
+func nativeInputs(p *checker.Plugin) []byte {
+	if p.ManifestFile == nil || p.Manifest == nil {
+		return nil
+	}
+	var b bytes.Buffer
+	part := func(s []byte) {
+		var n [8]byte
+		binary.BigEndian.PutUint64(n[:], uint64(len(s)))
+		b.Write(n[:])
+		b.Write(s)
+	}
+	part(p.ManifestFile.Text)
+	for _, nt := range p.Manifest.NativeTools {
+		mod, _ := checker.Str(nt.Module)
+		part([]byte(mod))
+		rel, err := checker.Clean(mod)
+		var f *checker.File
+		if err == nil {
+			f, _ = p.ReadFile(rel)
+		}
+		if f == nil {
+			b.WriteByte(0)
+			continue
+		}
+		b.WriteByte(1)
+		part(f.Text)
+	}
+	return b.Bytes()
 }
 
 // Outdated are the generated files that are the generator's (they start with
@@ -316,16 +371,31 @@ func GeneratedFiles(p *checker.Plugin) []Generated {
 // checker's view, or the disk); a file it cannot read is not stale (none:
 // nothing to refresh), nor is one without the header (not ours).
 func Outdated(p *checker.Plugin, read func(rel string) ([]byte, error)) []Generated {
+	return OutdatedCached(p, read, nil)
+}
+
+// OutdatedCached is Outdated with what each file should hold kept in c
+// (nil: none) by what it is made from, so that a check of an unchanged
+// plugin makes neither file again (native.d.ts reads every native module).
+// A file is made only when it is there with the generator's header. The
+// Want of the result is shared: callers do not change it.
+func OutdatedCached(p *checker.Plugin, read func(rel string) ([]byte, error), c *checker.Cache) []Generated {
 	var out []Generated
-	for _, g := range GeneratedFiles(p) {
-		if g.Want == nil {
+	for _, g := range generators {
+		old, err := read(g.path)
+		if err != nil || !bytes.HasPrefix(old, []byte(g.header)) {
 			continue
 		}
-		old, err := read(g.Path)
-		if err != nil || !bytes.HasPrefix(old, []byte(g.Header)) || bytes.Equal(old, g.Want) {
+		var want []byte
+		if in := g.inputs(p); c != nil && in != nil {
+			want, _ = c.Memo(g.path, in, func() any { return g.make(p) }).([]byte)
+		} else {
+			want = g.make(p)
+		}
+		if want == nil || bytes.Equal(old, want) {
 			continue
 		}
-		out = append(out, g)
+		out = append(out, Generated{g.path, g.header, want})
 	}
 	return out
 }

@@ -33,6 +33,12 @@ func benchExplorer(b *testing.B) *Explorer {
 
 // checkExplored is what plugin-lsp check does for one plugin.
 func checkExplored(x *Explorer, p *checker.Plugin) []checker.Diagnostic {
+	return checkExploredWith(x, p, checker.NewCache())
+}
+
+// checkExploredWith is checkExplored with the analysis cache of a check
+// of several plugins (one for all, as checker.CheckAll keeps it).
+func checkExploredWith(x *Explorer, p *checker.Plugin, cache *checker.Cache) []checker.Diagnostic {
 	cfg := checker.DefaultConfig()
 	cfg.Explore = func(p *checker.Plugin) map[string]*checker.Exploration {
 		m := x.Plugin(context.Background(), p)
@@ -43,7 +49,7 @@ func checkExplored(x *Explorer, p *checker.Plugin) []checker.Diagnostic {
 		x.mu.Unlock()
 		return m
 	}
-	return checker.Run(p, rules.All(), cfg, checker.NewCache())
+	return checker.Run(p, rules.All(), cfg, cache)
 }
 
 // cpuTime is the process's CPU time (user+system of every thread): on a
@@ -239,4 +245,37 @@ func BenchmarkLoopingToolCold(b *testing.B) {
 			done()
 		})
 	}
+}
+
+// smallPlugin is one plugin directory of scripts/bench-check-1000.sh: a
+// lookup tool fetching its own API and a save tool calling
+// collections.put, the code distinct for each i.
+func smallPlugin(b *testing.B, i int) *checker.Plugin {
+	return writePlugin(b, map[string]string{
+		"plugin.json": fmt.Sprintf(`{"name": "p%d", "version": "1.0.%d", "tools": [
+  {"name": "lookup%d", "page": "code/lookup", "description": "Look up item %d",
+   "inputJsonSchema": {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}},
+  {"name": "save%d", "page": "code/save", "description": "Save item %d"}],
+  "capabilities": {"host": ["http.fetch", "collections.put"], "fetch": ["api%d.example.com"]}}`, i, i, i, i, i, i, i),
+		"code/lookup.ts": fmt.Sprintf("interface Item { id: string; title: string }\nexport default async function lookup(input: { id: string }) {\n  const res = await http.fetch(`https://api%d.example.com/items/${input.id}`);\n  const item = (await res.json()) as Item;\n  return { type: \"stat\", value: item.title, label: \"item %d\" };\n}\n", i, i),
+		"code/save.ts":   "export default async function save(input: { id: string; note?: string }) {\n  await collections.put(\"saved\", input.id, { note: input.note ?? \"\" });\n  return { type: \"markdown\", text: \"saved\" };\n}\n",
+	})
+}
+
+// BenchmarkCheckSmallPlugins: what plugin-lsp check spends per plugin
+// directory of scripts/bench-check-1000.sh (its 1,000-directory figure
+// over 1,000), each directory's code new to the explorer.
+func BenchmarkCheckSmallPlugins(b *testing.B) {
+	x := benchExplorer(b)
+	cache := checker.NewCache()
+	checkExploredWith(x, smallPlugin(b, 0), cache)
+	plugins := make([]*checker.Plugin, b.N)
+	for i := range plugins {
+		plugins[i] = smallPlugin(b, i+1)
+	}
+	done := measure(b, x)
+	for i := 0; i < b.N; i++ {
+		checkExploredWith(x, plugins[i], cache)
+	}
+	done()
 }

@@ -134,7 +134,12 @@ func New(opts Options) (*Explorer, error) {
 			}
 		}
 	}
-	eng, err := sandbox.NewEngine(sandbox.Options{CacheDir: cache, Spare: opts.Parallel})
+	// No page images: an image is made in a sandbox of its own per page
+	// (one more instance and a memory copy for each page explored, up to
+	// the engine's 32 images kept), and exploration runs a page a few
+	// times (fewer than DefaultRuns), where evaluating it on each run
+	// costs no more (BenchmarkCheckSmallPlugins) and keeps nothing.
+	eng, err := sandbox.NewEngine(sandbox.Options{CacheDir: cache, Spare: opts.Parallel, NoPageImages: true})
 	if err != nil {
 		return nil, err
 	}
@@ -369,6 +374,9 @@ func equivalentInput(in json.RawMessage) string {
 // the first inputs again with the other answers ([], 404, 500), so that
 // response-dependent branches run. Only inputs whose run fetched get
 // them: a run that made no fetch runs alike whatever fetches answer.
+// Each input gets each answer once: with fewer such inputs than the
+// budget has room for, the rest of it is not spent (the same input and
+// answers again run alike).
 func responseVariants(ins []planned, fetched []bool, budget int) []planned {
 	var with []planned
 	for i, in := range ins {
@@ -377,7 +385,7 @@ func responseVariants(ins []planned, fetched []bool, budget int) []planned {
 		}
 	}
 	var out []planned
-	for i := 0; i < budget && len(with) > 0; i++ {
+	for i := 0; i < budget && i < 3*len(with); i++ {
 		in := with[(i/3)%len(with)]
 		in.mode = []mode{modeArray, modeNotFound, modeServerError}[i%3]
 		out = append(out, in)

@@ -65,6 +65,20 @@ func TestResponseVariantsOnlyWhereAFetchWas(t *testing.T) {
 	}
 }
 
+// TestResponseVariantsEachOnce: one input that fetched gets each other
+// answer once, not the budget's worth of repeats (a run of the same input
+// with the same answers runs alike).
+func TestResponseVariantsEachOnce(t *testing.T) {
+	ins := []planned{{input: json.RawMessage(`0`)}, {input: json.RawMessage(`1`)}}
+	var got []string
+	for _, v := range responseVariants(ins, []bool{false, true}, 6) {
+		got = append(got, string(v.input)+":"+itoa(int(v.mode)))
+	}
+	if s := strings.Join(got, " "); s != "1:1 1:2 1:3" {
+		t.Errorf("variants %s, want 1:1 1:2 1:3", s)
+	}
+}
+
 // TestNoResponseVariantsWithoutFetch: a tool that fetches only for one
 // enum value gets its response variants on that value; one that never
 // fetches makes only its input runs.
@@ -84,8 +98,8 @@ func TestNoResponseVariantsWithoutFetch(t *testing.T) {
 	if e == nil || !e.Complete {
 		t.Fatalf("%+v", e)
 	}
-	if e.Runs != 2+DefaultRuns/4 {
-		t.Errorf("%d runs, want the 2 inputs and %d variants of the one that fetched", e.Runs, DefaultRuns/4)
+	if e.Runs != 2+3 {
+		t.Errorf("%d runs, want the 2 inputs and the 3 variants of the one that fetched", e.Runs)
 	}
 	if h := strings.Join(hostsAt(e), ","); h != "api.example.com,fallback.example.com" {
 		t.Errorf("hosts %s (the 404 answer of the loud input reaches the fallback)", h)
