@@ -301,19 +301,10 @@ type Generated struct {
 	Want []byte
 }
 
-// GeneratedFiles are the declaration files `types` keeps in step with
-// the manifest: types.d.ts, and native.d.ts (Want nil without native
-// tools). types-stale and the language server's refresh walk this list.
-func GeneratedFiles(p *checker.Plugin) []Generated {
-	out := make([]Generated, len(generators))
-	for i, g := range generators {
-		out[i] = Generated{g.path, g.header, g.make(p)}
-	}
-	return out
-}
-
-// generators are the generated files in GeneratedFiles' order: each with
-// its header, how it is made, and what it is made from (inputs).
+// generators are the declaration files `types` keeps in step with the
+// manifest (types.d.ts; native.d.ts, nil without native tools), each with
+// its header, how it is made, and what it is made from (inputs);
+// types-stale and the language server's refresh walk them (Outdated).
 var generators = []struct {
 	path, header string
 	make         func(*checker.Plugin) []byte
