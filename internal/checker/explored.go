@@ -22,6 +22,10 @@ type Exploration struct {
 	// run after it counts, whatever the machine's load (a tool that loops
 	// on every input costs a few runs, not the plan's). 0: no run looped.
 	Stopped int
+	// StoppedInput is the input of that run (compact JSON, for
+	// `plugin-lsp run --input`), StoppedAnswer how its fetches were
+	// answered when not by the fixtures ("200 []", "404 {}", "500 {}").
+	StoppedInput, StoppedAnswer string
 	// Cut: a wall-time backstop or a cancellation ended a run or the
 	// exploration, so what it reached depends on the machine's load and
 	// the moment (it is not kept; the next check explores again). The

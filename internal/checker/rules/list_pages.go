@@ -16,6 +16,7 @@ func pageRules() []*checker.Rule {
 		FetchRefusedAtRun,
 		FetchDynamicURL,
 		FetchUnusedDomain,
+		ToolRunEndless,
 		CredentialInCode,
 		FixtureUnmatched,
 		FixtureUnused,

@@ -133,7 +133,8 @@ fetches per run; runs go in parallel, one per core. A run that spends its budget
 exploration: runs start in the plan's order, none starts after it, the later ones still going are
 cancelled and what any later run found is dropped, the earlier ones finish (one of them that loops too
 becomes the stop). So the tool's result is what runs 1 to N found, N the first run of its plan that
-loops, on any machine, and a tool that loops on every input costs at most a run per core, not 24. Wall
+loops, on any machine, and a tool that loops on every input costs at most a run per core, not 24.
+The looping run's input is reported at the tool (` + "`tool-run-endless`" + `). Wall
 time is only a backstop, for what ticks do not count: 30 s per run and 180 s per tool in all. Results
 are kept by the content of everything a tool's run depends on (its compiled bundle, its input schema,
 fixtures.json, its host methods), so a re-check explores only the tools whose bundle changed; a result

@@ -303,6 +303,9 @@ func (x *Explorer) tool(ctx context.Context, p *checker.Plugin, name string, pro
 	}
 	complete, cut := st.outcome()
 	e := res.exploration(len(ins)+len(vars), st.stop, complete, cut)
+	if all := append(ins, vars...); st.stop >= 0 && st.stop < len(all) {
+		e.StoppedInput, e.StoppedAnswer = string(all[st.stop].input), all[st.stop].mode.answer()
+	}
 	if cut {
 		return e // what the wall clock cut depends on the machine's load: not kept
 	}

@@ -28,6 +28,20 @@ const (
 	modeServerError             // 500 {}
 )
 
+// answer is how the fetches of a run in mode m are answered, for a
+// message ("" for the fixtures, the usual way).
+func (m mode) answer() string {
+	switch m {
+	case modeArray:
+		return "200 []"
+	case modeNotFound:
+		return "404 {}"
+	case modeServerError:
+		return "500 {}"
+	}
+	return ""
+}
+
 // stubLimits are the caps a fixture is read with (the default caps).
 var stubLimits = capability.Fetch{MaxBytes: 1 << 20, TimeoutMs: 10_000}
 
