@@ -115,6 +115,10 @@ What a run is given:
   ` + "`enum`" + `/` + "`const`" + ` value, booleans both ways, numbers at their bounds, arrays of 0, 1 and 2 elements, each
   optional property present and absent, and the string literals the page compares with or switches on.
   A free-form string gets a marker value (` + "`zqmark1`" + `…): a host holding it was built from the input.
+  A string the schema bounds (` + "`pattern`" + `, ` + "`format`" + `, ` + "`minLength`" + `/` + "`maxLength`" + `) gets a value that keeps to
+  them, around the marker where they allow it (` + "`^[a-z][a-z0-9-]*$`" + ` gives the marker, ` + "`^\\d{10}$`" + ` gives
+  ` + "`0000000000`" + `, ` + "`email`" + ` gives ` + "`zqmark1@zqmark1.example`" + `), so a page that checks its input as the
+  schema says runs past the check; a host holding such a value is the input's, never reported.
   Inputs that differ only in their markers are one run (a page never compares a marker with anything).
 - **Answers** to every fetch from memory: the plugin's fixture when one matches, else a neutral stub
   (` + "`200 {}`" + `); then the first inputs whose run fetched run again with ` + "`[]`" + `, 404 and 500 as the answers,

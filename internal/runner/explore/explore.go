@@ -69,7 +69,7 @@ const (
 	// MaxFetchesPerRun is the broker's own cap on calls per run.
 	MaxFetchesPerRun = 64
 	// version changes the cache key when what a run does changes.
-	version = "explore/3"
+	version = "explore/4"
 )
 
 // Options configures an Explorer.

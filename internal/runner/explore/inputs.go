@@ -76,7 +76,7 @@ func inputs(sch schemaOf, literals []string, max int) []json.RawMessage {
 				for _, n := range names {
 					if ps, _ := props[n].(map[string]any); ps != nil && freeString(ps) {
 						if _, has := c[n]; has {
-							c[n] = g.marker()
+							c[n] = g.str(ps)
 						}
 					}
 				}
@@ -172,12 +172,20 @@ func (g *gen) value(s schemaOf, depth int, all bool) any {
 	case "null":
 		return nil
 	case "string":
-		if f, _ := s["format"].(string); f == "uri" || f == "url" || f == "iri" {
-			return "https://" + g.marker() + ".example/"
-		}
-		return g.marker()
+		return g.str(s)
 	}
 	return g.marker()
+}
+
+// str is the value of a free-form string schema: a new marker, or, when
+// the schema bounds the string (format, pattern, length), a value that
+// keeps to it, around the marker where it can (strings.go).
+func (g *gen) str(s schemaOf) string {
+	m := g.marker()
+	if v, ok := constrained(s, m); ok {
+		return v
+	}
+	return m
 }
 
 // variants are the other values worth a run for one property.
