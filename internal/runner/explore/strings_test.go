@@ -119,3 +119,31 @@ export default async function book(input: { isbn: string; notify: string }) {
 		t.Error("the tenant's call is not flagged as input-dependent")
 	}
 }
+
+// TestHostilePatterns: a manifest's pattern is untrusted input. Patterns
+// that nest deeply, repeat a repeat, or match nothing give no value (the
+// marker stands) and never a value over maxPatternValue; none panics.
+func TestHostilePatterns(t *testing.T) {
+	for _, c := range []struct {
+		pattern string
+		ok      bool
+	}{
+		{"(a{100}){100}", false},
+		{"((a{10}){10}){10}", false},
+		{strings.Repeat("(", 5000) + "a" + strings.Repeat(")", 5000), false},
+		{`[\x{0}-\x{10FFFF}]{1000}`, false},
+		{strings.Repeat("a?", 10000) + strings.Repeat("a", 10000), false},
+		{`[^\x00-\x{10FFFF}]`, false},
+		{"(a*)*b", true},
+		{"(x+x+)+y", true},
+		{`\p{Greek}+`, true},
+	} {
+		v, ok := constrained(schemaOf{"type": "string", "pattern": c.pattern}, Marker+"1")
+		if ok != c.ok || len(v) > maxPatternValue+len(Marker)+8 {
+			t.Errorf("%.40q: %v, %d bytes; want %v", c.pattern, ok, len(v), c.ok)
+		}
+		if ok && !regexp.MustCompile(c.pattern).MatchString(v) {
+			t.Errorf("%.40q: %q does not match", c.pattern, v)
+		}
+	}
+}
