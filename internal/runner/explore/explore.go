@@ -35,9 +35,9 @@ import (
 // tool's exploration is at most Runs runs, a run at most RunTicks ticks
 // of the sandbox (sandbox.Job.MaxTicks), and the first run of the plan
 // that spends them stops the tool's exploration (stop.go), so it gives
-// the same result on a quiet machine and on a loaded one. The wall-time bounds are backstops
-// for what ticks do not count (a host call that never returns): a result
-// they cut is marked Cut and not kept.
+// the same result on a quiet machine and on a loaded one. The wall-time
+// bounds are backstops for what ticks do not count (a host call that
+// never returns): a result they cut is marked Cut and not kept.
 const (
 	// DefaultRuns bounds the runs per tool: the schema's examples, a base
 	// input, one change at a time per property, then response variants.
@@ -302,10 +302,7 @@ func (x *Explorer) tool(ctx context.Context, p *checker.Plugin, name string, pro
 		return nil // superseded: nothing is kept
 	}
 	complete, cut := st.outcome()
-	e := res.exploration(len(ins)+len(vars), st.stop, complete, cut)
-	if all := append(ins, vars...); st.stop >= 0 && st.stop < len(all) {
-		e.StoppedInput, e.StoppedAnswer = string(all[st.stop].input), all[st.stop].mode.answer()
-	}
+	e := res.exploration(append(ins[:len(ins):len(ins)], vars...), st.stop, complete, cut)
 	if cut {
 		return e // what the wall clock cut depends on the machine's load: not kept
 	}
@@ -448,9 +445,9 @@ func (r *result) method(run int, name string) {
 	r.mu.Unlock()
 }
 
-// exploration is what the runs found; stop >= 0: the plan index of the
-// run that looped, only the runs up to it count (stops).
-func (r *result) exploration(runs, stop int, complete, cut bool) *checker.Exploration {
+// exploration is what the runs of plan found; stop >= 0: the plan index
+// of the run that looped, only the runs up to it count (stops).
+func (r *result) exploration(plan []planned, stop int, complete, cut bool) *checker.Exploration {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	sort.SliceStable(r.fetches, func(i, j int) bool {
@@ -460,9 +457,10 @@ func (r *result) exploration(runs, stop int, complete, cut bool) *checker.Explor
 		return r.fetches[i].seq < r.fetches[j].seq
 	})
 	counts := func(run int) bool { return stop < 0 || run <= stop }
-	e := &checker.Exploration{Runs: runs, Complete: complete, Cut: cut, Fetches: []checker.ExploredFetch{}, Methods: []string{}}
-	if stop >= 0 {
+	e := &checker.Exploration{Runs: len(plan), Complete: complete, Cut: cut, Fetches: []checker.ExploredFetch{}, Methods: []string{}}
+	if stop >= 0 && stop < len(plan) {
 		e.Runs, e.Stopped = stop+1, stop+1
+		e.StoppedInput, e.StoppedAnswer = string(plan[stop].input), plan[stop].mode.answer()
 	}
 	for _, f := range r.fetches {
 		if counts(f.run) {

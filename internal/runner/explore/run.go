@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -28,18 +29,28 @@ const (
 	modeServerError             // 500 {}
 )
 
+// stub is the answer a fetch of a run in mode m gets when no fixture
+// answers it (modeFixture: a neutral 200 {}).
+func (m mode) stub() (status int, body string) {
+	switch m {
+	case modeArray:
+		return 200, "[]"
+	case modeNotFound:
+		return 404, "{}"
+	case modeServerError:
+		return 500, "{}"
+	}
+	return 200, "{}"
+}
+
 // answer is how the fetches of a run in mode m are answered, for a
 // message ("" for the fixtures, the usual way).
 func (m mode) answer() string {
-	switch m {
-	case modeArray:
-		return "200 []"
-	case modeNotFound:
-		return "404 {}"
-	case modeServerError:
-		return "500 {}"
+	if m == modeFixture {
+		return ""
 	}
-	return ""
+	status, body := m.stub()
+	return fmt.Sprintf("%d %s", status, body)
 }
 
 // stubLimits are the caps a fixture is read with (the default caps).
@@ -117,10 +128,10 @@ func (x *Explorer) run(ctx context.Context, p *checker.Plugin, prog *runner.Prog
 			res.add(n, seq, f)
 		}
 		// The answer: fixture, else a neutral stub; never the network.
-		status, body := 200, []byte("{}")
+		status, stub := pl.mode.stub()
+		body := []byte(stub)
 		headers := map[string]string{"content-type": "application/json"}
-		switch pl.mode {
-		case modeFixture:
+		if pl.mode == modeFixture {
 			req := &broker.Request{Method: strings.ToUpper(init.Method), URL: url, Header: http.Header{}}
 			if req.Method == "" {
 				req.Method = "GET"
@@ -135,12 +146,6 @@ func (x *Explorer) run(ctx context.Context, p *checker.Plugin, prog *runner.Prog
 					headers[strings.ToLower(k)] = strings.Join(vs, ", ")
 				}
 			}
-		case modeArray:
-			body = []byte("[]")
-		case modeNotFound:
-			status = 404
-		case modeServerError:
-			status = 500
 		}
 		return runner.FetchResult(status, headers, url, body)
 	}

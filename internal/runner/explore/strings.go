@@ -76,9 +76,10 @@ func constrained(s schemaOf, m string) (string, bool) {
 		if keeps(v) {
 			return v, true
 		}
-		// to the length bounds: padded with the marker's last rune, or cut
+		// to the length bounds: padded with its last rune, or cut
 		if hasMin && utf8.RuneCountInString(v) < minLen {
-			v += strings.Repeat(v[len(v)-1:], minLen-utf8.RuneCountInString(v))
+			last, _ := utf8.DecodeLastRuneInString(v)
+			v += strings.Repeat(string(last), minLen-utf8.RuneCountInString(v))
 		}
 		if hasMax && maxLen >= 0 && utf8.RuneCountInString(v) > maxLen {
 			v = string([]rune(v)[:maxLen])
